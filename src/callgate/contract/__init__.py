@@ -1,0 +1,32 @@
+"""The tool contract: `Tool`, `ToolCall`, `ToolResult`, `Route`, `Effect`, `Catalog`, `@tool`."""
+
+from callgate.contract._call import CallContext, Context, Timings, ToolCall, ToolResult
+from callgate.contract._catalog import Catalog, CompiledTool
+from callgate.contract._declaration import Declaration, read_declaration, tool_from_declaration
+from callgate.contract._function import tool
+from callgate.contract._kinds import Effect, Route, ToolAnnotations
+from callgate.contract._names import NAME_RULE, check_name, qualify
+from callgate.contract._tool import Executor, Label, Tool
+
+__all__ = [
+    "NAME_RULE",
+    "CallContext",
+    "Catalog",
+    "CompiledTool",
+    "Context",
+    "Declaration",
+    "Effect",
+    "Executor",
+    "Label",
+    "Route",
+    "Timings",
+    "Tool",
+    "ToolAnnotations",
+    "ToolCall",
+    "ToolResult",
+    "check_name",
+    "qualify",
+    "read_declaration",
+    "tool",
+    "tool_from_declaration",
+]

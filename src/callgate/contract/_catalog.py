@@ -1,0 +1,160 @@
+"""The catalog: the tools a host offers, looked up by name, with compiled schemas."""
+
+from __future__ import annotations
+
+import difflib
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from callgate._errors import UnknownToolError, UserError
+from callgate.contract._declaration import tool_from_declaration
+from callgate.contract._tool import Executor, Tool
+from callgate.schema import CompiledSchema, SchemaCompiler, closest, example_for
+
+__all__ = ["Catalog", "CompiledTool"]
+
+_shared_compiler = SchemaCompiler()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CompiledTool:
+    """A tool with its schemas compiled once, at registration."""
+
+    tool: Tool
+    input: CompiledSchema
+    output: CompiledSchema | None
+    example: Any
+    """A valid argument object to show a model that got the arguments wrong (or None)."""
+
+
+class Catalog:
+    """An ordered set of tools with unique names.
+
+    Schemas are compiled when a tool is added, so a broken schema fails at startup
+    rather than on the first call.
+    """
+
+    def __init__(self, tools: Iterable[Tool] = (), *, compiler: SchemaCompiler | None = None
+                 ) -> None:
+        self._compiler = compiler or _shared_compiler
+        self._entries: dict[str, CompiledTool] = {}
+        self._lock = threading.Lock()
+        for item in tools:
+            self.add(item)
+
+    @classmethod
+    def from_declarations(
+        cls, declarations: Iterable[Mapping[str, Any]],
+        executors: Mapping[str, Executor] | None = None, **options: Any,
+    ) -> Catalog:
+        """A catalog from declaration dicts of any dialect; executors are matched by name."""
+        executors = executors or {}
+        tools = []
+        for decl in declarations:
+            made = tool_from_declaration(decl, **options)
+            source = made.metadata.get("source_name", made.name)
+            fn = executors.get(made.name) or executors.get(source)
+            tools.append(made if fn is None else _with_executor(made, fn))
+        return cls(tools)
+
+    def add(self, tool: Tool, *, replace: bool = False) -> Tool:
+        """Register `tool`; a second tool with the same name is an error unless `replace`."""
+        if not isinstance(tool, Tool):
+            raise UserError(f"Catalog.add expects a Tool, got {type(tool).__name__} "
+                            "(decorate the function with @tool)")
+        entry = self._compile(tool)
+        with self._lock:
+            if tool.name in self._entries and not replace:
+                raise UserError(f"a tool named {tool.name!r} is already registered; "
+                                "remove it first or pass replace=True")
+            self._entries[tool.name] = entry
+        return tool
+
+    register = add
+
+    def remove(self, name: str) -> Tool:
+        """Unregister the tool called `name` and return it."""
+        with self._lock:
+            entry = self._entries.pop(name, None)
+        if entry is None:
+            raise UnknownToolError(name, self.suggest(name))
+        return entry.tool
+
+    unregister = remove
+
+    def resolve(self, name: str) -> Tool | None:
+        """The tool a model means by `name` (a dotted group name finds its `_` form)."""
+        entry = self.compiled(name)
+        return entry.tool if entry else None
+
+    def compiled(self, name: str) -> CompiledTool | None:
+        entry = self._entries.get(name)
+        if entry is None and "." in name:
+            entry = self._entries.get(name.replace(".", "_"))
+        return entry
+
+    def get(self, name: str) -> Tool:
+        """The tool called `name`; `UnknownToolError` with did-you-mean candidates otherwise."""
+        found = self.resolve(name)
+        if found is None:
+            raise UnknownToolError(name, self.suggest(name))
+        return found
+
+    def suggest(self, name: str, n: int = 3) -> tuple[str, ...]:
+        """Names a model most likely meant by `name`, best first."""
+        names = list(self._entries)
+        out: list[str] = []
+        best = closest(name, names)
+        if best is not None:
+            out.append(best)
+        out += difflib.get_close_matches(name, names, n=n, cutoff=0.5)
+        return tuple(dict.fromkeys(out))[:n]
+
+    def in_namespace(self, namespace: str) -> list[Tool]:
+        return [e.tool for e in self._entries.values() if e.tool.namespace == namespace]
+
+    def replacement_for(self, name: str) -> Tool | None:
+        """The current tool to use in place of a deprecated one, following chains."""
+        seen: set[str] = set()
+        current = self.resolve(name)
+        while current is not None and current.deprecated and current.replacement:
+            if current.name in seen:
+                return None
+            seen.add(current.name)
+            current = self.resolve(current.replacement)
+        return current if current is not None and current.name != name else None
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._entries)
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter([e.tool for e in self._entries.values()])
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.resolve(name) is not None
+
+    def __repr__(self) -> str:
+        return f"Catalog({len(self)} tools)"
+
+    def _compile(self, tool: Tool) -> CompiledTool:
+        try:
+            compiled = self._compiler.compile(tool.input_schema)
+            output = self._compiler.compile(tool.output_schema) if tool.output_schema else None
+        except UserError as exc:
+            raise UserError(f"tool {tool.name!r}: {exc}") from exc
+        example = next((dict(e) for e in tool.examples if compiled.is_valid(dict(e))), None)
+        if example is None:
+            example = example_for(tool.input_schema, compiled.is_valid)
+        return CompiledTool(tool=tool, input=compiled, output=output, example=example)
+
+
+def _with_executor(tool: Tool, executor: Executor) -> Tool:
+    from dataclasses import replace
+
+    return replace(tool, executor=executor)

@@ -1,0 +1,133 @@
+"""A tool contract from a declaration dict, in any shape users already hold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from callgate._errors import UserError
+from callgate.contract._kinds import Effect, ToolAnnotations
+from callgate.contract._names import qualify
+from callgate.contract._tool import Executor, Tool
+from callgate.schema import normalize_types
+
+__all__ = ["Declaration", "read_declaration", "tool_from_declaration"]
+
+Shape = Literal["openai_chat", "openai_responses", "anthropic", "mcp", "gemini", "plain",
+                "legacy_arguments"]
+
+_EMPTY_OBJECT: Mapping[str, Any] = {"type": "object", "properties": {}}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Declaration:
+    """The parts of a declaration every shape shares, before it becomes a `Tool`."""
+
+    shape: Shape
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+    output_schema: Mapping[str, Any] | None = None
+    annotations: ToolAnnotations = ToolAnnotations()
+    repairs: tuple[str, ...] = ()
+    """Non-standard schema parts rewritten on reading (`dict` -> `object`, ...)."""
+
+
+def read_declaration(decl: Mapping[str, Any]) -> Declaration:
+    """Recognise the shape of `decl` and pull out name, description and schemas."""
+    if not isinstance(decl, Mapping):
+        raise UserError(f"a tool declaration must be an object, got {type(decl).__name__}")
+    shape, body = _shape(decl)
+    name = body.get("name")
+    if not isinstance(name, str) or not name:
+        raise UserError(f"tool declaration ({shape}) has no 'name': {_preview(decl)}")
+    raw_schema = _input_schema(shape, body)
+    schema, repairs = normalize_types(raw_schema)
+    if schema.get("type") is None and "properties" in schema:
+        schema["type"] = "object"
+    output = body.get("outputSchema") if shape == "mcp" else None
+    annotations = ToolAnnotations.from_mcp(body.get("annotations"))
+    if shape == "mcp" and isinstance(body.get("title"), str) and annotations.title is None:
+        annotations = ToolAnnotations.from_mcp({**(body.get("annotations") or {}),
+                                               "title": body["title"]})
+    description = body.get("description")
+    return Declaration(
+        shape=shape, name=name, description=description if isinstance(description, str) else "",
+        input_schema=schema, output_schema=output if isinstance(output, Mapping) else None,
+        annotations=annotations, repairs=tuple(repairs),
+    )
+
+
+def tool_from_declaration(
+    decl: Mapping[str, Any], executor: Executor | None = None, *,
+    effect: Effect | str | None = None, namespace: str | None = None, **options: Any,
+) -> Tool:
+    """Build a `Tool` from a declaration; `executor` is called with the arguments as keywords.
+
+    Without `effect`, MCP annotations decide it; with none either, the tool is a `write`.
+    """
+    read = read_declaration(decl)
+    name, namespace = qualify(read.name, namespace)
+    chosen = Effect(effect) if effect else read.annotations.effect() or Effect.WRITE
+    metadata = dict(options.pop("metadata", None) or {})
+    metadata.setdefault("source_name", read.name)
+    if read.repairs:
+        metadata["schema_repairs"] = list(read.repairs)
+    return Tool(
+        name=name, namespace=namespace, description=read.description,
+        input_schema=read.input_schema, output_schema=read.output_schema, executor=executor,
+        effect=chosen, annotations=read.annotations, metadata=metadata, **options,
+    )
+
+
+def _shape(decl: Mapping[str, Any]) -> tuple[Shape, Mapping[str, Any]]:
+    if decl.get("type") == "function" and isinstance(decl.get("function"), Mapping):
+        return "openai_chat", decl["function"]
+    if "inputSchema" in decl:
+        return "mcp", decl
+    if "input_schema" in decl:
+        return "anthropic", decl
+    if "parametersJsonSchema" in decl:
+        return "gemini", decl
+    if decl.get("type") == "function":
+        return "openai_responses", decl
+    if isinstance(decl.get("arguments"), list):
+        return "legacy_arguments", decl
+    return "plain", decl
+
+
+def _input_schema(shape: Shape, body: Mapping[str, Any]) -> Mapping[str, Any]:
+    key = {"mcp": "inputSchema", "anthropic": "input_schema",
+           "gemini": "parametersJsonSchema"}.get(shape, "parameters")
+    if shape == "legacy_arguments":
+        return _from_argument_list(body["arguments"])
+    schema = body.get(key)
+    if schema is None:
+        return dict(_EMPTY_OBJECT)
+    if not isinstance(schema, Mapping):
+        raise UserError(f"tool {body.get('name')!r}: '{key}' must be a JSON object")
+    return schema
+
+
+def _from_argument_list(arguments: list[Any]) -> dict[str, Any]:
+    """The legacy `[{name, type, desc, optional}]` form some MCP registries still publish."""
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for arg in arguments:
+        if not isinstance(arg, Mapping) or not isinstance(arg.get("name"), str):
+            continue
+        prop: dict[str, Any] = {"type": arg.get("type", "string")}
+        if isinstance(arg.get("desc"), str):
+            prop["description"] = arg["desc"]
+        if isinstance(arg.get("items"), Mapping):
+            prop["items"] = dict(arg["items"])
+        props[arg["name"]] = prop
+        if not arg.get("optional"):
+            required.append(arg["name"])
+    return {"type": "object", "properties": props, "required": required}
+
+
+def _preview(decl: Mapping[str, Any]) -> str:
+    text = repr(dict(decl))
+    return text if len(text) < 120 else text[:117] + "..."

@@ -1,0 +1,125 @@
+"""The tool contract: everything the host needs to know about one tool."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from callgate._errors import UserError
+from callgate.contract._call import CallContext
+from callgate.contract._kinds import Effect, ToolAnnotations
+from callgate.contract._names import check_name
+from callgate.schema import content_hash
+
+__all__ = ["Executor", "Label", "Tool"]
+
+Executor = Callable[..., Any]
+"""A sync or async callable; it receives the validated arguments as keyword arguments."""
+
+Label = typing.Literal["untrusted_output", "private_data", "public_sink"]
+"""Sensitivity labels the Rule of Two tracks over a run."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Tool:
+    """A tool as the host sees it. Build one with `@tool` or `tool_from_declaration`."""
+
+    name: str
+    """The wire name, namespace prefix included (`notes_search`)."""
+    description: str
+    input_schema: Mapping[str, Any]
+    """JSON Schema of the arguments object (draft 2020-12 unless `$schema` says otherwise)."""
+    output_schema: Mapping[str, Any] | None = None
+    """When set, structured results are checked against it before the model sees them."""
+    executor: Executor | None = field(default=None, compare=False, repr=False)
+    effect: Effect = Effect.WRITE
+    annotations: ToolAnnotations = ToolAnnotations()
+    version: str | None = None
+    deprecated: bool = False
+    replacement: str | None = None
+    """The tool to use instead, when deprecated."""
+    timeout: float | None = None
+    """Seconds; `None` uses the gate's default."""
+    namespace: str | None = None
+    examples: tuple[Mapping[str, Any], ...] = ()
+    """Valid argument objects; the first one is shown to a model that sent invalid arguments."""
+    read_back: Executor | None = field(default=None, compare=False, repr=False)
+    """After a write: reads the object back and says whether the write took effect."""
+    reconcile: Executor | None = field(default=None, compare=False, repr=False)
+    """Given an idempotency key: says whether an earlier attempt took effect."""
+    labels: frozenset[Label] = frozenset()
+    sequential: bool = False
+    """Run alone: never at the same time as another call of the batch."""
+    tags: tuple[str, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """Free-form data (lint suppressions, source server, ...); not part of the fingerprint."""
+    arguments_model: type[BaseModel] | None = field(default=None, compare=False, repr=False)
+    """Set by `@tool`: converts validated JSON into the function's typed parameters."""
+    fingerprint: str = field(init=False, compare=False)
+    """sha256 of the contract's content; it changes whenever what the model sees changes."""
+    context_parameter: str | None = field(init=False, compare=False, repr=False)
+    is_async: bool = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        check_name(self.name)
+        if not isinstance(self.input_schema, Mapping):
+            raise UserError(f"tool {self.name!r}: input_schema must be a JSON object")
+        if self.replacement is not None and not self.deprecated:
+            raise UserError(f"tool {self.name!r} names a replacement but is not deprecated")
+        set_ = object.__setattr__
+        set_(self, "effect", Effect(self.effect))
+        set_(self, "annotations", self.annotations.with_effect(self.effect))
+        set_(self, "fingerprint", content_hash(self.contract()))
+        set_(self, "context_parameter", _context_parameter(self.executor))
+        set_(self, "is_async", _is_async(self.executor))
+
+    def contract(self) -> dict[str, Any]:
+        """The content a fingerprint covers: what the model is shown, and what the tool does."""
+        return {
+            "name": self.name, "description": self.description,
+            "input_schema": self.input_schema, "output_schema": self.output_schema,
+            "annotations": self.annotations.to_mcp(), "effect": self.effect.value,
+            "version": self.version,
+        }
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the executor directly, bypassing the gate (for tests and local use)."""
+        if self.executor is None:
+            raise UserError(f"tool {self.name!r} has no executor")
+        return self.executor(*args, **kwargs)
+
+    @property
+    def idempotent(self) -> bool:
+        """Safe to repeat: a read, or a tool whose author declared it idempotent."""
+        return self.effect is Effect.READ or bool(self.annotations.idempotent)
+
+    def bind(self, arguments: dict[str, Any], call: CallContext) -> dict[str, Any]:
+        """Keyword arguments for the executor from validated JSON arguments."""
+        if self.arguments_model is not None:
+            model = self.arguments_model.model_validate(arguments)
+            arguments = {name: getattr(model, name) for name in type(model).model_fields}
+        if self.context_parameter is not None:
+            arguments[self.context_parameter] = call
+        return arguments
+
+
+def _context_parameter(executor: Executor | None) -> str | None:
+    if executor is None:
+        return None
+    try:
+        hints = typing.get_type_hints(executor)
+    except Exception:  # unresolvable annotations: the executor simply gets no context
+        return None
+    return next((n for n, h in hints.items() if h is CallContext and n != "return"), None)
+
+
+def _is_async(executor: Executor | None) -> bool:
+    if executor is None:
+        return False
+    call = getattr(executor, "__call__", None)  # noqa: B004 - async __call__ on instances
+    return inspect.iscoroutinefunction(executor) or inspect.iscoroutinefunction(call)

@@ -1,0 +1,98 @@
+"""Compile JSON Schemas once and validate instances against them with jsonschema-rs."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema_rs
+
+from callgate._errors import UserError
+from callgate.schema._canonical import canonical_json
+
+__all__ = ["CompiledSchema", "Retriever", "SchemaCompiler", "compile_schema", "draft_of"]
+
+Retriever = Callable[[str], Any]
+"""Returns the schema document for a URI a `$ref` points outside the schema."""
+
+_DRAFTS: tuple[tuple[str, type[jsonschema_rs.Validator]], ...] = (
+    ("draft-07", jsonschema_rs.Draft7Validator),
+    ("draft-06", jsonschema_rs.Draft6Validator),
+    ("draft-04", jsonschema_rs.Draft4Validator),
+    ("draft/2019-09", jsonschema_rs.Draft201909Validator),
+    ("draft/2020-12", jsonschema_rs.Draft202012Validator),
+)
+
+
+def draft_of(schema: Mapping[str, Any] | bool) -> type[jsonschema_rs.Validator]:
+    """The validator class for the draft a schema declares; 2020-12 when it declares none."""
+    declared = schema.get("$schema") if isinstance(schema, Mapping) else None
+    if isinstance(declared, str):
+        for marker, cls in _DRAFTS:
+            if marker in declared:
+                return cls
+    return jsonschema_rs.Draft202012Validator
+
+
+def _no_remote(uri: str) -> Any:
+    # Fetching schemas from the network while validating model output would let a schema
+    # author make the host issue requests; remote references need an explicit retriever.
+    raise ValueError(f"remote schema {uri!r} is not available offline")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CompiledSchema:
+    """A schema compiled once; validation reuses the compiled form."""
+
+    schema: Mapping[str, Any] | bool
+    validator: jsonschema_rs.Validator = field(repr=False)
+
+    def is_valid(self, instance: Any) -> bool:
+        return bool(self.validator.is_valid(instance))
+
+    def iter_errors(self, instance: Any) -> Iterator[jsonschema_rs.ValidationError]:
+        return iter(self.validator.iter_errors(instance))
+
+
+class SchemaCompiler:
+    """Compiles schemas with format assertion on, and caches them by content."""
+
+    def __init__(self, *, retriever: Retriever | None = None, max_cached: int = 4096) -> None:
+        self._retriever = retriever or _no_remote
+        self._cache: dict[str, CompiledSchema] = {}
+        self._max_cached = max_cached
+        self._lock = threading.Lock()
+
+    def compile(self, schema: Mapping[str, Any] | bool) -> CompiledSchema:
+        key = canonical_json(schema)
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        compiled = self._build(schema)
+        with self._lock:
+            if len(self._cache) >= self._max_cached:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = compiled
+        return compiled
+
+    def _build(self, schema: Mapping[str, Any] | bool) -> CompiledSchema:
+        cls = draft_of(schema)
+        try:
+            validator = cls(
+                schema if isinstance(schema, bool) else dict(schema),
+                validate_formats=True,
+                retriever=self._retriever,
+            )
+        except (ValueError, jsonschema_rs.ReferencingError) as exc:
+            raise UserError(f"invalid JSON Schema: {exc}") from exc
+        return CompiledSchema(schema=schema, validator=validator)
+
+
+_default = SchemaCompiler()
+
+
+def compile_schema(schema: Mapping[str, Any] | bool) -> CompiledSchema:
+    """Compile `schema` with the shared, offline compiler."""
+    return _default.compile(schema)
