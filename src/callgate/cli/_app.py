@@ -39,6 +39,11 @@ def _register_all() -> None:
         module.register(app)
 
 
+@app.callback()
+def _root() -> None:
+    """callgate: the host side of tool calling."""
+
+
 @app.command()
 def version() -> None:
     """Print the installed version."""
