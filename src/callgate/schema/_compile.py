@@ -57,10 +57,14 @@ class CompiledSchema:
 
 
 class SchemaCompiler:
-    """Compiles schemas with format assertion on, and caches them by content."""
+    """Compiles schemas (format assertion on by default) and caches them by content."""
 
-    def __init__(self, *, retriever: Retriever | None = None, max_cached: int = 4096) -> None:
+    def __init__(self, *, retriever: Retriever | None = None, assert_formats: bool = True,
+                 max_cached: int = 4096) -> None:
         self._retriever = retriever or _no_remote
+        # Tool arguments are checked with format assertion on (a bad date is a bad call);
+        # off gives the specification's default, where `format` is only an annotation.
+        self._assert_formats = assert_formats
         self._cache: dict[str, CompiledSchema] = {}
         self._max_cached = max_cached
         self._lock = threading.Lock()
@@ -78,13 +82,15 @@ class SchemaCompiler:
         return compiled
 
     def _build(self, schema: Mapping[str, Any] | bool) -> CompiledSchema:
-        cls = draft_of(schema)
+        body: dict[str, Any] | bool = schema if isinstance(schema, bool) else dict(schema)
+        options: dict[str, Any] = {"validate_formats": self._assert_formats,
+                                   "retriever": self._retriever}
         try:
-            validator = cls(
-                schema if isinstance(schema, bool) else dict(schema),
-                validate_formats=True,
-                retriever=self._retriever,
-            )
+            if isinstance(body, dict) and "$schema" in body:
+                # Detection follows `$schema`, custom metaschemas and their vocabularies included.
+                validator = jsonschema_rs.validator_for(body, **options)
+            else:
+                validator = jsonschema_rs.Draft202012Validator(body, **options)
         except (ValueError, jsonschema_rs.ReferencingError) as exc:
             raise UserError(f"invalid JSON Schema: {exc}") from exc
         return CompiledSchema(schema=schema, validator=validator)

@@ -1,0 +1,46 @@
+"""The public API is a contract: every exported name is deliberate, sorted and importable."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+import callgate
+
+PUBLIC_PACKAGES = ["callgate", "callgate.schema", "callgate.contract", "callgate.gate"]
+
+
+def _isort_key(name: str) -> tuple[int, str]:
+    """CONSTANTS, then Classes, then functions: the order ruff's RUF022 keeps."""
+    kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+    return kind, name
+
+
+@pytest.mark.parametrize("name", PUBLIC_PACKAGES)
+def test_all_is_sorted_and_complete(name: str) -> None:
+    module = importlib.import_module(name)
+    exported = module.__all__
+    assert exported == sorted(exported, key=_isort_key), f"{name}.__all__ is not sorted"
+    public = {n for n in vars(module) if not n.startswith("_")}
+    submodules = {n for n in public if type(getattr(module, n)).__name__ == "module"}
+    assert set(exported) == public - submodules, f"{name}: exports differ from public names"
+
+
+def test_top_level_names() -> None:
+    expected = {
+        "CallContext", "CallgateError", "Catalog", "ConflictError", "Context", "Effect", "Gate",
+        "Limits", "MissingExtraError", "Route", "Timings", "Tool", "ToolAnnotations",
+        "ToolCall", "ToolError", "ToolResult", "TransientError", "UnknownToolError",
+        "UserError", "tool", "tool_from_declaration",
+    }
+    assert expected <= set(callgate.__all__)
+    for name in callgate.__all__:
+        assert getattr(callgate, name) is not None
+
+
+def test_routes_are_the_closed_set_of_the_design() -> None:
+    assert [r.value for r in callgate.Route] == [
+        "invalid", "denied", "held", "declined", "failed", "timeout", "unknown_outcome",
+        "conflict", "completed", "verified",
+    ]
