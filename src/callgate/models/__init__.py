@@ -1,0 +1,1 @@
+"""Model adapters (placeholder while the package is built)."""
