@@ -21,7 +21,7 @@ from callgate.contract._call import CallContext
 from callgate.contract._kinds import Effect, ToolAnnotations
 from callgate.contract._names import qualify
 from callgate.contract._schema_tidy import tidy_schema
-from callgate.contract._tool import Executor, Label, Tool
+from callgate.contract._tool import Executor, FromContext, Label, Tool
 
 __all__ = ["tool"]
 
@@ -68,7 +68,7 @@ def _build(fn: Executor, **options: Any) -> Tool:
     if not callable(fn):
         raise UserError(f"@tool needs a function, got {type(fn).__name__}")
     doc = docstring_parser.parse(inspect.getdoc(fn) or "")
-    params = _parameters(fn, doc)
+    params, server = _parameters(fn, doc)
     model = pydantic.create_model(  # type: ignore[call-overload]
         _model_name(fn), __config__=ConfigDict(extra="forbid"), **params
     )
@@ -82,7 +82,7 @@ def _build(fn: Executor, **options: Any) -> Tool:
         name=name, namespace=namespace, description=description,
         input_schema=tidy_schema(model.model_json_schema()),
         output_schema=_output_schema(fn),
-        executor=fn, effect=Effect(effect), annotations=annotations,
+        executor=fn, effect=Effect(effect), annotations=annotations, server_parameters=server,
         arguments_model=None if _json_native(params) else model,
         examples=tuple(options.pop("examples", ())), labels=frozenset(options.pop("labels", ())),
         tags=tuple(options.pop("tags", ())), metadata=dict(options.pop("metadata", None) or {}),
@@ -90,20 +90,41 @@ def _build(fn: Executor, **options: Any) -> Tool:
     )
 
 
-def _parameters(fn: Executor, doc: docstring_parser.Docstring) -> dict[str, Any]:
+def _parameters(fn: Executor, doc: docstring_parser.Docstring
+                ) -> tuple[dict[str, Any], dict[str, str]]:
+    """The model-facing fields, and the server-side parameters (name -> context key)."""
     described = {p.arg_name: p.description for p in doc.params if p.description}
-    hints = typing.get_type_hints(fn, include_extras=True)
+    hints = _hints(fn, include_extras=True)
     fields: dict[str, Any] = {}
+    server: dict[str, str] = {}
     for param in inspect.signature(fn).parameters.values():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD, param.POSITIONAL_ONLY):
             raise UserError(f"{fn.__name__}: tools take named parameters only, not {param}")
         hint = hints.get(param.name, Any)
         if hint is CallContext:
             continue
+        marker = _from_context(hint)
+        if marker is not None:
+            server[param.name] = marker.key
+            continue
         default = ... if param.default is param.empty else param.default
         info = pydantic.Field(default, description=described.get(param.name))
         fields[param.name] = (hint, info)
-    return fields
+    return fields, server
+
+
+def _from_context(hint: Any) -> FromContext | None:
+    if typing.get_origin(hint) is not typing.Annotated:
+        return None
+    return next((m for m in hint.__metadata__ if isinstance(m, FromContext)), None)
+
+
+def _hints(fn: Executor, *, include_extras: bool = False) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(fn, include_extras=include_extras)
+    except NameError as exc:
+        raise UserError(f"{getattr(fn, '__name__', fn)!r}: cannot resolve a type hint ({exc}); "
+                        "define the types it names at module level") from exc
 
 
 def _description(doc: docstring_parser.Docstring) -> str:
@@ -116,7 +137,7 @@ def _model_name(fn: Executor) -> str:
 
 
 def _output_schema(fn: Executor) -> dict[str, Any] | None:
-    hint = typing.get_type_hints(fn).get("return")
+    hint = _hints(fn).get("return")
     structured = isinstance(hint, type) and (
         issubclass(hint, BaseModel) or dataclasses.is_dataclass(hint) or typing.is_typeddict(hint)
     )
