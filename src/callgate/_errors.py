@@ -3,7 +3,7 @@
     CallgateError                  root of everything callgate raises
     ├── UserError                  the developer used the library wrongly (bad tool, duplicate name)
     │   └── MissingExtraError      an optional integration is not installed
-    ├── UnknownToolError           a name that is not in the catalog (carries did-you-mean candidates)
+    ├── UnknownToolError           a name the catalog lacks (with did-you-mean candidates)
     └── ToolError                  raised by a tool on purpose: its message reaches the model
         ├── ConflictError          the target object changed since it was read (stale version)
         └── TransientError         the target system is briefly unavailable; safe reads may retry

@@ -234,7 +234,7 @@ def test_oversized_results_are_cut_with_a_notice() -> None:
 
 async def test_sync_api_refuses_to_run_inside_a_loop() -> None:
     gate = Gate([get_order])
-    with pytest.raises(UserError, match="await gate.run_batch"):
+    with pytest.raises(UserError, match=r"await gate\.run_batch"):
         gate.run_batch_sync(calls("get_order"))
     gate.close()
 

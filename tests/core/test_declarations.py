@@ -80,6 +80,6 @@ def test_bad_declarations_raise_user_errors(bad: Any) -> None:
 def test_catalog_from_declarations_matches_executors_by_name() -> None:
     catalog = Catalog.from_declarations(
         [SHAPES["anthropic"], {"name": "notes.search", "description": "Search notes."}],
-        {"get_weather": lambda city: city, "notes.search": lambda: []}, effect="read")
+        {"get_weather": lambda city: city, "notes.search": list}, effect="read")
     assert catalog.names == ["get_weather", "notes_search"]
     assert all(t.executor is not None for t in catalog)

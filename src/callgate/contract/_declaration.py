@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from callgate._errors import UserError
@@ -29,7 +29,7 @@ class Declaration:
     description: str
     input_schema: Mapping[str, Any]
     output_schema: Mapping[str, Any] | None = None
-    annotations: ToolAnnotations = ToolAnnotations()
+    annotations: ToolAnnotations = field(default_factory=ToolAnnotations)
     repairs: tuple[str, ...] = ()
     """Non-standard schema parts rewritten on reading (`dict` -> `object`, ...)."""
 

@@ -69,10 +69,11 @@ def _build(fn: Executor, **options: Any) -> Tool:
         raise UserError(f"@tool needs a function, got {type(fn).__name__}")
     doc = docstring_parser.parse(inspect.getdoc(fn) or "")
     params, server = _parameters(fn, doc)
-    model = pydantic.create_model(  # type: ignore[call-overload]
+    model = pydantic.create_model(
         _model_name(fn), __config__=ConfigDict(extra="forbid"), **params
     )
-    name, namespace = qualify(options.pop("name", None) or fn.__name__, options.pop("namespace", None))
+    name, namespace = qualify(options.pop("name", None) or fn.__name__,
+                              options.pop("namespace", None))
     annotations = options.pop("annotations", None) or ToolAnnotations()
     effect = options.pop("effect", None) or annotations.effect() or Effect.WRITE
     description = options.pop("description", None) or _description(doc)
@@ -138,10 +139,9 @@ def _model_name(fn: Executor) -> str:
 
 def _output_schema(fn: Executor) -> dict[str, Any] | None:
     hint = _hints(fn).get("return")
-    structured = isinstance(hint, type) and (
+    if not isinstance(hint, type) or not (
         issubclass(hint, BaseModel) or dataclasses.is_dataclass(hint) or typing.is_typeddict(hint)
-    )
-    if not structured:
+    ):
         return None
     return tidy_schema(TypeAdapter(hint).json_schema(mode="serialization"))
 

@@ -58,7 +58,7 @@ class ToolAnnotations:
     idempotent: bool | None = None
     """MCP `idempotentHint`: repeating the call with the same arguments has no extra effect."""
     open_world: bool | None = None
-    """MCP `openWorldHint`: the tool reaches an open world (web, e-mail) rather than a closed one."""
+    """MCP `openWorldHint`: the tool reaches an open world (web, e-mail), not a closed one."""
 
     def to_mcp(self) -> dict[str, Any]:
         """The wire form, with unset hints left out."""

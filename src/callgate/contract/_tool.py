@@ -16,13 +16,29 @@ from callgate.contract._kinds import Effect, ToolAnnotations
 from callgate.contract._names import check_name
 from callgate.schema import content_hash
 
-__all__ = ["Executor", "Label", "Tool"]
+__all__ = ["CONTEXT_FIELDS", "Executor", "FromContext", "Label", "Tool"]
 
 Executor = Callable[..., Any]
 """A sync or async callable; it receives the validated arguments as keyword arguments."""
 
 Label = typing.Literal["untrusted_output", "private_data", "public_sink"]
 """Sensitivity labels the Rule of Two tracks over a run."""
+
+CONTEXT_FIELDS = frozenset({"principal", "tenant", "roles", "scopes", "run_id"})
+"""`Context` fields a server-side parameter can name; any other key names an attribute."""
+
+
+@dataclass(frozen=True, slots=True)
+class FromContext:
+    """Marks a parameter as server-side: the host fills it from the call's `Context`.
+
+    `tenant: Annotated[str, FromContext("tenant")]` is left out of the schema the model
+    sees; a model that sends it anyway gets `invalid`, and only the context's value is used.
+    `key` is a `Context` field (`principal`, `tenant`, `roles`, `scopes`, `run_id`) or the
+    name of an entry of `Context.attributes`.
+    """
+
+    key: str
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -38,7 +54,7 @@ class Tool:
     """When set, structured results are checked against it before the model sees them."""
     executor: Executor | None = field(default=None, compare=False, repr=False)
     effect: Effect = Effect.WRITE
-    annotations: ToolAnnotations = ToolAnnotations()
+    annotations: ToolAnnotations = field(default_factory=ToolAnnotations)
     version: str | None = None
     deprecated: bool = False
     replacement: str | None = None
@@ -53,6 +69,8 @@ class Tool:
     reconcile: Executor | None = field(default=None, compare=False, repr=False)
     """Given an idempotency key: says whether an earlier attempt took effect."""
     labels: frozenset[Label] = frozenset()
+    server_parameters: Mapping[str, str] = field(default_factory=dict)
+    """Parameter name -> context key (see `FromContext`): filled by the host, never by the model."""
     sequential: bool = False
     """Run alone: never at the same time as another call of the batch."""
     tags: tuple[str, ...] = ()
@@ -72,6 +90,7 @@ class Tool:
         if self.replacement is not None and not self.deprecated:
             raise UserError(f"tool {self.name!r} names a replacement but is not deprecated")
         set_ = object.__setattr__
+        _check_server_parameters(self.name, self.input_schema, self.server_parameters)
         set_(self, "effect", Effect(self.effect))
         set_(self, "annotations", self.annotations.with_effect(self.effect))
         set_(self, "fingerprint", content_hash(self.contract()))
@@ -80,12 +99,15 @@ class Tool:
 
     def contract(self) -> dict[str, Any]:
         """The content a fingerprint covers: what the model is shown, and what the tool does."""
-        return {
+        content = {
             "name": self.name, "description": self.description,
             "input_schema": self.input_schema, "output_schema": self.output_schema,
             "annotations": self.annotations.to_mcp(), "effect": self.effect.value,
             "version": self.version,
         }
+        if self.server_parameters:  # only when present, so older fingerprints stay stable
+            content["server_parameters"] = dict(self.server_parameters)
+        return content
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the executor directly, bypassing the gate (for tests and local use)."""
@@ -106,6 +128,19 @@ class Tool:
         if self.context_parameter is not None:
             arguments[self.context_parameter] = call
         return arguments
+
+
+def _check_server_parameters(name: str, schema: Mapping[str, Any],
+                             parameters: Mapping[str, str]) -> None:
+    shown = schema.get("properties")
+    leaked = sorted(p for p in parameters if isinstance(shown, Mapping) and p in shown)
+    if leaked:
+        raise UserError(f"tool {name!r}: server-side parameter(s) {', '.join(leaked)} must not "
+                        "appear in the input schema the model sees")
+    empty = sorted(p for p, key in parameters.items() if not key)
+    if empty:
+        raise UserError(f"tool {name!r}: server-side parameter(s) {', '.join(empty)} name no "
+                        "context key")
 
 
 def _context_parameter(executor: Executor | None) -> str | None:

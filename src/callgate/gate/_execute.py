@@ -69,12 +69,12 @@ class _Expired(Exception):
     """The gate's own deadline passed (as opposed to a TimeoutError raised by the tool)."""
 
 
-async def _run(executor: Any, kwargs: dict[str, Any], is_async: bool, timeout: float,
+async def _run(executor: Any, kwargs: dict[str, Any], is_async: bool, seconds: float,
                threads: Executor) -> Any:
     if executor is None:
         raise ToolError("this tool has no executor on this host")
     try:
-        async with asyncio.timeout(timeout) as deadline:
+        async with asyncio.timeout(seconds) as deadline:
             if is_async:
                 return await executor(**kwargs)
             loop = asyncio.get_running_loop()

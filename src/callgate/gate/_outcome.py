@@ -49,7 +49,8 @@ def invalid_arguments(call: ToolCall, tool: str, problems: Sequence[FieldError] 
             if example is not None else "")
     end = "" if text.endswith(("?", ".")) else "."
     return result(call, Route.INVALID,
-                  f"Invalid arguments for {tool}: {text}{end} Fix the arguments and call again.{tail}",
+                  f"Invalid arguments for {tool}: {text}{end} Fix the arguments and call "
+                  f"again.{tail}",
                   name=tool, reason="invalid arguments")
 
 

@@ -32,9 +32,7 @@ class ArgumentError:
     """Character offset of a JSON syntax error, when there is one."""
 
 
-def parse_arguments(
-    raw: str | bytes | Mapping[str, Any] | None, limits: Limits = Limits()
-) -> dict[str, Any] | ArgumentError:
+def parse_arguments(raw: object, limits: Limits = Limits()) -> dict[str, Any] | ArgumentError:
     """Parse `raw` into a fresh dict, or explain why it is not an arguments object.
 
     `None` and the empty string mean "no arguments" (several APIs send them for

@@ -70,7 +70,9 @@ def _describe(error: jsonschema_rs.ValidationError, schema: Mapping[str, Any] | 
     info = error.kind.as_dict()
     if kind == "Required":
         prop = str(info.get("property", "")).strip('"')
-        return [FieldError(path=(*path, prop), kind="required", message=f"'{display_path((*path, prop))}' is required")]
+        where = (*path, prop)
+        return [FieldError(path=where, kind="required",
+                           message=f"'{display_path(where)}' is required")]
     if kind == "AdditionalProperties":
         return _unknown_fields(path, info.get("unexpected", []), error.instance, schema)
     message = _sentence(kind, info, display_path(path), error)
