@@ -1,0 +1,173 @@
+"""Approvals: held calls, one decision each, single use, and per-run grants.
+
+Expiry is lazy: a pending or approved row past its `expires_at` reads as `expired`, and
+every state change checks the time in its `WHERE` clause, so no sweeper is needed for
+correctness; the row is rewritten to `expired` when a decision or use is refused for it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+from typing import Any
+
+from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json
+from callgate.store._errors import RecordNotFound, StoreConflict
+from callgate.store._records import Approval, ApprovalDraft, Consumption, Grant
+
+__all__ = ["SQLApprovals"]
+
+_COLUMNS = (
+    "id, request_hash, tool_name, arguments, principal, tenant, run_id, call_id, reason,"
+    " rule_id, created_at, expires_at, state, decided_by, decided_at, note, edited_arguments,"
+    " edited_request_hash, grant_run, used_at"
+)
+_SELECT = f"SELECT {_COLUMNS} FROM callgate_approvals"
+_LIVE = ("pending", "approved")
+
+
+def _record(row: Row, now: float) -> Approval:
+    approval = Approval(
+        id=row[0], request_hash=row[1], tool_name=row[2], arguments=load_json(row[3]),
+        principal=row[4], tenant=row[5], run_id=row[6], call_id=row[7], reason=row[8],
+        rule_id=row[9], created_at=row[10], expires_at=row[11], state=row[12],
+        decided_by=row[13], decided_at=row[14], note=row[15],
+        edited_arguments=load_json(row[16]), edited_request_hash=row[17],
+        grant=bool(row[18]), used_at=row[19],
+    )
+    if approval.state in _LIVE and approval.expires_at <= now:
+        return replace(approval, state="expired")
+    return approval
+
+
+class SQLApprovals:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    def create(self, draft: ApprovalDraft) -> Approval:
+        now = self._clock()
+        # 64 random bits: short enough to type in `callgate approvals approve`, and a
+        # collision is refused by the primary key rather than silently merged.
+        approval_id = secrets.token_hex(8)
+        with self._db.transaction(write=True) as tx:
+            row = tx.one(
+                f"INSERT INTO callgate_approvals ({_COLUMNS}) VALUES"
+                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, NULL, NULL, NULL,"
+                f" NULL, ?, NULL) RETURNING {_COLUMNS}",
+                (approval_id, draft.request_hash, draft.tool_name, dump_json(draft.arguments),
+                 draft.principal, draft.tenant, draft.run_id, draft.call_id, draft.reason,
+                 draft.rule_id, now, draft.expires_at, False),
+            )
+        assert row is not None  # INSERT ... RETURNING without ON CONFLICT returns its row
+        return _record(row, now)
+
+    def get(self, approval_id: str) -> Approval | None:
+        now = self._clock()
+        with self._db.transaction(write=False) as tx:
+            row = tx.one(_SELECT + " WHERE id = ?", (approval_id,))
+        return None if row is None else _record(row, now)
+
+    def list(
+        self, *, pending_only: bool = True, limit: int = 100, offset: int = 0
+    ) -> list[Approval]:
+        now = self._clock()
+        where, params = (" WHERE state = 'pending' AND expires_at > ?", (now,)) \
+            if pending_only else ("", ())
+        with self._db.transaction(write=False) as tx:
+            rows = tx.rows(
+                f"{_SELECT}{where} ORDER BY created_at, id LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            )
+        return [_record(row, now) for row in rows]
+
+    def decide(
+        self,
+        approval_id: str,
+        *,
+        approve: bool,
+        decided_by: str,
+        note: str | None = None,
+        edited_arguments: Any = None,
+        edited_request_hash: str | None = None,
+        grant: bool = False,
+    ) -> Approval:
+        if (edited_arguments is None) != (edited_request_hash is None):
+            raise ValueError("edited arguments need their new request hash, and the reverse")
+        now = self._clock()
+        with self._db.transaction(write=True) as tx:
+            row = tx.one(
+                "UPDATE callgate_approvals SET state = ?, decided_by = ?, decided_at = ?,"
+                " note = ?, edited_arguments = ?, edited_request_hash = ?, grant_run = ?"
+                " WHERE id = ? AND state = 'pending' AND expires_at > ?"
+                f" RETURNING {_COLUMNS}",
+                ("approved" if approve else "denied", decided_by, now, note,
+                 dump_json(edited_arguments), edited_request_hash, approve and grant,
+                 approval_id, now),
+            )
+            if row is None:
+                # Committed, not rolled back: the refusal may have persisted an expiry.
+                refusal = self._not_pending(tx, approval_id, now)
+            else:
+                approval = _record(row, now)
+                if approval.grant and approval.run_id is not None:
+                    self._add_grant(tx, approval, now)
+                return approval
+        raise refusal
+
+    def _not_pending(self, tx: Tx, approval_id: str, now: float) -> Exception:
+        current = self._expire(tx, approval_id, now)
+        if current is None:
+            return RecordNotFound("approval", approval_id)
+        return StoreConflict(f"approval {approval_id!r} is {current.state}, not pending")
+
+    @staticmethod
+    def _add_grant(tx: Tx, approval: Approval, now: float) -> None:
+        # A second grant for the same (run, tool) keeps the first: either one suffices.
+        tx.run(
+            "INSERT INTO callgate_grants (run_id, tool_name, approval_id, granted_by,"
+            " granted_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (run_id, tool_name) DO NOTHING",
+            (approval.run_id, approval.tool_name, approval.id, approval.decided_by, now),
+        )
+
+    def consume(self, approval_id: str, *, request_hash: str) -> Consumption:
+        now = self._clock()
+        with self._db.transaction(write=True) as tx:
+            row = tx.one(
+                "UPDATE callgate_approvals SET state = 'used', used_at = ?"
+                " WHERE id = ? AND state = 'approved' AND expires_at > ?"
+                " AND (request_hash = ? OR edited_request_hash = ?)"
+                f" RETURNING {_COLUMNS}",
+                (now, approval_id, now, request_hash, request_hash),
+            )
+            if row is not None:
+                return Consumption(status="consumed", approval=_record(row, now))
+            current = self._expire(tx, approval_id, now)
+        if current is None:
+            return Consumption(status="not_found")
+        if current.state == "approved":  # live and approved, so the hash did not match
+            return Consumption(status="mismatch", approval=current)
+        return Consumption(status=current.state, approval=current)
+
+    @staticmethod
+    def _expire(tx: Tx, approval_id: str, now: float) -> Approval | None:
+        """Persist the expiry of a live approval past its time; return the current record."""
+        tx.run(
+            "UPDATE callgate_approvals SET state = 'expired'"
+            " WHERE id = ? AND state IN ('pending', 'approved') AND expires_at <= ?",
+            (approval_id, now),
+        )
+        row = tx.one(_SELECT + " WHERE id = ?", (approval_id,))
+        return None if row is None else _record(row, now)
+
+    def grant_for(self, run_id: str, tool_name: str) -> Grant | None:
+        with self._db.transaction(write=False) as tx:
+            row = tx.one(
+                "SELECT run_id, tool_name, approval_id, granted_by, granted_at"
+                " FROM callgate_grants WHERE run_id = ? AND tool_name = ?",
+                (run_id, tool_name),
+            )
+        if row is None:
+            return None
+        return Grant(run_id=row[0], tool_name=row[1], approval_id=row[2], granted_by=row[3],
+                     granted_at=row[4])

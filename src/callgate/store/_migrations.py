@@ -1,0 +1,172 @@
+"""Versioned, forward-only schema migrations, recorded in `callgate_migrations`.
+
+Each migration is a list of statements that both SQLite and PostgreSQL accept (the type
+names below mean the same in both). A migration is never edited once released: a change
+to the schema is a new migration with the next version. A database whose schema is newer
+than this code is refused rather than used half-understood.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from callgate._errors import UserError
+from callgate.store._chain import GENESIS_HASH
+from callgate.store._db import Clock, Database, Tx
+
+__all__ = ["MIGRATIONS", "Migration", "migrate"]
+
+_TIME = "DOUBLE PRECISION"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+_V1 = (
+    f"""CREATE TABLE callgate_idempotency (
+        key TEXT PRIMARY KEY,
+        request_hash TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('started', 'completed', 'failed', 'unknown')),
+        owner TEXT NOT NULL,
+        lease_expires_at {_TIME} NOT NULL,
+        outcome TEXT,
+        attempts INTEGER NOT NULL,
+        created_at {_TIME} NOT NULL,
+        updated_at {_TIME} NOT NULL)""",
+    # One row that holds the end of the chain: appenders lock it, and `verify` compares the
+    # last receipt with it, so even a deleted newest receipt is noticed.
+    """CREATE TABLE callgate_chain_head (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seq BIGINT NOT NULL,
+        hash TEXT NOT NULL)""",
+    f"INSERT INTO callgate_chain_head (id, seq, hash) VALUES (1, 0, '{GENESIS_HASH}')",
+    # UNIQUE (prev_hash): the database itself refuses a fork of the chain.
+    f"""CREATE TABLE callgate_receipts (
+        seq BIGINT PRIMARY KEY,
+        prev_hash TEXT NOT NULL UNIQUE,
+        hash TEXT NOT NULL,
+        recorded_at {_TIME} NOT NULL,
+        request_hash TEXT NOT NULL,
+        tool_name TEXT NOT NULL,
+        tool_fingerprint TEXT,
+        principal TEXT NOT NULL,
+        tenant TEXT,
+        run_id TEXT,
+        call_id TEXT,
+        route TEXT NOT NULL,
+        rule_id TEXT,
+        approval_id TEXT,
+        idempotency_key TEXT,
+        argument_hash TEXT,
+        result_hash TEXT,
+        replayed BOOLEAN NOT NULL,
+        started_at {_TIME} NOT NULL,
+        duration_ms {_TIME} NOT NULL,
+        execute_ms {_TIME} NOT NULL,
+        policy_version TEXT,
+        schema_version TEXT,
+        payload_hash TEXT,
+        arguments TEXT,
+        result TEXT)""",
+    "CREATE INDEX callgate_receipts_tool ON callgate_receipts (tool_name, seq)",
+    "CREATE INDEX callgate_receipts_run ON callgate_receipts (run_id, seq)",
+    "CREATE INDEX callgate_receipts_tenant ON callgate_receipts (tenant, seq)",
+    "CREATE INDEX callgate_receipts_key ON callgate_receipts (idempotency_key)",
+    "CREATE INDEX callgate_receipts_recorded ON callgate_receipts (recorded_at)",
+    f"""CREATE TABLE callgate_approvals (
+        id TEXT PRIMARY KEY,
+        request_hash TEXT NOT NULL,
+        tool_name TEXT NOT NULL,
+        arguments TEXT NOT NULL,
+        principal TEXT NOT NULL,
+        tenant TEXT,
+        run_id TEXT,
+        call_id TEXT,
+        reason TEXT NOT NULL,
+        rule_id TEXT,
+        created_at {_TIME} NOT NULL,
+        expires_at {_TIME} NOT NULL,
+        state TEXT NOT NULL
+            CHECK (state IN ('pending', 'approved', 'denied', 'expired', 'used')),
+        decided_by TEXT,
+        decided_at {_TIME},
+        note TEXT,
+        edited_arguments TEXT,
+        edited_request_hash TEXT,
+        grant_run BOOLEAN NOT NULL,
+        used_at {_TIME})""",
+    "CREATE INDEX callgate_approvals_state ON callgate_approvals (state, created_at)",
+    f"""CREATE TABLE callgate_grants (
+        run_id TEXT NOT NULL,
+        tool_name TEXT NOT NULL,
+        approval_id TEXT NOT NULL REFERENCES callgate_approvals (id),
+        granted_by TEXT NOT NULL,
+        granted_at {_TIME} NOT NULL,
+        PRIMARY KEY (run_id, tool_name))""",
+    f"""CREATE TABLE callgate_runs (
+        run_id TEXT PRIMARY KEY,
+        version BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        state_format INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        created_at {_TIME} NOT NULL,
+        updated_at {_TIME} NOT NULL)""",
+    "CREATE INDEX callgate_runs_status ON callgate_runs (status, updated_at)",
+    f"""CREATE TABLE callgate_pins (
+        source TEXT NOT NULL,
+        tool_name TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        tool_version TEXT,
+        pinned_by TEXT,
+        pinned_at {_TIME} NOT NULL,
+        PRIMARY KEY (source, tool_name))""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(version=1, name="initial tables", statements=_V1),
+)
+
+_BOOKKEEPING = f"""CREATE TABLE IF NOT EXISTS callgate_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at {_TIME} NOT NULL)"""
+
+
+def migrate(
+    db: Database, *, clock: Clock, migrations: tuple[Migration, ...] = MIGRATIONS
+) -> list[int]:
+    """Apply the missing migrations in one transaction; return the versions applied."""
+    with db.transaction(write=True) as tx:
+        db.before_migrations(tx)
+        tx.run(_BOOKKEEPING)
+        applied = {int(row[0]) for row in tx.rows("SELECT version FROM callgate_migrations")}
+        _refuse_newer(applied, migrations)
+        done = []
+        for migration in migrations:
+            if migration.version not in applied:
+                _apply(tx, migration, clock())
+                done.append(migration.version)
+        return done
+
+
+def _refuse_newer(applied: set[int], migrations: tuple[Migration, ...]) -> None:
+    known = max((m.version for m in migrations), default=0)
+    newest = max(applied, default=0)
+    if newest > known:
+        raise UserError(
+            f"the database schema is at version {newest}, newer than this callgate knows "
+            f"({known}); upgrade callgate"
+        )
+
+
+def _apply(tx: Tx, migration: Migration, now: float) -> None:
+    for statement in migration.statements:
+        tx.run(statement)
+    tx.run(
+        "INSERT INTO callgate_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+        (migration.version, migration.name, now),
+    )

@@ -1,0 +1,184 @@
+"""The receipt journal: appends under the chain-head lock, reads, verification, pruning."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from callgate.contract import Route
+from callgate.store._chain import GENESIS_HASH, payload_hash, receipt_hash
+from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json
+from callgate.store._errors import StoreConflict
+from callgate.store._receipt import ChainHead, Receipt, ReceiptDraft, ReceiptQuery, VerifyReport
+
+__all__ = ["SQLReceipts"]
+
+_FIELDS = tuple(f.name for f in fields(Receipt))
+_COLUMNS = ", ".join(_FIELDS)
+_JSON = frozenset({"arguments", "result"})
+_BATCH = 500
+
+
+def _record(row: Row) -> Receipt:
+    values: dict[str, Any] = dict(zip(_FIELDS, row, strict=True))
+    for name in _JSON:
+        values[name] = load_json(values[name])
+    values["route"] = Route(values["route"])
+    values["replayed"] = bool(values["replayed"])
+    return Receipt(**values)
+
+
+def _row(receipt: Receipt) -> tuple[Any, ...]:
+    values = []
+    for name in _FIELDS:
+        value = getattr(receipt, name)
+        if name in _JSON:
+            value = dump_json(value)
+        elif name == "route":
+            value = str(value)
+        values.append(value)
+    return tuple(values)
+
+
+class SQLReceipts:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    def append(self, draft: ReceiptDraft) -> Receipt:
+        stored = {name: getattr(draft, name) for name in _JSON}
+        digest = payload_hash(stored["arguments"], stored["result"])
+        with self._db.transaction(write=True) as tx:
+            # The head row is the chain's lock: concurrent appenders queue here, so each
+            # sees the previous one's hash and sequence numbers come out gap-free.
+            head = tx.one(
+                "SELECT seq, hash FROM callgate_chain_head WHERE id = 1" + self._db.for_update
+            )
+            if head is None:
+                raise StoreConflict("the receipt chain head is missing; the journal is damaged")
+            seq, prev = int(head[0]) + 1, str(head[1])
+            now = self._clock()
+            chained = receipt_hash(draft, seq=seq, prev_hash=prev, recorded_at=now,
+                                   payload=digest)
+            receipt = Receipt(
+                **{f.name: getattr(draft, f.name) for f in fields(ReceiptDraft)},
+                seq=seq, prev_hash=prev, hash=chained, recorded_at=now, payload_hash=digest,
+            )
+            placeholders = ", ".join("?" * len(_FIELDS))
+            tx.run(f"INSERT INTO callgate_receipts ({_COLUMNS}) VALUES ({placeholders})",
+                   _row(receipt))
+            tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1",
+                   (seq, chained))
+        return receipt
+
+    def get(self, seq: int) -> Receipt | None:
+        with self._db.transaction(write=False) as tx:
+            row = tx.one(f"SELECT {_COLUMNS} FROM callgate_receipts WHERE seq = ?", (seq,))
+        return None if row is None else _record(row)
+
+    def list(
+        self,
+        query: ReceiptQuery | None = None,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        descending: bool = False,
+    ) -> list[Receipt]:
+        where, params = _where(query or ReceiptQuery())
+        order = "DESC" if descending else "ASC"
+        with self._db.transaction(write=False) as tx:
+            rows = tx.rows(
+                f"SELECT {_COLUMNS} FROM callgate_receipts{where}"
+                f" ORDER BY seq {order} LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            )
+        return [_record(row) for row in rows]
+
+    def head(self) -> ChainHead:
+        with self._db.transaction(write=False) as tx:
+            return _head(tx)
+
+    def verify(self) -> VerifyReport:
+        # One read transaction: a consistent snapshot even while others append.
+        with self._db.transaction(write=False) as tx:
+            return _verify(tx)
+
+    def prune_payloads(self, older_than: float) -> int:
+        with self._db.transaction(write=True) as tx:
+            return tx.run(
+                "UPDATE callgate_receipts SET arguments = NULL, result = NULL"
+                " WHERE recorded_at < ? AND (arguments IS NOT NULL OR result IS NOT NULL)",
+                (older_than,),
+            )
+
+
+def _where(query: ReceiptQuery) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    for name in ("tool_name", "principal", "tenant", "run_id", "route", "idempotency_key",
+                 "approval_id"):
+        value = getattr(query, name)
+        if value is not None:
+            clauses.append(f"{name} = ?")
+            params.append(str(value))
+    if query.since is not None:
+        clauses.append("recorded_at >= ?")
+        params.append(query.since)
+    if query.until is not None:
+        clauses.append("recorded_at < ?")
+        params.append(query.until)
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+def _head(tx: Tx) -> ChainHead:
+    row = tx.one("SELECT seq, hash FROM callgate_chain_head WHERE id = 1")
+    if row is None:
+        return ChainHead(seq=0, hash=GENESIS_HASH)
+    return ChainHead(seq=int(row[0]), hash=str(row[1]))
+
+
+def _verify(tx: Tx) -> VerifyReport:
+    expected_seq, prev, checked = 1, GENESIS_HASH, 0
+    while True:
+        rows = tx.rows(
+            f"SELECT {_COLUMNS} FROM callgate_receipts WHERE seq >= ? ORDER BY seq LIMIT ?",
+            (expected_seq, _BATCH),
+        )
+        for row in rows:
+            checked += 1
+            problem = _check(_record(row), expected_seq, prev)
+            if problem is not None:
+                return VerifyReport(ok=False, checked=checked, first_bad_seq=expected_seq,
+                                    reason=problem)
+            prev = str(row[_FIELDS.index("hash")])
+            expected_seq += 1
+        if len(rows) < _BATCH:
+            break
+    return _check_head(_head(tx), expected_seq - 1, prev, checked)
+
+
+def _check(receipt: Receipt, seq: int, prev: str) -> str | None:
+    if receipt.seq != seq:
+        return f"receipt {seq} is missing (the next one is {receipt.seq})"
+    if receipt.prev_hash != prev:
+        return f"receipt {seq} does not link to receipt {seq - 1} (deleted or moved)"
+    digest = payload_hash(receipt.arguments, receipt.result)
+    if digest is not None and digest != receipt.payload_hash:
+        return f"receipt {seq}: the stored arguments or result were changed"
+    recomputed = receipt_hash(receipt, seq=seq, prev_hash=prev,
+                              recorded_at=receipt.recorded_at, payload=receipt.payload_hash)
+    if recomputed != receipt.hash:
+        return f"receipt {seq} was changed after it was recorded"
+    return None
+
+
+def _check_head(head: ChainHead, last_seq: int, last_hash: str, checked: int) -> VerifyReport:
+    if head.seq == last_seq and head.hash == last_hash:
+        return VerifyReport(ok=True, checked=checked)
+    if head.seq > last_seq:
+        bad, reason = last_seq + 1, f"receipts {last_seq + 1} to {head.seq} were deleted"
+    elif head.seq < last_seq:
+        bad, reason = head.seq + 1, f"receipts after {head.seq} were added outside the chain"
+    else:
+        bad, reason = last_seq, f"receipt {last_seq} does not match the recorded chain head"
+    return VerifyReport(ok=False, checked=checked, first_bad_seq=bad, reason=reason)

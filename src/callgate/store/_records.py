@@ -1,0 +1,160 @@
+"""The values the store hands out: idempotency records, approvals, grants, runs and pins.
+
+Receipts have their own module (`_receipt.py`). Times are Unix seconds taken from the
+store's clock; JSON values are whatever `json` can encode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = [
+    "Approval",
+    "ApprovalDraft",
+    "ApprovalState",
+    "Claim",
+    "ClaimStatus",
+    "Consumption",
+    "ConsumptionStatus",
+    "Grant",
+    "IdempotencyRecord",
+    "IdempotencyState",
+    "Pin",
+    "RunRecord",
+]
+
+IdempotencyState = Literal["started", "completed", "failed", "unknown"]
+ClaimStatus = Literal["claimed", "replay", "in_progress", "unknown", "mismatch"]
+ApprovalState = Literal["pending", "approved", "denied", "expired", "used"]
+ConsumptionStatus = Literal[
+    "consumed", "not_found", "pending", "denied", "expired", "used", "mismatch"
+]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class IdempotencyRecord:
+    """One idempotency key and where its call stands."""
+
+    key: str
+    request_hash: str
+    """Hash of the request that first claimed the key; a reuse with another hash is refused."""
+    state: IdempotencyState
+    owner: str
+    """Who holds (or last held) the lease: a process or worker id chosen by the caller."""
+    lease_expires_at: float
+    """After this time a `started` record whose owner went silent is taken as `unknown`."""
+    outcome: Any = None
+    """The stored outcome (a JSON value) of a `completed` or `failed` call, for duplicates."""
+    attempts: int = 1
+    """How many times the key was claimed: 1, plus one per `reclaim` after an `unknown`."""
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Claim:
+    """What `begin` found: either the key is now yours, or what to do instead."""
+
+    status: ClaimStatus
+    """`claimed`: run the call, then `finish`. `replay`: return `record.outcome`, do not run.
+    `in_progress`: another owner holds a live lease. `unknown`: an earlier attempt started and
+    its owner went silent (or it timed out): reconcile before any retry. `mismatch`: the key
+    was used for a different request (`record.request_hash`)."""
+    record: IdempotencyRecord
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ApprovalDraft:
+    """A held call, as the gate files it for a human decision."""
+
+    request_hash: str
+    """Binds the approval to the exact request (tool fingerprint, arguments, principal, run)."""
+    tool_name: str
+    arguments: Any
+    principal: str
+    tenant: str | None = None
+    run_id: str | None = None
+    call_id: str | None = None
+    reason: str
+    """Why the call is held, shown to the approver."""
+    rule_id: str | None = None
+    expires_at: float
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Approval:
+    """An approval request and its decision."""
+
+    id: str
+    request_hash: str
+    tool_name: str
+    arguments: Any
+    principal: str
+    tenant: str | None = None
+    run_id: str | None = None
+    call_id: str | None = None
+    reason: str
+    rule_id: str | None = None
+    created_at: float
+    expires_at: float
+    state: ApprovalState
+    """The effective state: a pending or approved record past `expires_at` reads as `expired`."""
+    decided_by: str | None = None
+    decided_at: float | None = None
+    note: str | None = None
+    edited_arguments: Any = None
+    """Arguments the approver changed; the gate validated them and hashed them again."""
+    edited_request_hash: str | None = None
+    grant: bool = False
+    """The approver allowed this tool for the rest of the run (see `ApprovalStore.grant_for`)."""
+    used_at: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Consumption:
+    """What `consume` did: `consumed` (the approval is now `used`) or why it refused."""
+
+    status: ConsumptionStatus
+    approval: Approval | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Grant:
+    """A tool allowed for the rest of one run by an approver."""
+
+    run_id: str
+    tool_name: str
+    approval_id: str
+    granted_by: str
+    granted_at: float
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RunRecord:
+    """The saved state of one agent run, for pause and resume."""
+
+    run_id: str
+    version: int
+    """Increases by one with every save; a save names the version it read (optimistic lock)."""
+    status: str
+    """Free text chosen by the loop (`running`, `paused`, `done`, ...); runs can be listed by it."""
+    state_format: int
+    """The version of the state's own layout, so a newer loop can migrate an older blob."""
+    state: Any
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Pin:
+    """The fingerprint a tool from one source is pinned to; a different one is a changed tool."""
+
+    source: str
+    """Where the tool comes from: `local`, an upstream MCP server name, a catalog file."""
+    tool_name: str
+    fingerprint: str
+    tool_version: str | None = None
+    pinned_by: str | None = None
+    pinned_at: float = 0.0
+    """Set by the store on `upsert`."""

@@ -1,0 +1,72 @@
+"""A store over any `Database`: the tables, migrations on open, health and closing."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Self
+
+from callgate.store._approvals import SQLApprovals
+from callgate.store._db import Clock, Database
+from callgate.store._idempotency import SQLIdempotency
+from callgate.store._migrations import migrate
+from callgate.store._pins import SQLPins
+from callgate.store._receipts import SQLReceipts
+from callgate.store._runs import SQLRuns
+
+__all__ = ["SQLStore"]
+
+
+class SQLStore:
+    """The tables of callgate over one database; `SQLiteStore` and `PostgresStore` only
+    choose the database. Opening applies any missing migrations."""
+
+    def __init__(self, db: Database, *, clock: Clock) -> None:
+        try:
+            migrate(db, clock=clock)
+        except BaseException:
+            db.close()
+            raise
+        self._db = db
+        self._idempotency = SQLIdempotency(db, clock)
+        self._receipts = SQLReceipts(db, clock)
+        self._approvals = SQLApprovals(db, clock)
+        self._runs = SQLRuns(db, clock)
+        self._pins = SQLPins(db, clock)
+
+    @property
+    def idempotency(self) -> SQLIdempotency:
+        return self._idempotency
+
+    @property
+    def receipts(self) -> SQLReceipts:
+        return self._receipts
+
+    @property
+    def approvals(self) -> SQLApprovals:
+        return self._approvals
+
+    @property
+    def runs(self) -> SQLRuns:
+        return self._runs
+
+    @property
+    def pins(self) -> SQLPins:
+        return self._pins
+
+    def ping(self) -> None:
+        with self._db.transaction(write=False) as tx:
+            tx.one("SELECT 1")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,159 @@
+"""SQLite, the embedded default: one file in WAL mode (or `:memory:` for tests).
+
+Writers take the database lock up front with `BEGIN IMMEDIATE`, so a transaction that
+reads and then writes (claiming a key, appending to the chain) cannot interleave with
+another process's; that lock, not anything in this process, is what makes claims unique
+and the chain ordered.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, Literal
+
+from callgate.store._db import Clock, Row, Tx
+from callgate.store._errors import StoreUnavailable
+from callgate.store._sql_store import SQLStore
+
+__all__ = ["SQLiteDatabase", "SQLiteStore"]
+
+# Primary result codes that mean "cannot use the database now", as opposed to a bug in a
+# statement: busy or locked past the timeout, read-only, I/O failure, disk full, cannot
+# open, not a database.
+_UNAVAILABLE = frozenset({
+    sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM,
+    sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CORRUPT,
+    sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PROTOCOL,
+    sqlite3.SQLITE_NOTADB,
+})
+
+
+class _SQLiteTx:
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return self._conn.execute(sql, params).fetchall()
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        row: Row | None = self._conn.execute(sql, params).fetchone()
+        return row
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._conn.execute(sql, params).rowcount
+
+
+def unavailable(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in _UNAVAILABLE
+
+
+class SQLiteDatabase:
+    """One connection shared by the threads of this process.
+
+    The thread lock only guards the connection object (sqlite3 connections are not
+    thread-safe); exclusion between writers, across processes too, is SQLite's own lock.
+    """
+
+    dialect: Literal["sqlite", "postgres"] = "sqlite"
+    for_update = ""
+
+    def __init__(self, path: str, *, busy_timeout: float, durable: bool) -> None:
+        self.path = path
+        self._lock = threading.RLock()
+        try:
+            self._conn = self._connect(path, busy_timeout, durable)
+        except sqlite3.Error as exc:
+            translated = self._translate(exc)
+            if translated is exc:
+                raise
+            raise translated from exc
+
+    @staticmethod
+    def _connect(path: str, busy_timeout: float, durable: bool) -> sqlite3.Connection:
+        # isolation_level=None: the module opens no transactions of its own; we issue
+        # BEGIN IMMEDIATE / COMMIT ourselves.
+        conn = sqlite3.connect(
+            path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            # NORMAL in WAL mode survives a crash of the process (the case exactly-once is
+            # about); FULL also survives a power cut, at one fsync per commit.
+            conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            conn.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    @contextmanager
+    def transaction(self, *, write: bool) -> Iterator[Tx]:
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    yield _SQLiteTx(self._conn)
+                except BaseException:
+                    self._rollback()
+                    raise
+                self._commit()
+            except sqlite3.Error as exc:
+                translated = self._translate(exc)
+                if translated is exc:
+                    raise
+                raise translated from exc
+
+    def _commit(self) -> None:
+        try:
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        if self._conn.in_transaction:
+            # The connection may already be unusable; the original error is the one to report.
+            with suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
+
+    def _translate(self, exc: sqlite3.Error) -> Exception:
+        if unavailable(exc):
+            return StoreUnavailable(f"SQLite database {self.path!r} is unavailable: {exc}")
+        return exc
+
+    def before_migrations(self, tx: Tx) -> None:
+        """Nothing to do: `BEGIN IMMEDIATE` already serializes migrating processes."""
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class SQLiteStore(SQLStore):
+    """The embedded store: a SQLite file in WAL mode, or `":memory:"` for tests.
+
+    Several processes may open the same file; each gets its own connection.
+    """
+
+    def __init__(
+        self,
+        path: str | Path = ":memory:",
+        *,
+        busy_timeout: float = 5.0,
+        durable: bool = False,
+        clock: Clock = time.time,
+    ) -> None:
+        """`busy_timeout`: seconds to wait for another writer before `StoreUnavailable`.
+        `durable`: fsync every commit (`synchronous=FULL`), surviving power loss too."""
+        db = SQLiteDatabase(str(path), busy_timeout=busy_timeout, durable=durable)
+        super().__init__(db, clock=clock)
+        self.path = str(path)
