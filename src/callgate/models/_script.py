@@ -71,5 +71,6 @@ class Turn:
         return cls(error=ScriptError(status=status, retry_after=retry_after, message=message))
 
 
-TurnSource = Turn | Callable[[Mapping[str, Any]], Turn]
-"""A fixed turn, or a function of the request received (a dict of the wire body)."""
+TurnSource = Turn | Callable[[Any], Turn]
+"""A fixed turn, or a function of the request received: the wire body (a dict) for the fake
+servers, the `ModelRequest` for `ScriptedModel`."""

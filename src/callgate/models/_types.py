@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from callgate.contract import ToolCall
+from callgate.contract import Tool, ToolCall
+from callgate.models._messages import Message
 
-__all__ = ["ArgumentsDelta", "CallStarted", "ModelTurn", "StreamEvent", "TextDelta", "Usage"]
+__all__ = [
+    "ArgumentsDelta",
+    "CallStarted",
+    "Model",
+    "ModelRequest",
+    "ModelTurn",
+    "StreamEvent",
+    "TextDelta",
+    "Usage",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -69,3 +80,38 @@ class ArgumentsDelta:
 
 StreamEvent = TextDelta | CallStarted | ArgumentsDelta
 """What a streaming adapter yields before the finished `ModelTurn`."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ModelRequest:
+    """One request to a model: the transcript so far and the tools it may call."""
+
+    messages: tuple[Message, ...]
+    tools: tuple[Tool, ...] = ()
+    instructions: str | None = None
+    """The system prompt."""
+    allow_calls: bool = True
+    """False for the last, tool-less turn at a limit: the tools stay declared (Anthropic
+    rejects tool blocks in history otherwise) but the model is told not to call them."""
+
+
+class Model(Protocol):
+    """A model the loop can talk to. Adapters wrap the official SDK clients.
+
+    `respond` yields stream events while the model answers (nothing, when it does not
+    stream) and ends with exactly one `ModelTurn`. Call ids must be unique within a run and
+    stable: they name one invocation for the life of the run and its resumes, and the
+    idempotency key of every call derives from them.
+    """
+
+    @property
+    def name(self) -> str:
+        """The model id, used to look up prices (`gpt-4o-mini`, `claude-sonnet-4-5`)."""
+        ...
+
+    @property
+    def provider(self) -> str:
+        """Who issues this model's opaque state (`openai`, `anthropic`, `gemini`, ...)."""
+        ...
+
+    def respond(self, request: ModelRequest) -> AsyncIterator[StreamEvent | ModelTurn]: ...

@@ -1,0 +1,56 @@
+"""The agent loop: describe -> decide -> execute -> observe, with limits, pause and resume."""
+
+from callgate.loop._approval import ApprovalDecision, Approve, Approver, Decline, Edit
+from callgate.loop._breaker import Breaker
+from callgate.loop._budget import LimitName, Limits, Price, Spent
+from callgate.loop._events import (
+    ArgumentsDelta,
+    CallProposed,
+    CallRouted,
+    Event,
+    ResultReady,
+    RunEnded,
+    StepFinished,
+    TextDelta,
+)
+from callgate.loop._result import (
+    LimitExceeded,
+    ModelFailed,
+    PendingApproval,
+    RunError,
+    RunResult,
+)
+from callgate.loop._run import Agent
+from callgate.loop._state import FORMAT, CallRecord, PendingBatch, RunState, Status
+
+__all__ = [
+    "FORMAT",
+    "Agent",
+    "ApprovalDecision",
+    "Approve",
+    "Approver",
+    "ArgumentsDelta",
+    "Breaker",
+    "CallProposed",
+    "CallRecord",
+    "CallRouted",
+    "Decline",
+    "Edit",
+    "Event",
+    "LimitExceeded",
+    "LimitName",
+    "Limits",
+    "ModelFailed",
+    "PendingApproval",
+    "PendingBatch",
+    "Price",
+    "ResultReady",
+    "RunEnded",
+    "RunError",
+    "RunResult",
+    "RunState",
+    "Spent",
+    "Status",
+    "StepFinished",
+    "TextDelta",
+]

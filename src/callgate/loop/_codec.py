@@ -1,0 +1,106 @@
+"""JSON forms of calls, results, contexts and messages, for the saved run state.
+
+Written against the dataclass fields rather than a fixed list, so a field added to the
+contract is saved without touching this module; keys a reader does not know are ignored.
+Bytes (Gemini thought signatures) are kept as base64 so they survive the round trip.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
+from callgate._errors import UserError
+from callgate.contract import Context, Route, Timings, ToolCall, ToolResult
+from callgate.models import AssistantMessage, Message, ToolResults, UserMessage
+
+__all__ = [
+    "decode",
+    "decode_call",
+    "decode_context",
+    "decode_message",
+    "decode_result",
+    "encode",
+    "encode_message",
+]
+
+_BYTES = "$bytes"
+
+
+def encode(value: Any) -> Any:
+    """A JSON-able copy of `value` (dataclasses, enums, tuples, sets and bytes included)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: encode(getattr(value, f.name))
+                for f in dataclasses.fields(value) if f.init}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, bytes | bytearray):
+        return {_BYTES: base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, Mapping):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, frozenset | set):
+        return sorted(encode(v) for v in value)
+    if isinstance(value, list | tuple):
+        return [encode(v) for v in value]
+    return value
+
+
+def decode(value: Any) -> Any:
+    """Undo `encode` for plain data (bytes come back; lists stay lists)."""
+    if isinstance(value, dict):
+        if set(value) == {_BYTES}:
+            return base64.b64decode(value[_BYTES])
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
+
+
+def _known(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in dataclasses.fields(cls) if f.init}
+    return {k: v for k, v in data.items() if k in names}
+
+
+def decode_call(data: Mapping[str, Any]) -> ToolCall:
+    fields = _known(ToolCall, decode(dict(data)))
+    if "repairs" in fields:
+        fields["repairs"] = tuple(fields["repairs"])
+    return ToolCall(**fields)
+
+
+def decode_result(data: Mapping[str, Any]) -> ToolResult:
+    fields = _known(ToolResult, decode(dict(data)))
+    fields["route"] = Route(fields["route"])
+    if fields.get("timings") is not None:
+        fields["timings"] = Timings(**_known(Timings, fields["timings"]))
+    return ToolResult(**fields)
+
+
+def decode_context(data: Mapping[str, Any]) -> Context:
+    fields = _known(Context, decode(dict(data)))
+    for name in ("roles", "scopes"):
+        if name in fields:
+            fields[name] = frozenset(fields[name])
+    return Context(**fields)
+
+
+def encode_message(message: Message) -> dict[str, Any]:
+    kind = {UserMessage: "user", AssistantMessage: "assistant", ToolResults: "results"}
+    return {"kind": kind[type(message)], **encode(message)}
+
+
+def decode_message(data: Mapping[str, Any]) -> Message:
+    kind = data.get("kind")
+    if kind == "user":
+        return UserMessage(text=data["text"])
+    if kind == "assistant":
+        return AssistantMessage(text=data.get("text"),
+                                calls=tuple(decode_call(c) for c in data.get("calls", ())),
+                                provider=data.get("provider"),
+                                provider_state=decode(data.get("provider_state")))
+    if kind == "results":
+        return ToolResults(results=tuple(decode_result(r) for r in data["results"]))
+    raise UserError(f"saved run state holds a message of unknown kind {kind!r}")

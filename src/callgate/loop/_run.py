@@ -1,0 +1,166 @@
+"""`Agent`: a model, a catalog and a gate, run as describe -> decide -> execute -> observe."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from callgate._errors import UserError
+from callgate.contract import Catalog, Context, Tool
+from callgate.gate import Gate
+from callgate.loop import _events as ev
+from callgate.loop._approval import ApprovalDecision, Approver
+from callgate.loop._budget import Limits
+from callgate.loop._result import RunResult
+from callgate.loop._session import Emit, Session
+from callgate.loop._state import RunState
+from callgate.loop._steps import Plan, drive
+from callgate.models import Message, Model, UserMessage
+from callgate.store import Store
+
+__all__ = ["Agent"]
+
+
+async def _ignore(event: ev.Event) -> None:
+    return None
+
+
+class Agent:
+    """Runs a model against a catalog, with every proposed call routed through the gate.
+
+    The run ends when the model answers in text, pauses when a batch has calls held for
+    approval (completed calls are kept, never run again), and stops cleanly at a limit
+    (`Limits`): the state is saved to `store` (if given) and `LimitExceeded` names the
+    limit, or, with `Limits(final_answer=True)`, the model writes one last answer.
+    """
+
+    def __init__(self, model: Model, tools: Catalog | Iterable[Tool] | None = None, *,
+                 gate: Gate | None = None, instructions: str | None = None,
+                 limits: Limits | None = None, store: Store | None = None,
+                 approver: Approver | None = None, context: Context | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if gate is None:
+            if tools is None:
+                raise UserError("Agent needs tools or a gate")
+            gate = Gate(tools)
+        self.model = model
+        self.gate = gate
+        self.instructions = instructions
+        self.limits = limits or Limits()
+        self.store = store
+        self.approver = approver
+        self.context = context or gate.context
+        self._clock = clock
+        self._check_prices(self.limits)
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        return tuple(self.gate.catalog)
+
+    # -- starting ---------------------------------------------------------------------------
+
+    async def run(self, prompt: str | Sequence[Message], *, context: Context | None = None,
+                  run_id: str | None = None) -> RunResult:
+        """Run to an answer, a pause for approval, or a limit (`LimitExceeded`)."""
+        return await self._go(self._new_state(prompt, context, run_id), _ignore)
+
+    def stream(self, prompt: str | Sequence[Message], *, context: Context | None = None,
+               run_id: str | None = None) -> AsyncIterator[ev.Event]:
+        """`run`, as events; the last one is `RunEnded`. Errors are raised after the events
+        that came before them."""
+        state = self._new_state(prompt, context, run_id)
+        return _events(lambda emit: self._go(state, emit))
+
+    # -- resuming ---------------------------------------------------------------------------
+
+    async def resume(self, run: str | RunState,
+                     decisions: Mapping[str, ApprovalDecision] | None = None, *,
+                     limits: Limits | None = None) -> RunResult:
+        """Continue a paused, stopped or failed run from its saved state.
+
+        `run` is a run id (loaded from the store) or a `RunState`. `decisions` answers held
+        calls by approval id; calls that completed before the pause are not run again.
+        `limits` replaces the agent's limits for this resume (raise the one that stopped it).
+        """
+        state, version = self._load(run)
+        return await self._go(state, _ignore, decisions=decisions, limits=limits,
+                              version=version, resumed=True)
+
+    def resume_stream(self, run: str | RunState,
+                      decisions: Mapping[str, ApprovalDecision] | None = None, *,
+                      limits: Limits | None = None) -> AsyncIterator[ev.Event]:
+        state, version = self._load(run)
+        return _events(lambda emit: self._go(state, emit, decisions=decisions, limits=limits,
+                                             version=version, resumed=True))
+
+    # -- internals --------------------------------------------------------------------------
+
+    async def _go(self, state: RunState, emit: Emit, *,
+                  decisions: Mapping[str, ApprovalDecision] | None = None,
+                  limits: Limits | None = None, version: int | None = None,
+                  resumed: bool = False) -> RunResult:
+        limits = limits or self.limits
+        self._check_prices(limits)
+        plan = Plan(model=self.model, gate=self.gate, tools=self.tools, limits=limits,
+                    approver=self.approver, decisions=decisions, resumed=resumed)
+        session = Session(state, emit=emit, clock=self._clock, store=self.store,
+                          version=version)
+        session.update(status="running", limit=None, detail=None)
+        result = await drive(plan, session)
+        await emit(ev.RunEnded(result=result))
+        return result
+
+    def _new_state(self, prompt: str | Sequence[Message], context: Context | None,
+                   run_id: str | None) -> RunState:
+        messages = (UserMessage(text=prompt),) if isinstance(prompt, str) else tuple(prompt)
+        return RunState(run_id=run_id or f"run_{uuid.uuid4().hex[:16]}",
+                        model=self.model.name, context=context or self.context,
+                        instructions=self.instructions, messages=messages)
+
+    def _load(self, run: str | RunState) -> tuple[RunState, int | None]:
+        if isinstance(run, RunState):
+            if self.store is None:
+                return run, None
+            record = self.store.runs.load(run.run_id)
+            return run, None if record is None else record.version
+        if self.store is None:
+            raise UserError("resuming by run id needs a store; pass the RunState instead")
+        record = self.store.runs.load(run)
+        if record is None:
+            raise UserError(f"no saved run {run!r} in the store")
+        return RunState.from_dict(record.state), record.version
+
+    def _check_prices(self, limits: Limits) -> None:
+        if limits.cost is not None and limits.price(self.model.name) is None:
+            raise UserError(f"a cost limit needs a price for model {self.model.name!r} in "
+                            "Limits.prices")
+
+
+def _events(start: Callable[[Emit], Any]) -> AsyncIterator[ev.Event]:
+    """Run `start(emit)` as a task and yield what it emits, then its error if it failed."""
+
+    async def generate() -> AsyncIterator[ev.Event]:
+        queue: asyncio.Queue[ev.Event | None] = asyncio.Queue()
+
+        async def emit(event: ev.Event) -> None:
+            await queue.put(event)
+
+        async def work() -> None:
+            try:
+                await start(emit)
+            finally:
+                await queue.put(None)
+
+        task = asyncio.create_task(work())
+        try:
+            while (event := await queue.get()) is not None:
+                yield event
+            await task  # re-raises the run's error, after every event before it
+        finally:
+            if not task.done():
+                task.cancel()
+
+    return generate()

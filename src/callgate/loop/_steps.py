@@ -1,0 +1,297 @@
+"""The loop itself: ask the model, route its batch through the gate, answer, repeat.
+
+Each function does one part of a step; `drive` strings them together. Limits are checked
+before every model turn and before every batch, so a run always stops between steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from callgate.contract import Route, Tool, ToolCall, ToolResult
+from callgate.gate import Gate
+from callgate.loop import _events as ev
+from callgate.loop._approval import ApprovalDecision, Approver, settle_held
+from callgate.loop._breaker import stopped_result
+from callgate.loop._budget import Limits, check_before_batch, check_before_turn
+from callgate.loop._result import LimitExceeded, ModelFailed, PendingApproval, RunResult
+from callgate.loop._session import Session
+from callgate.loop._state import CallRecord, PendingBatch
+from callgate.models import (
+    ArgumentsDelta,
+    AssistantMessage,
+    CallStarted,
+    Model,
+    ModelRequest,
+    ModelTurn,
+    StreamEvent,
+    TextDelta,
+    ToolResults,
+)
+
+__all__ = ["Plan", "drive"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Plan:
+    """What stays fixed while a run is driven."""
+
+    model: Model
+    gate: Gate
+    tools: tuple[Tool, ...]
+    limits: Limits
+    approver: Approver | None = None
+    decisions: Mapping[str, ApprovalDecision] | None = None
+    """Decisions for held calls, by approval id (given to a resume)."""
+    resumed: bool = False
+
+
+async def drive(plan: Plan, session: Session) -> RunResult:
+    """Run until the model answers, the run pauses for approval, or a limit stops it."""
+    resumed = plan.resumed
+    while True:
+        if session.state.pending is not None:
+            outcome = await _settle(plan, session, resumed=resumed)
+            if outcome is not None:
+                return outcome
+        resumed = False
+        stop = check_before_turn(plan.limits, session.state.spent, session.elapsed())
+        if stop is not None:
+            return await _stop(plan, session, *stop)
+        turn = await _ask(plan, session, allow_calls=True)
+        done = _take(plan, session, turn)
+        if done is not None:
+            return done
+        session.save("running")
+
+
+def _take(plan: Plan, session: Session, turn: ModelTurn) -> RunResult | None:
+    """Append the model's turn; the run ends here when it answered without calls."""
+    step = session.state.spent.steps
+    message = AssistantMessage(text=turn.text, calls=turn.calls, provider=plan.model.provider,
+                               provider_state=turn.provider_state)
+    session.update(messages=(*session.state.messages, message))
+    if turn.refusal:
+        return RunResult(status="refused", answer=turn.text, state=session.save("refused"))
+    if not turn.calls:
+        return RunResult(status="finished", answer=turn.text, state=session.save("finished"))
+    session.update(pending=PendingBatch(step=step, calls=turn.calls))
+    return None
+
+
+# -- the model turn ---------------------------------------------------------------------------
+
+
+async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
+    step = session.state.spent.steps + 1
+    request = ModelRequest(messages=session.state.messages, tools=plan.tools,
+                           instructions=session.state.instructions, allow_calls=allow_calls)
+    turn: ModelTurn | None = None
+    streamed: set[int] = set()
+    try:
+        async for item in plan.model.respond(request):
+            if isinstance(item, ModelTurn):
+                turn = item
+            else:
+                await session.emit(_stream_event(step, item, streamed))
+    except Exception as exc:
+        session.update(detail=f"model call failed: {exc}")
+        raise ModelFailed(exc, state=session.save("failed")) from exc
+    if turn is None:
+        raise ModelFailed("the model adapter returned no turn", state=session.save("failed"))
+    turn = replace(turn, calls=_unique_ids(turn.calls, session))
+    session.update(spent=session.state.spent.after_turn(
+        turn.usage, plan.limits.price(plan.model.name)))
+    for index, call in enumerate(turn.calls):
+        if index not in streamed:
+            await session.emit(ev.CallProposed(step=step, index=index, id=call.id,
+                                               name=call.name))
+    return turn
+
+
+def _stream_event(step: int, item: StreamEvent, streamed: set[int]) -> ev.Event:
+    if isinstance(item, TextDelta):
+        return ev.TextDelta(step=step, text=item.text)
+    if isinstance(item, CallStarted):
+        streamed.add(item.index)
+        return ev.CallProposed(step=step, index=item.index, id=item.id, name=item.name)
+    if isinstance(item, ArgumentsDelta):
+        return ev.ArgumentsDelta(step=step, index=item.index, delta=item.delta)
+    raise TypeError(f"unknown stream event {item!r}")  # pragma: no cover
+
+
+def _unique_ids(calls: tuple[ToolCall, ...], session: Session) -> tuple[ToolCall, ...]:
+    """Make every call id unique within the run.
+
+    Idempotency keys derive from run id + call id, so a server that numbers its calls
+    afresh each turn (`call_0` every time, as some OpenAI-compatible servers do) would
+    otherwise make a new call look like a replay of an old one.
+    """
+    seen = {r.call.id for r in session.state.records}
+    out: list[ToolCall] = []
+    step = session.state.spent.steps
+    for call in calls:
+        if call.id in seen:
+            call = replace(call, id=f"{call.id}_s{step}", provider_id=call.provider_id or call.id)
+        seen.add(call.id)
+        out.append(call)
+    return tuple(out)
+
+
+# -- the batch --------------------------------------------------------------------------------
+
+
+async def _settle(plan: Plan, session: Session, *, resumed: bool) -> RunResult | None:
+    """Route the pending batch; pause if calls stay held, else answer the model."""
+    pending = session.state.pending
+    assert pending is not None
+    if not pending.admitted:
+        stop = _admit(plan, session, pending, resumed=resumed)
+        if stop is not None:
+            return await _stop(plan, session, *stop)
+    await _route(plan, session, plan.decisions or {})
+    while plan.approver is not None and _held(session):
+        decisions = await _ask_approver(plan.approver, session)
+        if not decisions:
+            break
+        await _route(plan, session, decisions)
+    if _held(session):
+        return _pause(session)
+    await _answer(session)
+    return None
+
+
+def _admit(plan: Plan, session: Session, pending: PendingBatch, *, resumed: bool
+           ) -> tuple[str, str] | None:
+    stop = check_before_batch(plan.limits, session.state.spent, session.elapsed(),
+                              len(pending.calls))
+    if stop is not None:
+        return stop
+    stopped = session.state.breaker.stopped
+    insisted = sorted({c.name for c in pending.calls if c.name in stopped})
+    if insisted and not resumed:
+        # The model was told the tool is stopped and called it anyway: end the run.
+        return "circuit_breaker", (f"the model called {', '.join(insisted)} again after it "
+                                   "was stopped")
+    spent = replace(session.state.spent, tool_calls=session.state.spent.tool_calls
+                    + len(pending.calls))
+    session.update(spent=spent, pending=replace(pending, admitted=True))
+    return None
+
+
+def _held(session: Session) -> list[ToolResult]:
+    pending = session.state.pending
+    return pending.held() if pending is not None else []
+
+
+async def _route(plan: Plan, session: Session, decisions: Mapping[str, ApprovalDecision]
+                 ) -> None:
+    pending = session.state.pending
+    assert pending is not None
+    context = replace(session.state.context, run_id=session.state.run_id)
+    stopped = session.state.breaker.stopped
+    fresh, blocked, decided = [], [], []
+    for call in pending.open_calls():
+        held = pending.results.get(call.id)
+        if held is not None:
+            if held.approval_id is not None and held.approval_id in decisions:
+                decided.append((call, held, decisions[held.approval_id]))
+        elif call.name in stopped:
+            blocked.append(stopped_result(call, stopped[call.name]))
+        else:
+            fresh.append(call)
+    results = list(blocked)
+    if fresh:
+        results += await plan.gate.run_batch(fresh, context=context)
+    for call, held, decision in decided:
+        results.append(await settle_held(plan.gate, call, held, decision, context))
+    await _record(plan, session, results)
+
+
+async def _record(plan: Plan, session: Session, results: list[ToolResult]) -> None:
+    pending = session.state.pending
+    assert pending is not None
+    calls = {c.id: c for c in pending.calls}
+    breaker, records, out = session.state.breaker, list(session.state.records), []
+    for result in results:
+        call = calls[result.call_id]
+        before = set(breaker.stopped)
+        breaker = breaker.observe(call, result, same_call_limit=plan.limits.same_failing_call,
+                                  in_a_row_limit=plan.limits.same_tool_failures)
+        if result.name in set(breaker.stopped) - before:
+            result = replace(result, content=f"{result.content}\n[{result.name} is now stopped "
+                             f"for the rest of this run: {breaker.stopped[result.name]}. Do not "
+                             "call it again.]")
+        records.append(CallRecord(step=pending.step, call=call, result=result))
+        out.append(result)
+        await session.emit(ev.CallRouted(step=pending.step, call=call, route=result.route))
+        await session.emit(ev.ResultReady(step=pending.step, result=result))
+    session.update(breaker=breaker, records=tuple(records),
+                   pending=pending.with_results(out))
+
+
+async def _ask_approver(approver: Approver, session: Session
+                        ) -> dict[str, ApprovalDecision]:
+    pending = session.state.pending
+    assert pending is not None
+    calls = {c.id: c for c in pending.calls}
+    decisions: dict[str, ApprovalDecision] = {}
+    for held in pending.held():
+        decision = await approver(calls[held.call_id], held)
+        if decision is not None and held.approval_id is not None:
+            decisions[held.approval_id] = decision
+    return decisions
+
+
+def _pause(session: Session) -> RunResult:
+    pending = session.state.pending
+    assert pending is not None
+    calls = {c.id: c for c in pending.calls}
+    waiting = tuple(PendingApproval(approval_id=r.approval_id or "", call=calls[r.call_id],
+                                    reason=r.reason) for r in pending.held())
+    return RunResult(status="paused", answer=None, state=session.save("paused"),
+                     pending=waiting)
+
+
+async def _answer(session: Session) -> None:
+    """All calls are settled: their results go to the model, in the order of the calls."""
+    pending = session.state.pending
+    assert pending is not None
+    results = tuple(pending.results[c.id] for c in pending.calls)
+    session.update(messages=(*session.state.messages, ToolResults(results=results)),
+                   pending=None)
+    last = session.state.messages[-2] if len(session.state.messages) > 1 else None
+    text = last.text if isinstance(last, AssistantMessage) else None
+    await session.emit(ev.StepFinished(step=pending.step, usage=session.state.spent.usage,
+                                       calls=len(results), text=text))
+
+
+# -- limits -----------------------------------------------------------------------------------
+
+
+async def _stop(plan: Plan, session: Session, limit: str, detail: str) -> RunResult:
+    """A limit was reached: raise with the state saved, or ask once more for an answer."""
+    session.update(limit=limit, detail=detail)
+    if not plan.limits.final_answer:
+        raise LimitExceeded(limit, detail, state=session.save("stopped"))
+    _close_pending(session, limit)
+    turn = await _ask(plan, session, allow_calls=False)
+    # Calls proposed despite the tool-less request are dropped: nothing may run now.
+    message = AssistantMessage(text=turn.text)
+    session.update(messages=(*session.state.messages, message))
+    return RunResult(status="limited", answer=turn.text, state=session.save("limited"))
+
+
+def _close_pending(session: Session, limit: str) -> None:
+    """Every call needs a result before the model is asked again (providers insist)."""
+    pending = session.state.pending
+    if pending is None:
+        return
+    results = tuple(pending.results.get(c.id) or ToolResult(
+        call_id=c.id, name=c.name, route=Route.DENIED, is_error=True,
+        content=(f"{c.name} was not called: the run reached its {limit} limit. Answer with "
+                 "what you have."),
+        reason=f"{limit} limit", rule_id=f"loop:{limit}") for c in pending.calls)
+    session.update(messages=(*session.state.messages, ToolResults(results=results)),
+                   pending=None)
