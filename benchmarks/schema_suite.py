@@ -14,10 +14,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import RESULTS, data_dir  # noqa: E402
+from _data import RESULTS, data_dir
 
-from callgate import UserError  # noqa: E402
-from callgate.schema import SchemaCompiler, check  # noqa: E402
+from callgate import UserError
+from callgate.schema import SchemaCompiler, check
 
 DRAFTS = {"draft2020-12": "https://json-schema.org/draft/2020-12/schema",
           "draft7": "http://json-schema.org/draft-07/schema#"}

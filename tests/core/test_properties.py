@@ -85,3 +85,19 @@ def test_fill_defaults_is_idempotent(value: dict[str, Any]) -> None:
     once = fill_defaults(schema, copy.deepcopy(value))
     assert fill_defaults(schema, copy.deepcopy(once)) == once
     assert "n" in once and "o" in once
+
+
+flat_defaults = st.dictionaries(
+    st.from_regex(r"[a-z]{1,6}", fullmatch=True),
+    st.fixed_dictionaries({"type": st.just("string")}, optional={"default": st.text(max_size=3)}),
+    max_size=5,
+).map(lambda props: {"type": "object", "properties": props})
+
+
+@given(st.one_of(flat_defaults, object_schemas), json_objects)
+def test_specialised_filler_matches_the_general_walk(schema: dict[str, Any],
+                                                     value: dict[str, Any]) -> None:
+    from callgate.schema import defaults_filler
+
+    assert defaults_filler(schema)(copy.deepcopy(value)) == fill_defaults(schema,
+                                                                           copy.deepcopy(value))

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import difflib
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from callgate._errors import UnknownToolError, UserError
 from callgate.contract._declaration import tool_from_declaration
 from callgate.contract._tool import Executor, Tool
-from callgate.schema import CompiledSchema, SchemaCompiler, closest, example_for
+from callgate.schema import (
+    CompiledSchema,
+    SchemaCompiler,
+    closest,
+    defaults_filler,
+    example_for,
+)
 
 __all__ = ["Catalog", "CompiledTool"]
 
@@ -27,6 +33,8 @@ class CompiledTool:
     output: CompiledSchema | None
     example: Any
     """A valid argument object to show a model that got the arguments wrong (or None)."""
+    fill_defaults: Callable[[Any], Any]
+    """Adds the declared defaults to a validated argument object, in place."""
 
 
 class Catalog:
@@ -151,7 +159,8 @@ class Catalog:
         example = next((dict(e) for e in tool.examples if compiled.is_valid(dict(e))), None)
         if example is None:
             example = example_for(tool.input_schema, compiled.is_valid)
-        return CompiledTool(tool=tool, input=compiled, output=output, example=example)
+        return CompiledTool(tool=tool, input=compiled, output=output, example=example,
+                            fill_defaults=defaults_filler(tool.input_schema))
 
 
 def _with_executor(tool: Tool, executor: Executor) -> Tool:

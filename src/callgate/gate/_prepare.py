@@ -7,7 +7,8 @@ from typing import Any
 
 from callgate.contract import Catalog, CompiledTool, ToolCall, ToolResult
 from callgate.gate import _outcome
-from callgate.schema import ArgumentError, Limits, check, fill_defaults, parse_arguments
+from callgate.gate._inject import supplied_by_model
+from callgate.schema import ArgumentError, Limits, check, parse_arguments
 
 __all__ = ["Prepared", "prepare"]
 
@@ -30,8 +31,11 @@ def prepare(catalog: Catalog, call: ToolCall, limits: Limits) -> Prepared | Tool
     arguments = parse_arguments(call.arguments, limits)
     if isinstance(arguments, ArgumentError):
         return _outcome.invalid_arguments(call, name, arguments.message, entry.example)
+    if entry.tool.server_parameters:
+        sent = supplied_by_model(entry.tool, arguments)
+        if sent:
+            return _outcome.host_parameter(call, name, sent)
     problems = check(entry.input, arguments)
     if problems:
         return _outcome.invalid_arguments(call, name, problems, entry.example)
-    return Prepared(call=call, entry=entry,
-                    arguments=fill_defaults(entry.tool.input_schema, arguments))
+    return Prepared(call=call, entry=entry, arguments=entry.fill_defaults(arguments))

@@ -11,7 +11,7 @@ from callgate.schema._compile import (
     compile_schema,
     draft_of,
 )
-from callgate.schema._defaults import fill_defaults
+from callgate.schema._defaults import defaults_filler, fill_defaults
 from callgate.schema._example import example_for
 from callgate.schema._legacy import normalize_types
 from callgate.schema._parse import ArgumentError, Limits, parse_arguments
@@ -31,6 +31,7 @@ __all__ = [
     "closest",
     "compile_schema",
     "content_hash",
+    "defaults_filler",
     "describe_errors",
     "display_path",
     "draft_of",

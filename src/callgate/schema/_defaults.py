@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from callgate.schema._canonical import canonical_json
 from callgate.schema._pointer import resolve_local
 
-__all__ = ["fill_defaults"]
+__all__ = ["defaults_filler", "fill_defaults"]
 
 
 def fill_defaults(schema: Mapping[str, Any] | bool, instance: Any) -> Any:
@@ -87,3 +88,46 @@ def _single_object_branch(root: Mapping[str, Any], node: Mapping[str, Any]
 
 def _is_object_schema(node: Mapping[str, Any]) -> bool:
     return node.get("type") == "object" or "properties" in node
+
+
+def defaults_filler(schema: Mapping[str, Any] | bool) -> Callable[[Any], Any]:
+    """`fill_defaults` specialised for one schema, computed once at registration.
+
+    Most tool schemas declare defaults only on top-level properties; those get a flat
+    loop instead of a walk over the schema on every call.
+    """
+    if not isinstance(schema, Mapping) or '"default"' not in canonical_json(schema):
+        return _unchanged
+    props = schema.get("properties")
+    flat = (
+        isinstance(props, Mapping)
+        and set(schema) <= _FLAT_KEYS
+        and all(isinstance(p, Mapping) and _is_leaf(p) for p in props.values())
+    )
+    if not flat:
+        return lambda instance: fill_defaults(schema, instance)
+    assert isinstance(props, Mapping)
+    pairs = tuple((name, p["default"]) for name, p in props.items() if "default" in p)
+    return lambda instance: _fill_flat(pairs, instance)
+
+
+_FLAT_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "description",
+                        "title", "$schema", "$id", "examples"})
+_NESTING = ("properties", "items", "prefixItems", "allOf", "anyOf", "oneOf", "$ref")
+
+
+def _is_leaf(node: Mapping[str, Any]) -> bool:
+    return not any(key in node for key in _NESTING)
+
+
+def _fill_flat(pairs: tuple[tuple[str, Any], ...], instance: Any) -> Any:
+    if isinstance(instance, dict):
+        for name, default in pairs:
+            if name not in instance:
+                instance[name] = (copy.deepcopy(default) if isinstance(default, dict | list)
+                                  else default)
+    return instance
+
+
+def _unchanged(instance: Any) -> Any:
+    return instance

@@ -53,11 +53,13 @@ def parse_arguments(raw: object, limits: Limits = Limits()) -> dict[str, Any] | 
 
 
 def _parse_text(text: str, limits: Limits) -> dict[str, Any] | ArgumentError:
-    if not text.strip():
+    if not text or text.isspace():
         return {}
-    size = len(text.encode("utf-8"))
-    if size > limits.max_bytes:
-        return _too_large(size, limits)
+    # UTF-8 needs at most 4 bytes a character: short texts skip the encoding.
+    if len(text) * 4 > limits.max_bytes:
+        size = len(text.encode("utf-8"))
+        if size > limits.max_bytes:
+            return _too_large(size, limits)
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -72,6 +74,9 @@ def _parse_text(text: str, limits: Limits) -> dict[str, Any] | ArgumentError:
         return _too_deep(limits)
     if not isinstance(value, dict):
         return ArgumentError(message=f"the arguments must be a JSON object, got {_kind(value)}")
+    # Nesting can only be as deep as there are brackets; most payloads skip the walk.
+    if text.count("{") + text.count("[") <= limits.max_depth:
+        return value
     return value if _depth_ok(value, limits.max_depth) else _too_deep(limits)
 
 

@@ -1,0 +1,75 @@
+"""Run an executor within a deadline, paying for the timer only when the call suspends.
+
+Arming `asyncio.timeout` costs more than a trivial tool does. An async tool that
+completes without ever suspending cannot be interrupted by any asyncio timeout anyway,
+so the coroutine takes its first step directly; only when it suspends is the deadline
+armed and the rest of the coroutine awaited under it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from collections.abc import Coroutine, Generator
+from concurrent.futures import Executor
+from typing import Any
+
+__all__ = ["Expired", "run_bounded"]
+
+
+class Expired(Exception):
+    """The gate's deadline passed (as opposed to a TimeoutError raised by the tool)."""
+
+
+async def run_bounded(executor: Any, kwargs: dict[str, Any], *, is_async: bool,
+                      seconds: float, threads: Executor) -> Any:
+    started = time.monotonic()
+    if is_async:
+        coro = executor(**kwargs)
+        try:
+            pending = coro.send(None)
+        except StopIteration as done:
+            return done.value
+        return await _deadline(_Resumed(coro, pending), seconds - (time.monotonic() - started))
+    loop = asyncio.get_running_loop()
+    # A sync tool that overruns keeps its worker thread until it returns: Python cannot
+    # stop a thread. The gate stops waiting and reports the timeout.
+    work = loop.run_in_executor(threads, functools.partial(executor, **kwargs))
+    return await _deadline(work, seconds)
+
+
+async def _deadline(awaitable: Any, seconds: float) -> Any:
+    try:
+        async with asyncio.timeout(max(seconds, 0.0)) as deadline:
+            return await awaitable
+    except TimeoutError:
+        if deadline.expired():
+            raise Expired() from None
+        raise
+
+
+class _Resumed:
+    """Awaits the rest of a coroutine whose first step has already run."""
+
+    __slots__ = ("_coro", "_pending")
+
+    def __init__(self, coro: Coroutine[Any, Any, Any], pending: Any) -> None:
+        self._coro = coro
+        self._pending = pending
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        coro, pending = self._coro, self._pending
+        while True:
+            try:
+                sent = yield pending
+            except BaseException as exc:  # cancellation and timeouts go into the tool
+                try:
+                    pending = coro.throw(exc)
+                except StopIteration as done:
+                    return done.value
+            else:
+                try:
+                    pending = coro.send(sent)
+                except StopIteration as done:
+                    return done.value
