@@ -23,9 +23,9 @@ import jsonschema_rs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import RESULTS  # noqa: E402
+from _data import RESULTS
 
-from callgate import Gate, ToolCall, tool  # noqa: E402
+from callgate import Gate, ToolCall, tool
 
 N = 20_000
 REPEATS = 7
