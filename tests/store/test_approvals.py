@@ -1,0 +1,156 @@
+"""Approvals: one decision, single use, bound to the request hash, expiry, grants."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from tests.store.conftest import FakeClock
+
+from callgate.store import ApprovalDraft, RecordNotFound, Store, StoreConflict
+
+
+def held(clock: FakeClock, **changes: Any) -> ApprovalDraft:
+    base = ApprovalDraft(
+        request_hash="req-1", tool_name="supplier_commit_change",
+        arguments={"supplier": "s-9", "iban": "DE00 1234"}, principal="agent-7",
+        tenant="acme", run_id="run-1", call_id="call-1", reason="writes need approval",
+        rule_id="writes-ask", expires_at=clock.now + 600,
+    )
+    return replace(base, **changes)
+
+
+def test_create_then_get(store: Store, clock: FakeClock) -> None:
+    created = store.approvals.create(held(clock))
+    assert created.state == "pending" and created.created_at == clock.now
+    assert len(created.id) == 16
+    assert store.approvals.get(created.id) == created
+    assert created.arguments == {"supplier": "s-9", "iban": "DE00 1234"}
+    assert store.approvals.get("missing") is None
+
+
+def test_list_pending_and_all(store: Store, clock: FakeClock) -> None:
+    first = store.approvals.create(held(clock))
+    clock.advance(1)
+    second = store.approvals.create(held(clock, request_hash="req-2"))
+    clock.advance(1)
+    short = store.approvals.create(held(clock, request_hash="req-3", expires_at=clock.now + 5))
+    store.approvals.decide(first.id, approve=False, decided_by="bob")
+    assert [a.id for a in store.approvals.list()] == [second.id, short.id]
+    clock.advance(10)
+    assert [a.id for a in store.approvals.list()] == [second.id]
+    everything = store.approvals.list(pending_only=False)
+    assert [(a.id, a.state) for a in everything] == [
+        (first.id, "denied"), (second.id, "pending"), (short.id, "expired")]
+    assert [a.id for a in store.approvals.list(pending_only=False, limit=1, offset=1)] == [
+        second.id]
+
+
+def test_decide_once(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock))
+    clock.advance(3)
+    decided = store.approvals.decide(approval.id, approve=True, decided_by="bob", note="ok")
+    assert (decided.state, decided.decided_by, decided.note) == ("approved", "bob", "ok")
+    assert decided.decided_at == clock.now
+    with pytest.raises(StoreConflict, match="approved, not pending"):
+        store.approvals.decide(approval.id, approve=False, decided_by="carol")
+    assert store.approvals.get(approval.id) == decided
+
+
+def test_decide_unknown_id(store: Store) -> None:
+    with pytest.raises(RecordNotFound):
+        store.approvals.decide("nope", approve=True, decided_by="bob")
+
+
+def test_decide_after_expiry_is_refused(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock, expires_at=clock.now + 60))
+    clock.advance(60)
+    with pytest.raises(StoreConflict, match="expired"):
+        store.approvals.decide(approval.id, approve=True, decided_by="bob")
+    current = store.approvals.get(approval.id)
+    assert current is not None and current.state == "expired"
+
+
+def test_consume_is_single_use(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock))
+    store.approvals.decide(approval.id, approve=True, decided_by="bob")
+    first = store.approvals.consume(approval.id, request_hash="req-1")
+    second = store.approvals.consume(approval.id, request_hash="req-1")
+    assert first.status == "consumed"
+    assert first.approval is not None and first.approval.state == "used"
+    assert first.approval.used_at == clock.now
+    assert second.status == "used"
+
+
+def test_consume_is_bound_to_the_request_hash(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock))
+    store.approvals.decide(approval.id, approve=True, decided_by="bob")
+    assert store.approvals.consume(approval.id, request_hash="other").status == "mismatch"
+    assert store.approvals.consume(approval.id, request_hash="req-1").status == "consumed"
+
+
+@pytest.mark.parametrize(("approve", "status"), [(None, "pending"), (False, "denied")])
+def test_consume_needs_an_approval(
+    store: Store, clock: FakeClock, approve: bool | None, status: str
+) -> None:
+    approval = store.approvals.create(held(clock))
+    if approve is not None:
+        store.approvals.decide(approval.id, approve=approve, decided_by="bob")
+    assert store.approvals.consume(approval.id, request_hash="req-1").status == status
+
+
+def test_consume_after_expiry(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock, expires_at=clock.now + 60))
+    store.approvals.decide(approval.id, approve=True, decided_by="bob")
+    clock.advance(61)
+    result = store.approvals.consume(approval.id, request_hash="req-1")
+    assert result.status == "expired"
+    assert store.approvals.consume("missing", request_hash="req-1").status == "not_found"
+
+
+def test_edited_arguments_bind_the_new_hash(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock))
+    decided = store.approvals.decide(
+        approval.id, approve=True, decided_by="bob",
+        edited_arguments={"supplier": "s-9", "iban": "DE00 9999"}, edited_request_hash="req-1b",
+    )
+    assert decided.edited_arguments == {"supplier": "s-9", "iban": "DE00 9999"}
+    consumed = store.approvals.consume(approval.id, request_hash="req-1b")
+    assert consumed.status == "consumed"
+
+
+def test_edited_arguments_need_a_hash(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock))
+    with pytest.raises(ValueError, match="hash"):
+        store.approvals.decide(approval.id, approve=True, decided_by="bob",
+                               edited_arguments={"x": 1})
+
+
+def test_grant_allows_the_tool_for_the_run(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock))
+    assert store.approvals.grant_for("run-1", "supplier_commit_change") is None
+    decided = store.approvals.decide(approval.id, approve=True, decided_by="bob", grant=True)
+    assert decided.grant
+    grant = store.approvals.grant_for("run-1", "supplier_commit_change")
+    assert grant is not None
+    assert (grant.approval_id, grant.granted_by, grant.granted_at) == (
+        approval.id, "bob", clock.now)
+    assert store.approvals.grant_for("run-2", "supplier_commit_change") is None
+    assert store.approvals.grant_for("run-1", "other_tool") is None
+
+
+def test_a_denial_grants_nothing(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock))
+    denied = store.approvals.decide(approval.id, approve=False, decided_by="bob", grant=True)
+    assert not denied.grant
+    assert store.approvals.grant_for("run-1", "supplier_commit_change") is None
+
+
+def test_second_grant_keeps_the_first(store: Store, clock: FakeClock) -> None:
+    first = store.approvals.create(held(clock))
+    second = store.approvals.create(held(clock, request_hash="req-2"))
+    store.approvals.decide(first.id, approve=True, decided_by="bob", grant=True)
+    store.approvals.decide(second.id, approve=True, decided_by="carol", grant=True)
+    grant = store.approvals.grant_for("run-1", "supplier_commit_change")
+    assert grant is not None and grant.approval_id == first.id
