@@ -27,6 +27,11 @@ class ToolCall:
     """Opaque provider data that must be echoed to the same provider (thought signatures)."""
     repairs: tuple[str, ...] = ()
     """Repairs made while extracting this call from text (reported, never silent)."""
+    synthetic_id: bool = False
+    """True when the provider sent no id and `id` was made up by callgate.
+
+    Such an id is never echoed to the provider (Gemini rejects ids it did not issue).
+    """
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
