@@ -107,7 +107,8 @@ class Anthropic(Codec):
 
 def _call(block: Mapping[str, Any], where: str) -> ToolCall:
     arguments = block.get("input")
-    if arguments is not None and not isinstance(arguments, Mapping):
+    # A string is a streamed input cut off mid-way: kept as text for the gate to report.
+    if arguments is not None and not isinstance(arguments, Mapping | str):
         raise DialectError(D, "'input' must be an object", where=where)
     caller = block.get("caller")
     return ToolCall(id=req_str(block, "id", D, where), name=req_str(block, "name", D, where),
