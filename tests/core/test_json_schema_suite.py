@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import shared_data_dir
 
 from callgate.schema import SchemaCompiler, check
+from tests.conftest import shared_data_dir
 
 SUITE = (shared_data_dir() or Path("/nonexistent")) / "json-schema-test-suite"
 DRAFTS = {"draft2020-12": "https://json-schema.org/draft/2020-12/schema",
