@@ -15,7 +15,7 @@ from typing import Any
 
 from callgate._errors import UserError
 from callgate.contract import Context, Route, Timings, ToolCall, ToolResult
-from callgate.models import AssistantMessage, Message, ToolResults, UserMessage
+from callgate.dialects import Message
 
 __all__ = [
     "decode",
@@ -88,19 +88,15 @@ def decode_context(data: Mapping[str, Any]) -> Context:
 
 
 def encode_message(message: Message) -> dict[str, Any]:
-    kind = {UserMessage: "user", AssistantMessage: "assistant", ToolResults: "results"}
-    return {"kind": kind[type(message)], **encode(message)}
+    out: dict[str, Any] = encode(message)
+    return out
 
 
 def decode_message(data: Mapping[str, Any]) -> Message:
-    kind = data.get("kind")
-    if kind == "user":
-        return UserMessage(text=data["text"])
-    if kind == "assistant":
-        return AssistantMessage(text=data.get("text"),
-                                calls=tuple(decode_call(c) for c in data.get("calls", ())),
-                                provider=data.get("provider"),
-                                provider_state=decode(data.get("provider_state")))
-    if kind == "results":
-        return ToolResults(results=tuple(decode_result(r) for r in data["results"]))
-    raise UserError(f"saved run state holds a message of unknown kind {kind!r}")
+    role = data.get("role")
+    if role not in ("system", "user", "assistant", "tool"):
+        raise UserError(f"saved run state holds a message with unknown role {role!r}")
+    return Message(role=role, text=data.get("text", ""),
+                   calls=tuple(decode_call(c) for c in data.get("calls", ())),
+                   results=tuple(decode_result(r) for r in data.get("results", ())),
+                   state=decode(data.get("state") or {}))

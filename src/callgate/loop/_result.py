@@ -7,8 +7,9 @@ from typing import Any
 
 from callgate._errors import CallgateError
 from callgate.contract import ToolCall
+from callgate.dialects import Message
 from callgate.loop._state import CallRecord, RunState, Status
-from callgate.models import Message, Usage
+from callgate.models import Usage
 
 __all__ = ["LimitExceeded", "ModelFailed", "PendingApproval", "RunError", "RunResult"]
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from callgate._errors import UserError
 from callgate.contract import Catalog, Context, Tool
+from callgate.dialects import Message
 from callgate.gate import Gate
 from callgate.loop import _events as ev
 from callgate.loop._approval import ApprovalDecision, Approver
@@ -18,7 +19,7 @@ from callgate.loop._result import RunResult
 from callgate.loop._session import Emit, Session
 from callgate.loop._state import RunState
 from callgate.loop._steps import Plan, drive
-from callgate.models import Message, Model, UserMessage
+from callgate.models import Model
 from callgate.store import Store
 
 __all__ = ["Agent"]
@@ -115,7 +116,8 @@ class Agent:
 
     def _new_state(self, prompt: str | Sequence[Message], context: Context | None,
                    run_id: str | None) -> RunState:
-        messages = (UserMessage(text=prompt),) if isinstance(prompt, str) else tuple(prompt)
+        messages = ((Message(role="user", text=prompt),) if isinstance(prompt, str)
+                    else tuple(prompt))
         return RunState(run_id=run_id or f"run_{uuid.uuid4().hex[:16]}",
                         model=self.model.name, context=context or self.context,
                         instructions=self.instructions, messages=messages)

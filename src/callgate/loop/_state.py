@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from callgate._errors import UserError
 from callgate.contract import Context, Route, ToolCall, ToolResult
+from callgate.dialects import Message
 from callgate.loop._breaker import Breaker
 from callgate.loop._budget import Spent
 from callgate.loop._codec import (
@@ -24,7 +25,6 @@ from callgate.loop._codec import (
     encode,
     encode_message,
 )
-from callgate.models import Message
 
 __all__ = ["FORMAT", "CallRecord", "PendingBatch", "RunState", "Status"]
 

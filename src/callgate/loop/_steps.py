@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from callgate.contract import Route, Tool, ToolCall, ToolResult
+from callgate.dialects import Message
 from callgate.gate import Gate
 from callgate.loop import _events as ev
 from callgate.loop._approval import ApprovalDecision, Approver, settle_held
@@ -20,14 +21,12 @@ from callgate.loop._session import Session
 from callgate.loop._state import CallRecord, PendingBatch
 from callgate.models import (
     ArgumentsDelta,
-    AssistantMessage,
     CallStarted,
     Model,
     ModelRequest,
     ModelTurn,
     StreamEvent,
     TextDelta,
-    ToolResults,
 )
 
 __all__ = ["Plan", "drive"]
@@ -69,8 +68,8 @@ async def drive(plan: Plan, session: Session) -> RunResult:
 def _take(plan: Plan, session: Session, turn: ModelTurn) -> RunResult | None:
     """Append the model's turn; the run ends here when it answered without calls."""
     step = session.state.spent.steps
-    message = AssistantMessage(text=turn.text, calls=turn.calls, provider=plan.model.provider,
-                               provider_state=turn.provider_state)
+    message = Message(role="assistant", text=turn.text or "", calls=turn.calls,
+                      state=turn.state)
     session.update(messages=(*session.state.messages, message))
     if turn.refusal:
         return RunResult(status="refused", answer=turn.text, state=session.save("refused"))
@@ -259,10 +258,10 @@ async def _answer(session: Session) -> None:
     pending = session.state.pending
     assert pending is not None
     results = tuple(pending.results[c.id] for c in pending.calls)
-    session.update(messages=(*session.state.messages, ToolResults(results=results)),
+    session.update(messages=(*session.state.messages, Message(role="tool", results=results)),
                    pending=None)
     last = session.state.messages[-2] if len(session.state.messages) > 1 else None
-    text = last.text if isinstance(last, AssistantMessage) else None
+    text = last.text if last is not None and last.role == "assistant" else None
     await session.emit(ev.StepFinished(step=pending.step, usage=session.state.spent.usage,
                                        calls=len(results), text=text))
 
@@ -278,7 +277,7 @@ async def _stop(plan: Plan, session: Session, limit: str, detail: str) -> RunRes
     _close_pending(session, limit)
     turn = await _ask(plan, session, allow_calls=False)
     # Calls proposed despite the tool-less request are dropped: nothing may run now.
-    message = AssistantMessage(text=turn.text)
+    message = Message(role="assistant", text=turn.text or "")
     session.update(messages=(*session.state.messages, message))
     return RunResult(status="limited", answer=turn.text, state=session.save("limited"))
 
@@ -293,5 +292,5 @@ def _close_pending(session: Session, limit: str) -> None:
         content=(f"{c.name} was not called: the run reached its {limit} limit. Answer with "
                  "what you have."),
         reason=f"{limit} limit", rule_id=f"loop:{limit}") for c in pending.calls)
-    session.update(messages=(*session.state.messages, ToolResults(results=results)),
+    session.update(messages=(*session.state.messages, Message(role="tool", results=results)),
                    pending=None)

@@ -4,6 +4,8 @@ Adapters turn the loop's canonical requests into each provider's API and the ans
 into canonical turns. The SDKs are optional extras, imported only when an adapter is built.
 """
 
+from callgate.models._adapter import SDKModel
+from callgate.models._anthropic import AnthropicModel
 from callgate.models._fake_servers import (
     FakeAnthropicServer,
     FakeGeminiServer,
@@ -12,7 +14,10 @@ from callgate.models._fake_servers import (
     FakeProviderServer,
     RecordedRequest,
 )
-from callgate.models._messages import AssistantMessage, Message, ToolResults, UserMessage
+from callgate.models._gemini import GeminiModel
+from callgate.models._openai_chat import OpenAIChatModel
+from callgate.models._openai_responses import OpenAIResponsesModel
+from callgate.models._resolve import PROVIDERS, model_from_spec
 from callgate.models._retry import NO_RETRY, RetryPolicy
 from callgate.models._script import ScriptedCall, ScriptError, Turn, TurnSource
 from callgate.models._scripted import ScriptedHTTPError, ScriptedModel, ScriptExhausted
@@ -29,20 +34,24 @@ from callgate.models._types import (
 
 __all__ = [
     "NO_RETRY",
+    "PROVIDERS",
+    "AnthropicModel",
     "ArgumentsDelta",
-    "AssistantMessage",
     "CallStarted",
     "FakeAnthropicServer",
     "FakeGeminiServer",
     "FakeOpenAIChatServer",
     "FakeOpenAIResponsesServer",
     "FakeProviderServer",
-    "Message",
+    "GeminiModel",
     "Model",
     "ModelRequest",
     "ModelTurn",
+    "OpenAIChatModel",
+    "OpenAIResponsesModel",
     "RecordedRequest",
     "RetryPolicy",
+    "SDKModel",
     "ScriptError",
     "ScriptExhausted",
     "ScriptedCall",
@@ -50,9 +59,8 @@ __all__ = [
     "ScriptedModel",
     "StreamEvent",
     "TextDelta",
-    "ToolResults",
     "Turn",
     "TurnSource",
     "Usage",
-    "UserMessage",
+    "model_from_spec",
 ]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from callgate.contract import Tool, ToolCall
-from callgate.models._messages import Message
+from callgate.dialects import Message
 
 __all__ = [
     "ArgumentsDelta",
@@ -48,9 +48,9 @@ class ModelTurn:
     """The provider's own stop/finish reason, verbatim."""
     refusal: bool = False
     """The provider reported a refusal: the loop ends the run instead of asking again."""
-    provider_state: Any = None
-    """Opaque data the adapter needs to replay this turn to the same provider (reasoning items,
-    thinking blocks); it is dropped when the history goes to another provider."""
+    state: Mapping[str, Any] = field(default_factory=dict)
+    """Opaque turn state by provider (reasoning items, thinking blocks, thought parts), to
+    echo to the same provider; dropped when the history goes to another provider."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
