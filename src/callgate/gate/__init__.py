@@ -1,8 +1,49 @@
-"""The gate: the path of one call from proposal to outcome (DESIGN.md)."""
+"""The gate: the path of one call from proposal to outcome (DESIGN.md).
 
+    propose -> resolve -> parse -> validate -> authorize -> approve -> dedupe
+            -> execute -> verify -> record -> observe
+
+`Gate` runs it; `Policy` and `Rule` decide, `Approvals` holds calls for people, the store
+makes writes exactly-once and keeps the receipts, `Redactor` keeps secrets out of them.
+"""
+
+from callgate.contract._tool import FromContext
+from callgate.gate._approvals import Approvals
+from callgate.gate._authorize import RULE_OF_TWO
+from callgate.gate._decision import Action, Decision
 from callgate.gate._execute import ExecutionSettings
 from callgate.gate._gate import Gate
+from callgate.gate._hooks import Reconciliation
+from callgate.gate._policy import DefaultMode, Policy, PolicyHook
 from callgate.gate._prepare import Prepared, prepare
+from callgate.gate._record import ReceiptSettings
+from callgate.gate._redact import REDACTED, Redactor
 from callgate.gate._render import Rendered, render_value
+from callgate.gate._retry import RetrySettings
+from callgate.gate._rules import PolicyRequest, Rule
+from callgate.gate._taint import TaintTracker
 
-__all__ = ["ExecutionSettings", "Gate", "Prepared", "Rendered", "prepare", "render_value"]
+__all__ = [
+    "REDACTED",
+    "RULE_OF_TWO",
+    "Action",
+    "Approvals",
+    "Decision",
+    "DefaultMode",
+    "ExecutionSettings",
+    "FromContext",
+    "Gate",
+    "Policy",
+    "PolicyHook",
+    "PolicyRequest",
+    "Prepared",
+    "ReceiptSettings",
+    "Reconciliation",
+    "Redactor",
+    "Rendered",
+    "RetrySettings",
+    "Rule",
+    "TaintTracker",
+    "prepare",
+    "render_value",
+]

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
 import pydantic
 
-from callgate._errors import ConflictError, ToolError
+from callgate._errors import ConflictError, ToolError, TransientError
 from callgate.contract import CallContext, Context, Effect, Route, Timings, ToolResult
 from callgate.gate import _outcome
+from callgate.gate._bounded import Expired, run_bounded
 from callgate.gate._prepare import Prepared
 from callgate.gate._render import render_value
 from callgate.schema import check
@@ -34,28 +34,42 @@ class ExecutionSettings:
 
 
 async def execute(prepared: Prepared, context: Context, settings: ExecutionSettings,
-                  threads: Executor, *, idempotency_key: str | None = None) -> ToolResult:
-    """Run the tool; exceptions, timeouts and broken output contracts become routes."""
+                  threads: Executor, *, idempotency_key: str | None = None,
+                  injected: Mapping[str, Any] | None = None, attempt: int = 1,
+                  budget: float | None = None) -> ToolResult:
+    """Run the tool; exceptions, timeouts and broken output contracts become routes.
+
+    `injected` are the server-side arguments (added after the model's arguments are bound,
+    so they never pass through the model-facing schema); `budget` (seconds) replaces the
+    tool's timeout when a retry has less of the call's time budget left.
+    """
     tool = prepared.entry.tool
     call = prepared.call
     started, t0 = time.time(), time.perf_counter()
-    timeout = tool.timeout or settings.default_timeout
+    timeout = budget or tool.timeout or settings.default_timeout
     ctx = CallContext(call_id=call.id, tool_name=tool.name, context=context,
-                      idempotency_key=idempotency_key)
+                      idempotency_key=idempotency_key, attempt=attempt)
     try:
         kwargs = tool.bind(dict(prepared.arguments), ctx)
     except pydantic.ValidationError as exc:
         return _outcome.invalid_arguments(call, tool.name, _pydantic_problem(exc),
                                           prepared.entry.example)
+    if injected:
+        kwargs.update(injected)
     outcome: Any
     try:
-        outcome = await _run(tool.executor, kwargs, tool.is_async, timeout, threads)
-    except _Expired:
+        if tool.executor is None:
+            raise ToolError("this tool has no executor on this host")
+        outcome = await run_bounded(tool.executor, kwargs, is_async=tool.is_async,
+                                    seconds=timeout, threads=threads)
+    except Expired:
         timings = _timings(started, t0)
         return _outcome.timed_out(call, tool.name, timeout,
                                   changes_state=tool.effect is not Effect.READ, timings=timings)
     except ConflictError as exc:
         return _outcome.conflict(call, tool.name, exc.message, _timings(started, t0))
+    except TransientError as exc:
+        return _outcome.transient(call, tool.name, exc.message, _timings(started, t0))
     except ToolError as exc:
         return _outcome.failed(call, tool.name, exc.message, _timings(started, t0))
     except Exception:
@@ -63,28 +77,6 @@ async def execute(prepared: Prepared, context: Context, settings: ExecutionSetti
         log.exception("tool %s failed (call %s, reference %s)", tool.name, call.id, reference)
         return _outcome.masked_failure(call, tool.name, reference, _timings(started, t0))
     return _completed(prepared, outcome, settings, _timings(started, t0))
-
-
-class _Expired(Exception):
-    """The gate's own deadline passed (as opposed to a TimeoutError raised by the tool)."""
-
-
-async def _run(executor: Any, kwargs: dict[str, Any], is_async: bool, seconds: float,
-               threads: Executor) -> Any:
-    if executor is None:
-        raise ToolError("this tool has no executor on this host")
-    try:
-        async with asyncio.timeout(seconds) as deadline:
-            if is_async:
-                return await executor(**kwargs)
-            loop = asyncio.get_running_loop()
-            # A sync tool that overruns keeps its worker thread until it returns: Python
-            # cannot stop a thread. The gate stops waiting and reports the timeout.
-            return await loop.run_in_executor(threads, functools.partial(executor, **kwargs))
-    except TimeoutError:
-        if deadline.expired():
-            raise _Expired() from None
-        raise
 
 
 def _completed(prepared: Prepared, value: Any, settings: ExecutionSettings,

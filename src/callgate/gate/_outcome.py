@@ -13,15 +13,29 @@ from callgate.contract import Route, Timings, ToolCall, ToolResult
 from callgate.schema import FieldError
 
 __all__ = [
+    "TRANSIENT",
     "conflict",
     "contract_broken",
+    "declined",
+    "denied",
+    "earlier_attempt_unknown",
     "failed",
+    "held",
+    "host_parameter",
     "invalid_arguments",
     "masked_failure",
+    "not_confirmed",
+    "reconciled",
     "result",
+    "still_running",
+    "store_unavailable",
     "timed_out",
+    "transient",
     "unknown_tool",
 ]
+
+TRANSIENT = "transient failure"
+"""The reason of a `failed` result that the target system called temporary."""
 
 
 def result(call: ToolCall, route: Route, content: str, *, name: str | None = None,
@@ -95,3 +109,79 @@ def contract_broken(call: ToolCall, tool: str, problems: Sequence[FieldError],
                   f"{tool} returned a result that breaks its declared output schema ({detail}); "
                   "the result was withheld. Do not rely on this tool's output; tell the user.",
                   name=tool, timings=timings, reason="output schema violated")
+
+
+def host_parameter(call: ToolCall, tool: str, names: Sequence[str]) -> ToolResult:
+    listed = ", ".join(repr(n) for n in names)
+    return result(call, Route.INVALID,
+                  f"Invalid arguments for {tool}: {listed} is set by the host and must not be "
+                  "sent. Call again without it.", name=tool, reason="host-set argument sent")
+
+
+def denied(call: ToolCall, tool: str, reason: str, *, rule_id: str | None) -> ToolResult:
+    rule = f" (rule {rule_id})" if rule_id else ""
+    return result(call, Route.DENIED,
+                  f"{tool} was not run: {reason}{rule}. Do not retry this call; tell the user "
+                  "it is not allowed, or choose another way that is.",
+                  name=tool, reason=reason, rule_id=rule_id)
+
+
+def store_unavailable(call: ToolCall, tool: str) -> ToolResult:
+    reason = "store unavailable"
+    return result(call, Route.DENIED,
+                  f"{tool} was not run: the record store is unavailable, and a call that "
+                  "changes something is never run unrecorded. Nothing was changed. Tell the "
+                  "user the system cannot record actions right now.", name=tool, reason=reason)
+
+
+def held(call: ToolCall, tool: str, reason: str, *, approval_id: str,
+         rule_id: str | None) -> ToolResult:
+    return result(call, Route.HELD,
+                  f"{tool} is waiting for approval {approval_id}: {reason}. Nothing has been "
+                  "done yet. Do not call it again; tell the user it needs their approval.",
+                  name=tool, reason=reason, approval_id=approval_id, rule_id=rule_id)
+
+
+def declined(call: ToolCall, tool: str, *, approval_id: str, note: str | None,
+             rule_id: str | None) -> ToolResult:
+    why = f" ({note})" if note else ""
+    return result(call, Route.DECLINED,
+                  f"A person declined {tool}{why}; nothing was done. Do not retry; ask the user "
+                  "how to proceed.", name=tool, reason="declined by approver",
+                  approval_id=approval_id, rule_id=rule_id)
+
+
+def transient(call: ToolCall, tool: str, message: str, timings: Timings) -> ToolResult:
+    return result(call, Route.FAILED,
+                  f"{tool} failed: {message}. The target system is briefly unavailable; try "
+                  "again later or tell the user.", name=tool, timings=timings, reason=TRANSIENT)
+
+
+def not_confirmed(call: ToolCall, tool: str, timings: Timings | None) -> ToolResult:
+    return result(call, Route.FAILED,
+                  f"{tool} ran, but the write was not confirmed by the target system. Do not "
+                  "repeat it; tell the user the change could not be confirmed.",
+                  name=tool, timings=timings, reason="the write was not confirmed by the "
+                  "target system")
+
+
+def earlier_attempt_unknown(call: ToolCall, tool: str, why: str) -> ToolResult:
+    return result(call, Route.UNKNOWN_OUTCOME,
+                  f"An earlier attempt of {tool} with this request started but its outcome is "
+                  f"unknown ({why}). It was not run again. Do not call it again; its status "
+                  "must be checked before any retry; tell the user.", name=tool,
+                  reason=f"earlier attempt unknown: {why}")
+
+
+def reconciled(call: ToolCall, tool: str) -> ToolResult:
+    return result(call, Route.COMPLETED,
+                  f"{tool} had already taken effect in an earlier attempt (confirmed with the "
+                  "target system); it was not run again.", name=tool,
+                  reason="reconciled: the earlier attempt took effect")
+
+
+def still_running(call: ToolCall, tool: str) -> ToolResult:
+    return result(call, Route.UNKNOWN_OUTCOME,
+                  f"Another attempt of {tool} with this request is still running; its outcome "
+                  "is not known yet. Do not call it again; check back later.", name=tool,
+                  reason="another attempt holds the key")
