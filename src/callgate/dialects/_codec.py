@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from callgate.contract import Route, ToolCall, ToolResult
@@ -10,7 +11,7 @@ from callgate.dialects._errors import DialectError
 from callgate.dialects._kinds import Dialect, DialectWarning, ToolChoice
 from callgate.dialects._model import Message, ParsedTurn, WireContext, WireTool
 
-__all__ = ["ERROR_PREFIX", "Codec", "from_marked", "marked", "result_of"]
+__all__ = ["ERROR_PREFIX", "Codec", "bind_results", "from_marked", "marked", "result_of"]
 
 ERROR_PREFIX = "Error: "
 """Where a dialect has no error flag, an error result's text starts with this marker."""
@@ -61,3 +62,24 @@ def result_of(call_id: str, content: str, is_error: bool, *, name: str = "",
     """A canonical result read from history (the route is all the wire tells)."""
     return ToolResult(call_id=call_id, name=name, content=content, structured=structured,
                       is_error=is_error, route=Route.FAILED if is_error else Route.COMPLETED)
+
+
+def bind_results(messages: list[Message]) -> None:
+    """Results without ids answer the calls of the turn before them, in order."""
+    pending: list[ToolCall] = []
+    for i, message in enumerate(messages):
+        if message.role == "assistant":
+            pending = list(message.calls)
+            continue
+        if message.role != "tool":
+            continue
+        bound = []
+        for result in message.results:
+            match = next((c for c in pending if c.id == result.call_id), None) or next(
+                (c for c in pending if c.name == result.name), None)
+            if match is not None:
+                pending.remove(match)
+                if not result.call_id:
+                    result = replace(result, call_id=match.id)
+            bound.append(result)
+        messages[i] = Message(role="tool", results=tuple(bound))

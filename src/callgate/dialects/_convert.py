@@ -74,8 +74,8 @@ def prepare_transcript(transcript: Transcript, target: Dialect,
     """The repairs `convert` makes before writing `transcript` for `target`."""
     notes = list(transcript.notes)
     messages = [_drop_state(m, target, notes) for m in transcript.messages]
-    id_map = _id_map(messages, ids or {}, _ID if target is Dialect.ANTHROPIC else _ANY_ID)
-    messages = [_rename(m, id_map) for m in messages]
+    rule = _ID if target is Dialect.ANTHROPIC else _ANY_ID
+    messages, id_map = _rewrite_ids(messages, ids or {}, rule)
     messages = _answer_dangling(messages, notes)
     if target in _OBJECT_ARGS:
         messages = [_object_arguments(m, notes) for m in messages]
@@ -102,18 +102,29 @@ def _drop_state(message: Message, target: Dialect, notes: list[str]) -> Message:
     return replace(message, calls=tuple(calls))
 
 
-def _id_map(messages: Sequence[Message], pinned: Mapping[str, str], rule: re.Pattern[str]
-            ) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _rewrite_ids(messages: Sequence[Message], pinned: Mapping[str, str],
+                 rule: re.Pattern[str]) -> tuple[list[Message], dict[str, str]]:
+    """Ids the target rejects or that repeat, rewritten in calls and their results.
+
+    The mapping is scoped to one assistant turn and the results after it, because some
+    servers reuse ids across turns.
+    """
+    out: list[Message] = []
+    id_map: dict[str, str] = {}
     seen: set[str] = set()
-    for call in (c for m in messages for c in m.calls):
-        new = pinned.get(call.id, call.id)
-        if not rule.match(new) or new in seen:
-            new = _safe_id(call.id, seen)
-        seen.add(new)
-        if new != call.id:
-            out[call.id] = new
-    return out
+    local: dict[str, str] = {}
+    for message in messages:
+        if message.role == "assistant":
+            local = {}
+            for call in message.calls:
+                new = pinned.get(call.id, call.id)
+                if not rule.match(new) or new in seen:
+                    new = _safe_id(call.id, seen)
+                seen.add(new)
+                if new != call.id:
+                    local[call.id] = id_map[call.id] = new
+        out.append(_rename(message, local))
+    return out, id_map
 
 
 def _safe_id(old: str, seen: set[str]) -> str:
@@ -123,7 +134,7 @@ def _safe_id(old: str, seen: set[str]) -> str:
         candidate = f"{clean}_{digest[:size]}"
         if candidate not in seen:
             return candidate
-    return "call_" + digest  # pragma: no cover - 64 hex digits do not collide
+    return f"{clean}_{digest}_{len(seen)}"
 
 
 def _rename(message: Message, id_map: Mapping[str, str]) -> Message:

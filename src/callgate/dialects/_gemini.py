@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from callgate.contract import ToolCall, ToolResult
-from callgate.dialects._codec import Codec, result_of
+from callgate.dialects._codec import Codec, bind_results, result_of
 from callgate.dialects._data import as_data, field, items, new_call_id, req_str
 from callgate.dialects._errors import DialectError
 from callgate.dialects._kinds import Dialect, DialectWarning, ToolChoice
@@ -72,7 +71,7 @@ class Gemini(Codec):
                 out.append(_model_content(raw, where, ctx))
             else:
                 out += _user_content(raw, where, ctx)
-        _bind_ids(out)
+        bind_results(out)
         return out
 
     def write(self, messages: Sequence[Message], ctx: WireContext) -> list[dict[str, Any]]:
@@ -172,31 +171,6 @@ def _read_response(raw: Mapping[str, Any], where: str, ctx: WireContext) -> Tool
     return result_of(call_id if isinstance(call_id, str) else "", content, is_error,
                      name=ctx.canonical(req_str(raw, "name", D, where)),
                      structured=None if isinstance(value, str) else value)
-
-
-def _bind_ids(messages: list[Message]) -> None:
-    """Results without ids answer the calls of the turn before them, in order."""
-    pending: list[ToolCall] = []
-    for i, message in enumerate(messages):
-        if message.role == "assistant":
-            pending = list(message.calls)
-            continue
-        if message.role != "tool":
-            continue
-        bound = []
-        for result in message.results:
-            match = next((c for c in pending if c.id == result.call_id), None) or next(
-                (c for c in pending if c.name == result.name), None)
-            if match is not None:
-                pending.remove(match)
-                if not result.call_id:
-                    result = _with_id(result, match.id)
-            bound.append(result)
-        messages[i] = Message(role="tool", results=tuple(bound))
-
-
-def _with_id(result: ToolResult, call_id: str) -> ToolResult:
-    return replace(result, call_id=call_id)
 
 
 def _model_parts(message: Message, ctx: WireContext) -> list[dict[str, Any]]:
