@@ -140,7 +140,7 @@ def _rule(index: int, raw: Any) -> Rule:
         raise UserError(f"{where}: action must be allow, deny or ask") from None
     try:
         return factory(str(raw["id"]), str(raw.get("reason", "")), **matchers)
-    except ValueError as exc:  # an unknown effect name
+    except TypeError as exc:  # a matcher of the wrong shape (a number where a list belongs)
         raise UserError(f"{where}: {exc}") from exc
 
 

@@ -19,6 +19,7 @@ ANNOTATION_KEYS = frozenset({"read_only", "destructive", "idempotent", "open_wor
 """The `ToolAnnotations` hints a rule can match on."""
 
 _ACTIONS = ("allow", "deny", "ask")
+_EFFECTS = frozenset(e.value for e in Effect)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -72,6 +73,10 @@ class Rule:
             raise UserError(f"rule {self.id!r}: unknown annotation(s) {sorted(unknown)}; "
                             f"use {sorted(ANNOTATION_KEYS)}")
         set_ = object.__setattr__
+        bad = sorted(str(e) for e in self.effects if e not in _EFFECTS)
+        if bad:
+            raise UserError(f"rule {self.id!r}: unknown effect(s) {bad}; use read, write or "
+                            "irreversible")
         set_(self, "effects", frozenset(Effect(e) for e in self.effects))
         set_(self, "_names", _globs(self.tools))
         set_(self, "_principals", _globs(self.principals))
