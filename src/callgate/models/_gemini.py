@@ -59,7 +59,13 @@ class GeminiModel(SDKModel):
         stream = await self.client.aio.models.generate_content_stream(
             **self._args(request, rendered, messages))
         stack.push_async_callback(stream.aclose)
-        return stream
+        # google-genai sends the request when the first chunk is read: read it here, inside
+        # the retried attempt, so a 429 or 5xx on a stream is retried like any other.
+        try:
+            first = await anext(stream)
+        except StopAsyncIteration:
+            return _chain_first(None, stream)
+        return _chain_first(first, stream)
 
     async def read_stream(self, events: Any) -> AsyncIterator[StreamEvent | Final]:
         chunks: list[dict[str, Any]] = []
@@ -91,6 +97,13 @@ class GeminiModel(SDKModel):
     def refused(self, response: Any, parsed: ParsedTurn) -> bool:
         candidates = response.get("candidates") or [{}]
         return candidates[0].get("finishReason") in ("SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST")
+
+
+async def _chain_first(first: Any, rest: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    if first is not None:
+        yield first
+    async for item in rest:
+        yield item
 
 
 def _plain(response: Any) -> dict[str, Any]:

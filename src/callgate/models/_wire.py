@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from callgate.dialects import Dialect, Message, Rendered, render_results
+from callgate.dialects import (
+    Dialect,
+    Message,
+    Rendered,
+    Transcript,
+    render_results,
+    write_messages,
+)
 
 __all__ = ["history"]
 
@@ -15,17 +22,8 @@ def history(dialect: Dialect, messages: Sequence[Message], rendered: Rendered | 
     """`messages` (without the system prompt, which each adapter places itself)."""
     if dialect is Dialect.TEXT:
         return _text_history(messages, rendered, native)
-    import callgate.dialects as dialects
-
-    writer = getattr(dialects, "render_messages", None)
-    if writer is not None:
-        out: list[dict[str, Any]] = writer(dialect, list(messages), rendered=rendered)
-        return out
-    # Until the dialect layer exports its history writer, call its codec directly.
-    from callgate.dialects._api import context_for
-    from callgate.dialects._registry import codec
-
-    return codec(dialect).write(list(messages), context_for(dialect, rendered))
+    transcript = Transcript(messages=tuple(messages))
+    return write_messages(dialect, transcript, rendered=rendered).messages
 
 
 def _text_history(messages: Sequence[Message], rendered: Rendered | None, native: Dialect

@@ -1,0 +1,119 @@
+"""Each official SDK against its fake server over real HTTP, through the real loop and gate.
+
+The model sends a parallel batch of three calls (one invalid, one failing); it corrects
+the invalid call on the next turn; every result goes back under its own call id; the run
+ends with the model's text. Blocking and streaming requests both.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from callgate.loop import Agent, CallProposed, RunEnded, TextDelta
+from callgate.models import (
+    AnthropicModel,
+    FakeAnthropicServer,
+    FakeGeminiServer,
+    FakeOpenAIChatServer,
+    FakeOpenAIResponsesServer,
+    FakeProviderServer,
+    GeminiModel,
+    OpenAIChatModel,
+    OpenAIResponsesModel,
+    SDKModel,
+)
+from tests.models import scenario
+
+PAIRS: list[tuple[type[FakeProviderServer], type[SDKModel]]] = [
+    (FakeOpenAIChatServer, OpenAIChatModel),
+    (FakeOpenAIResponsesServer, OpenAIResponsesModel),
+    (FakeAnthropicServer, AnthropicModel),
+    (FakeGeminiServer, GeminiModel),
+]
+
+
+def _results_sent(server: FakeProviderServer, request: int) -> dict[str, tuple[str, bool]]:
+    """call id -> (result text, marked as error) as the SDK put them on the wire."""
+    body = server.requests[request].body
+    out: dict[str, tuple[str, bool]] = {}
+    if isinstance(server, FakeOpenAIChatServer):
+        for m in body["messages"]:
+            if m["role"] == "tool":
+                out[m["tool_call_id"]] = (m["content"], m["content"].startswith("Error:"))
+    elif isinstance(server, FakeOpenAIResponsesServer):
+        for item in body["input"]:
+            if item.get("type") == "function_call_output":
+                out[item["call_id"]] = (item["output"], item["output"].startswith("Error:"))
+    elif isinstance(server, FakeAnthropicServer):
+        for m in body["messages"]:
+            for block in m["content"] if isinstance(m["content"], list) else []:
+                if block["type"] == "tool_result":
+                    out[block["tool_use_id"]] = (block["content"], bool(block.get("is_error")))
+    else:
+        for content in body["contents"]:
+            for part in content["parts"]:
+                if "functionResponse" in part:
+                    fr = part["functionResponse"]
+                    response = fr["response"]
+                    text = json.dumps(response.get("error", response.get("result")))
+                    out[fr["id"]] = (text, "error" in response)
+    return out
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["blocking", "streaming"])
+@pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS,
+                         ids=[p[1].__name__ for p in PAIRS])
+async def test_batch_with_invalid_and_failing_call_then_correction(
+        server_cls: type[FakeProviderServer], model_cls: type[SDKModel], stream: bool) -> None:
+    scenario.CALLS.clear()
+    with server_cls(scenario.script(), model="fake-1") as server:
+        async with model_cls("fake-1", base_url=server.base_url, api_key="test-key",
+                             stream=stream) as model:
+            agent = Agent(model, scenario.TOOLS, instructions="Answer briefly.")
+            events = [e async for e in agent.stream("Weather in Paris and Lyon? My orders?")]
+    result = events[-1]
+    assert isinstance(result, RunEnded)
+    run = result.result
+    assert run.status == "finished"
+    assert run.answer == "Paris and Lyon are sunny; orders are unavailable."
+    routes = [(r.call.name, r.route.value) for r in run.calls]
+    assert routes == [("get_weather", "completed"), ("get_weather", "invalid"),
+                      ("find_orders", "failed"), ("get_weather", "completed")]
+    first, invalid, failing, corrected = (r.call.id for r in run.calls)
+    assert len({first, invalid, failing, corrected}) == 4
+    # The tools ran for the valid calls only; the invalid one never reached its tool.
+    assert scenario.CALLS == ["get_weather:Paris", "find_orders:c-1", "get_weather:Lyon"]
+
+    assert len(server.requests) == 3
+    sent = _results_sent(server, 1)
+    assert set(sent) == {first, invalid, failing}
+    assert "sunny" in sent[first][0] and not sent[first][1]
+    assert "days" in sent[invalid][0] and sent[invalid][1]
+    assert "order service is down" in sent[failing][0] and sent[failing][1]
+    later = _results_sent(server, 2)
+    assert set(later) - set(sent) == {corrected}
+    assert not later[corrected][1]
+    assert '\\"days\\": 2' in later[corrected][0] or '"days": 2' in later[corrected][0]
+
+    proposed = [e for e in events if isinstance(e, CallProposed)]
+    assert [e.name for e in proposed] == ["get_weather", "get_weather", "find_orders",
+                                          "get_weather"]
+    texts = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert texts == ("Checking.Paris and Lyon are sunny; orders are unavailable." if stream
+                     else "")
+    _check_request_shape(server, stream)
+
+
+def _check_request_shape(server: FakeProviderServer, stream: bool) -> None:
+    body: Any = server.requests[0].body
+    if isinstance(server, FakeGeminiServer):
+        assert server.requests[0].path.endswith(
+            ":streamGenerateContent" if stream else ":generateContent")
+        assert "get_weather" in json.dumps(body["tools"])
+        return
+    assert bool(body.get("stream")) is stream
+    assert "get_weather" in json.dumps(body["tools"])
+    assert "Answer briefly." in json.dumps(body)
