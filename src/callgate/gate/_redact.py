@@ -112,8 +112,13 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-def install_log_redaction(redactor: Redactor, loggers: Iterable[str] = ("callgate",)) -> None:
-    """Attach a `RedactingFilter` to callgate's loggers (idempotent)."""
+def install_log_redaction(redactor: Redactor,
+                          loggers: Iterable[str] = ("callgate.gate", "callgate")) -> None:
+    """Attach a `RedactingFilter` to callgate's loggers (idempotent).
+
+    A logger's filters see only records logged on it, not on its children: each logger
+    that logs call data is named here.
+    """
     for name in loggers:
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactingFilter) for f in logger.filters):
