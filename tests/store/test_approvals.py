@@ -6,9 +6,9 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tests.store.conftest import FakeClock
 
 from callgate.store import ApprovalDraft, RecordNotFound, Store, StoreConflict
+from tests.store.conftest import FakeClock
 
 
 def held(clock: FakeClock, **changes: Any) -> ApprovalDraft:

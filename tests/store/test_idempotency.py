@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.store.conftest import FakeClock
 
 from callgate.store import RecordNotFound, Store, StoreConflict
+from tests.store.conftest import FakeClock
 
 
 def test_first_begin_claims_and_second_sees_in_progress(store: Store) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.store.conftest import FakeClock, StoreFactory
 
 import callgate.store
 from callgate._errors import UserError
@@ -19,6 +18,7 @@ from callgate.store import (
 )
 from callgate.store._migrations import migrate
 from callgate.store._sql_store import SQLStore
+from tests.store.conftest import FakeClock, StoreFactory
 
 
 def _versions(store: SQLStore) -> list[tuple[int, str]]:

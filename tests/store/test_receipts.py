@@ -7,7 +7,6 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tests.store.conftest import FakeClock
 
 from callgate.contract import Route
 from callgate.schema import content_hash
@@ -20,6 +19,7 @@ from callgate.store import (
     receipt_hash,
 )
 from callgate.store._sql_store import SQLStore
+from tests.store.conftest import FakeClock
 
 
 def draft(n: int = 0, **changes: Any) -> ReceiptDraft:

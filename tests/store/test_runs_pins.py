@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.store.conftest import FakeClock
 
 from callgate.store import Pin, Store, StoreConflict
+from tests.store.conftest import FakeClock
 
 
 def test_save_load_and_update(store: Store, clock: FakeClock) -> None:

@@ -17,6 +17,9 @@ _FIELDS = tuple(f.name for f in fields(Receipt))
 _COLUMNS = ", ".join(_FIELDS)
 _JSON = frozenset({"arguments", "result"})
 _BATCH = 500
+_INSERT = (
+    f"INSERT INTO callgate_receipts ({_COLUMNS}) VALUES ({', '.join('?' * len(_FIELDS))})"
+)
 
 
 def _record(row: Row) -> Receipt:
@@ -64,11 +67,9 @@ class SQLReceipts:
                 **{f.name: getattr(draft, f.name) for f in fields(ReceiptDraft)},
                 seq=seq, prev_hash=prev, hash=chained, recorded_at=now, payload_hash=digest,
             )
-            placeholders = ", ".join("?" * len(_FIELDS))
-            tx.run(f"INSERT INTO callgate_receipts ({_COLUMNS}) VALUES ({placeholders})",
-                   _row(receipt))
             tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1",
                    (seq, chained))
+            tx.run(_INSERT, _row(receipt))
         return receipt
 
     def get(self, seq: int) -> Receipt | None:

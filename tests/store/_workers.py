@@ -1,0 +1,117 @@
+"""Code that runs in child processes of the fault-injection tests (spawned, not forked).
+
+Kept apart from the test modules so a child imports only the store, not pytest.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from multiprocessing.synchronize import Barrier, Event
+from typing import Any
+
+from callgate.contract import Route
+from callgate.store import PostgresStore, ReceiptDraft, SQLiteStore
+from callgate.store._db import Row, Tx
+from callgate.store._sql_store import SQLStore
+
+StoreSpec = tuple[str, str, str | None]
+"""("sqlite", path, None) or ("postgres", dsn, schema): enough to open the same database."""
+
+
+def open_spec(spec: StoreSpec, **options: Any) -> SQLStore:
+    kind, target, schema = spec
+    if kind == "sqlite":
+        return SQLiteStore(target, **options)
+    return PostgresStore(target, schema=schema, **options)
+
+
+def receipt(worker: int, n: int) -> ReceiptDraft:
+    return ReceiptDraft(
+        request_hash=f"{worker}-{n}", tool_name="pay", principal=f"worker-{worker}",
+        call_id=f"{worker}:{n}", route=Route.COMPLETED, started_at=float(n),
+        arguments={"worker": worker, "n": n}, result={"ok": True},
+    )
+
+
+def race_begin(spec: StoreSpec, barrier: Barrier, results: Any, worker: int) -> None:
+    """Open the store, wait for all the others, then try to claim the one key."""
+    with open_spec(spec) as store:
+        barrier.wait()
+        claim = store.idempotency.begin(
+            "acme:req-1:pay", request_hash="h", owner=f"worker-{worker}", lease_seconds=60
+        )
+        results.put((worker, claim.status))
+
+
+def claim_and_hang(spec: StoreSpec, claimed: Event, hang: Event) -> None:
+    """Claim a key, say so, and never finish: the parent kills this process."""
+    store = open_spec(spec)
+    store.idempotency.begin("acme:req-2:pay", request_hash="h", owner=f"pid-{os.getpid()}",
+                            lease_seconds=30)
+    claimed.set()
+    hang.wait()
+
+
+def append_many(spec: StoreSpec, barrier: Barrier, worker: int, count: int) -> None:
+    with open_spec(spec) as store:
+        barrier.wait()
+        for n in range(count):
+            store.receipts.append(receipt(worker, n))
+
+
+class FaultyTx:
+    """Runs `fault` just before the first statement that matches `before`."""
+
+    def __init__(self, tx: Tx, before: str, fault: Callable[[], None]) -> None:
+        self._tx, self._before, self._fault = tx, before, fault
+
+    def _check(self, sql: str) -> None:
+        if sql.startswith(self._before):
+            self._fault()
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        self._check(sql)
+        return self._tx.rows(sql, params)
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        self._check(sql)
+        return self._tx.one(sql, params)
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self._check(sql)
+        return self._tx.run(sql, params)
+
+
+def inject(store: SQLStore, before: str, fault: Callable[[], None]) -> None:
+    """Make every later write transaction of `store` run `fault` before statement `before`."""
+    db = store._db
+    original = db.transaction
+
+    @contextmanager
+    def transaction(*, write: bool) -> Iterator[Tx]:
+        with original(write=write) as tx:
+            yield FaultyTx(tx, before, fault) if write else tx
+
+    db.transaction = transaction  # type: ignore[method-assign]
+
+
+def append_and_hang(spec: StoreSpec, inside: Event, hang: Event) -> None:
+    """Start an append, stop after the chain head moved and before the receipt is inserted."""
+    store = open_spec(spec)
+
+    def pause() -> None:
+        inside.set()
+        hang.wait()
+
+    inject(store, "INSERT INTO callgate_receipts", pause)
+    store.receipts.append(receipt(99, 0))
+
+
+def pg_ctl(action: str, *, check: bool = True) -> int:
+    """Run `$CALLGATE_PG_CTL <action>` (the action goes inside its quoted `sh -c` part)."""
+    command = os.environ["CALLGATE_PG_CTL"]
+    command = f"{command[:-1]} {action}'" if command.endswith("'") else f"{command} {action}"
+    return subprocess.run(command, shell=True, check=check, capture_output=True).returncode
