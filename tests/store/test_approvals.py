@@ -154,3 +154,25 @@ def test_second_grant_keeps_the_first(store: Store, clock: FakeClock) -> None:
     store.approvals.decide(second.id, approve=True, decided_by="carol", grant=True)
     grant = store.approvals.grant_for("run-1", "supplier_commit_change")
     assert grant is not None and grant.approval_id == first.id
+
+
+def test_find_by_request_hash(store: Store, clock: FakeClock) -> None:
+    assert store.approvals.find("req-1") is None
+    older = store.approvals.create(held(clock))
+    store.approvals.decide(older.id, approve=False, decided_by="bob")
+    clock.advance(1)
+    newer = store.approvals.create(held(clock))
+    store.approvals.create(held(clock, request_hash="req-2"))
+    assert store.approvals.find("req-1") == store.approvals.get(newer.id)
+    assert store.approvals.find("req-9") is None
+
+
+def test_find_by_edited_hash_with_effective_state(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock, expires_at=clock.now + 60))
+    store.approvals.decide(approval.id, approve=True, decided_by="bob",
+                           edited_arguments={"iban": "x"}, edited_request_hash="req-1b")
+    found = store.approvals.find("req-1b")
+    assert found is not None and (found.id, found.state) == (approval.id, "approved")
+    clock.advance(60)
+    expired = store.approvals.find("req-1")
+    assert expired is not None and expired.state == "expired"

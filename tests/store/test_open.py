@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,11 @@ from callgate.store import (
     StoreUnavailable,
     open_store,
 )
+from callgate.store._db import Database
 from callgate.store._migrations import migrate
+from callgate.store._postgres import PostgresDatabase
 from callgate.store._sql_store import SQLStore
+from callgate.store._sqlite import SQLiteDatabase
 from tests.store.conftest import FakeClock, StoreFactory
 
 
@@ -113,3 +117,23 @@ def test_public_api_is_sorted_and_complete() -> None:
     public = {name for name in vars(callgate.store) if not name.startswith("_")}
     assert callgate.store.__all__ == sorted(callgate.store.__all__, key=_isort_key)
     assert set(callgate.store.__all__) == public
+
+
+def test_older_database_is_upgraded_on_open(
+    backend: str, tmp_path: Path, clock: FakeClock, request: pytest.FixtureRequest
+) -> None:
+    """A database made by an older callgate (only migration 1) gains the later ones."""
+    if backend == "sqlite":
+        old_db: Database = SQLiteDatabase(str(tmp_path / "old.db"), busy_timeout=5,
+                                          durable=False)
+        reopen: Callable[[], SQLStore] = lambda: SQLiteStore(tmp_path / "old.db")  # noqa: E731
+    else:
+        dsn, schema = request.getfixturevalue("pg_schema")
+        old_db = PostgresDatabase(dsn, schema=schema, max_size=2, timeout=5)
+        reopen = lambda: PostgresStore(dsn, schema=schema)  # noqa: E731
+    try:
+        assert migrate(old_db, clock=clock, migrations=MIGRATIONS[:1]) == [1]
+    finally:
+        old_db.close()
+    with reopen() as store:
+        assert _versions(store) == [(m.version, m.name) for m in MIGRATIONS]

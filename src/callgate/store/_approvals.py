@@ -81,6 +81,18 @@ class SQLApprovals:
             )
         return [_record(row, now) for row in rows]
 
+    def find(self, request_hash: str) -> Approval | None:
+        now = self._clock()
+        with self._db.transaction(write=False) as tx:
+            # Two indexed lookups rather than one OR, which neither database plans well.
+            rows = [
+                tx.one(f"{_SELECT} WHERE {column} = ? ORDER BY created_at DESC, id DESC"
+                       " LIMIT 1", (request_hash,))
+                for column in ("request_hash", "edited_request_hash")
+            ]
+        found = [_record(row, now) for row in rows if row is not None]
+        return max(found, key=lambda a: (a.created_at, a.id), default=None)
+
     def decide(
         self,
         approval_id: str,

@@ -126,8 +126,16 @@ _V1 = (
         PRIMARY KEY (source, tool_name))""",
 )
 
+# `ApprovalStore.find`: a re-proposed held call is looked up by its request hash.
+_V2 = (
+    "CREATE INDEX callgate_approvals_request ON callgate_approvals (request_hash, created_at)",
+    "CREATE INDEX callgate_approvals_edited"
+    " ON callgate_approvals (edited_request_hash, created_at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="initial tables", statements=_V1),
+    Migration(version=2, name="approvals by request hash", statements=_V2),
 )
 
 _BOOKKEEPING = f"""CREATE TABLE IF NOT EXISTS callgate_migrations (

@@ -117,6 +117,11 @@ class ApprovalStore(Protocol):
         """Oldest first; `pending_only` leaves out decided and expired approvals."""
         ...
 
+    def find(self, request_hash: str) -> Approval | None:
+        """The newest approval filed for this request hash, or approved with it as the
+        edited request's hash, in any state; so a re-proposed held call finds its approval."""
+        ...
+
     def decide(
         self,
         approval_id: str,
