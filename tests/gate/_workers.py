@@ -1,0 +1,102 @@
+"""Code that runs in child processes of the gate's fault tests (spawned, not forked).
+
+The "target system" of the write tool is a SQLite file of its own, apart from the store:
+each applied write is a row with the idempotency key the gate passed to the tool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import subprocess
+from multiprocessing.synchronize import Barrier, Event
+from pathlib import Path
+from typing import Any
+
+from callgate import CallContext, Context, ToolCall, tool
+from callgate.contract import Tool
+from callgate.gate import Gate, Policy, Rule
+from callgate.store import PostgresStore, SQLiteStore, Store
+
+StoreSpec = tuple[str, str, str | None]
+
+CTX = Context(principal="worker", tenant="acme", run_id="run-f")
+ALLOW = Policy([Rule.allow("writes-ok", tools=["*"])])
+TIMEOUT = 2.0
+"""The write tool's timeout; with `LEASE_MARGIN` it is the lease of a claim."""
+LEASE_MARGIN = 0.2
+
+
+def open_spec(spec: StoreSpec, **options: Any) -> Store:
+    kind, target, schema = spec
+    if kind == "sqlite":
+        return SQLiteStore(target, **options)
+    return PostgresStore(target, schema=schema, **options)
+
+
+def applied(target: str) -> list[str]:
+    """Idempotency keys of the writes the target system applied."""
+    with sqlite3.connect(target) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS writes (key TEXT, pid INTEGER)")
+        return [row[0] for row in conn.execute("SELECT key FROM writes ORDER BY rowid")]
+
+
+def _apply(target: str, key: str | None) -> None:
+    with sqlite3.connect(target, timeout=30) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS writes (key TEXT, pid INTEGER)")
+        conn.execute("INSERT INTO writes VALUES (?, ?)", (key, os.getpid()))
+
+
+def pay_tool(target: str, *, done: Event | None = None, hang: Event | None = None,
+             reconcile: Any = None, dwell: float = 0.0) -> Tool:
+    """A write that applies itself to `target`, then optionally signals and hangs."""
+
+    @tool(effect="write", timeout=TIMEOUT, reconcile=reconcile)
+    async def pay(invoice: str, call: CallContext) -> str:
+        """Pay an invoice."""
+        await asyncio.to_thread(_apply, target, call.idempotency_key)
+        if done is not None:
+            done.set()
+        if hang is not None:
+            await asyncio.to_thread(hang.wait)
+        if dwell:
+            await asyncio.sleep(dwell)
+        return f"paid {invoice}"
+
+    return pay
+
+
+def pay_call(call_id: str = "c1") -> ToolCall:
+    return ToolCall(id=call_id, name="pay", arguments={"invoice": "INV-1"})
+
+
+def pay_and_hang(spec: StoreSpec, target: str, done: Event, hang: Event) -> None:
+    """Claim the key, apply the write, report it, and hang: the parent kills this process."""
+    gate = Gate([pay_tool(target, done=done, hang=hang)], store=open_spec(spec),
+                policy=ALLOW, lease_margin=LEASE_MARGIN)
+    gate.call_sync(pay_call(), context=CTX, request_id="req-kill")
+
+
+def race(spec: StoreSpec, target: str, barrier: Barrier, results: Any, worker: int) -> None:
+    """Wait for the others, then pay the one invoice under the one request id."""
+    store = open_spec(spec)
+    gate = Gate([pay_tool(target, dwell=0.2)], store=store, policy=ALLOW,
+                lease_margin=LEASE_MARGIN)
+    gate.call_sync(pay_call(f"warm-{worker}"), context=CTX, request_id=f"warm-{worker}")
+    barrier.wait()
+    result = gate.call_sync(pay_call(f"c{worker}"), context=CTX, request_id="req-race")
+    results.put((worker, result.route.value, result.replayed))
+    gate.close()
+    store.close()
+
+
+def pg_ctl(action: str, *, check: bool = True) -> int:
+    """Run `$CALLGATE_PG_CTL <action>` (the action goes inside its quoted `sh -c` part)."""
+    command = os.environ["CALLGATE_PG_CTL"]
+    command = f"{command[:-1]} {action}'" if command.endswith("'") else f"{command} {action}"
+    return subprocess.run(command, shell=True, check=check, capture_output=True).returncode
+
+
+def target_path(directory: Path) -> str:
+    return str(directory / "target.db")
