@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from callgate.contract import ToolCall, ToolResult
-from callgate.dialects._codec import Codec, from_marked, marked, result_of
+from callgate.dialects._codec import Codec, bind_results, from_marked, marked, result_of
 from callgate.dialects._data import as_data, dumps, items, new_call_id, req_str, text_of
 from callgate.dialects._errors import DialectError
 from callgate.dialects._kinds import Dialect, DialectWarning, ToolChoice
@@ -54,7 +54,12 @@ class OpenAIChat(Codec):
     def read(self, messages: Sequence[Any], ctx: WireContext) -> list[Message]:
         out: list[Message] = []
         for i, raw in enumerate(items(list(messages), D, "messages")):
-            out.append(self._read_one(raw, f"messages[{i}]", ctx))
+            message = self._read_one(raw, f"messages[{i}]", ctx)
+            if out and out[-1].role == message.role == "tool":
+                # One `role: tool` message per result: together they answer one turn.
+                message = Message(role="tool", results=out.pop().results + message.results)
+            out.append(message)
+        bind_results(out)  # legacy `role: function` results carry a name, not an id
         return out
 
     def write(self, messages: Sequence[Message], ctx: WireContext) -> list[dict[str, Any]]:
@@ -151,7 +156,8 @@ def _wire_call(call: ToolCall, ctx: WireContext) -> dict[str, Any]:
 def arguments_text(call: ToolCall) -> str:
     """The arguments as a JSON string: the model's own text when there is one."""
     if isinstance(call.arguments, str):
-        return call.arguments
+        # An empty string means "no arguments"; Chat replays need a JSON object text.
+        return call.arguments if call.arguments.strip() else "{}"
     return dumps(dict(call.arguments or {}))
 
 
