@@ -147,3 +147,14 @@ def test_pause_in_one_process_resume_in_another(tmp_path: Path) -> None:
         saved = s.runs.load(run_id)
         assert saved is not None and saved.status == "finished"
         assert saved.version >= 2
+
+
+async def test_a_decision_made_elsewhere_is_picked_up_on_resume(store: Store, log: Path) -> None:
+    agent, run_id, approval = await _paused(store)
+    # As `callgate approvals approve` would, from another process: straight to the gate.
+    await agent.gate.decide(approval, approve=True, decided_by="ops")
+    agent.model = ScriptedModel([Turn.say("Done.")])
+    result = await agent.resume(run_id)
+    assert result.answer == "Done." and result.calls[-1].route.value == "completed"
+    assert _lines(log) == ["log_note paying acme", "pay 5"]
+    agent.gate.close()

@@ -35,32 +35,37 @@ PAIRS: list[tuple[type[FakeProviderServer], type[SDKModel]]] = [
 ]
 
 
+def _chat(body: Any) -> dict[str, tuple[str, bool]]:
+    return {m["tool_call_id"]: (m["content"], m["content"].startswith("Error:"))
+            for m in body["messages"] if m["role"] == "tool"}
+
+
+def _responses(body: Any) -> dict[str, tuple[str, bool]]:
+    return {i["call_id"]: (i["output"], i["output"].startswith("Error:"))
+            for i in body["input"] if i.get("type") == "function_call_output"}
+
+
+def _anthropic(body: Any) -> dict[str, tuple[str, bool]]:
+    blocks = [b for m in body["messages"] if isinstance(m["content"], list)
+              for b in m["content"]]
+    return {b["tool_use_id"]: (b["content"], bool(b.get("is_error")))
+            for b in blocks if b["type"] == "tool_result"}
+
+
+def _gemini(body: Any) -> dict[str, tuple[str, bool]]:
+    responses = [p["functionResponse"] for c in body["contents"] for p in c["parts"]
+                 if "functionResponse" in p]
+    return {r["id"]: (json.dumps(r["response"].get("error", r["response"].get("result"))),
+                      "error" in r["response"]) for r in responses}
+
+
+READERS = {FakeOpenAIChatServer: _chat, FakeOpenAIResponsesServer: _responses,
+           FakeAnthropicServer: _anthropic, FakeGeminiServer: _gemini}
+
+
 def _results_sent(server: FakeProviderServer, request: int) -> dict[str, tuple[str, bool]]:
     """call id -> (result text, marked as error) as the SDK put them on the wire."""
-    body = server.requests[request].body
-    out: dict[str, tuple[str, bool]] = {}
-    if isinstance(server, FakeOpenAIChatServer):
-        for m in body["messages"]:
-            if m["role"] == "tool":
-                out[m["tool_call_id"]] = (m["content"], m["content"].startswith("Error:"))
-    elif isinstance(server, FakeOpenAIResponsesServer):
-        for item in body["input"]:
-            if item.get("type") == "function_call_output":
-                out[item["call_id"]] = (item["output"], item["output"].startswith("Error:"))
-    elif isinstance(server, FakeAnthropicServer):
-        for m in body["messages"]:
-            for block in m["content"] if isinstance(m["content"], list) else []:
-                if block["type"] == "tool_result":
-                    out[block["tool_use_id"]] = (block["content"], bool(block.get("is_error")))
-    else:
-        for content in body["contents"]:
-            for part in content["parts"]:
-                if "functionResponse" in part:
-                    fr = part["functionResponse"]
-                    response = fr["response"]
-                    text = json.dumps(response.get("error", response.get("result")))
-                    out[fr["id"]] = (text, "error" in response)
-    return out
+    return READERS[type(server)](server.requests[request].body)
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["blocking", "streaming"])

@@ -190,12 +190,15 @@ async def _route(plan: Plan, session: Session, decisions: Mapping[str, ApprovalD
     assert pending is not None
     context = replace(session.state.context, run_id=session.state.run_id)
     stopped = session.state.breaker.stopped
-    fresh, blocked, decided = [], [], []
+    fresh: list[ToolCall] = []
+    blocked: list[ToolResult] = []
+    decided: list[tuple[ToolCall, ToolResult, ApprovalDecision | None]] = []
     for call in pending.open_calls():
         held = pending.results.get(call.id)
         if held is not None:
-            if held.approval_id is not None and held.approval_id in decisions:
-                decided.append((call, held, decisions[held.approval_id]))
+            # Without a decision here, the call is resumed anyway: someone may have decided
+            # elsewhere (`callgate approvals`, another process); if not, it stays held.
+            decided.append((call, held, decisions.get(held.approval_id or "")))
         elif call.name in stopped:
             blocked.append(stopped_result(call, stopped[call.name]))
         else:

@@ -161,7 +161,7 @@ class FakeProviderServer:
 
 def arguments_text(arguments: Mapping[str, Any] | str) -> str:
     """The argument JSON as a model would send it (raw text is kept exactly)."""
-    return arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
 
 
 def arguments_object(arguments: Mapping[str, Any] | str) -> Any:
