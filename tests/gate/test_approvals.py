@@ -171,3 +171,21 @@ async def test_approval_arguments_are_stored_redacted(sqlite_url: str) -> None:
                                approval_id=held.approval_id, context=CTX)
     assert stored.arguments == {"host": "db", "password": "[REDACTED]"}
     assert ok.route is Route.COMPLETED
+
+
+async def test_re_proposing_a_held_call_finds_its_approval(sqlite_url: str) -> None:
+    done: list[dict[str, Any]] = []
+    with Gate([_transfer(done)], store=sqlite_url) as gate:
+        held = await gate.call(_call(), context=CTX)
+        again = await gate.call(_call(), context=CTX)
+        assert (again.route, again.approval_id) == (Route.HELD, held.approval_id)
+        assert len(gate.approvals.list()) == 1
+        await gate.decide(held.approval_id, approve=False, decided_by="boss")
+        declined = await gate.call(_call(), context=CTX)
+        edited = await gate.call(_call(amount=1, call_id="c9"), context=CTX)
+        await gate.decide(edited.approval_id, approve=True, decided_by="boss",
+                          edited_arguments={"account": "savings", "amount": 2})
+        proposed_again = await gate.call(_call(amount=1, call_id="c9"), context=CTX)
+    assert declined.route is Route.DECLINED
+    assert proposed_again.route is Route.COMPLETED and done == [{"account": "savings",
+                                                                  "amount": 2}]

@@ -30,10 +30,11 @@ class Approve:
         decision = attempt.decision
         if decision is None or decision.action != "ask":
             return await call_next(attempt)
-        granted = await self._grant(attempt)
-        if granted is not None:
-            return await _approved(call_next, attempt, granted)
         approval = await self._existing(attempt)
+        if approval is None or approval.state != "denied":  # a "no" to this very request
+            granted = await self._grant(attempt)            # stands against a run grant
+            if granted is not None:
+                return await _approved(call_next, attempt, granted)
         if approval is not None:
             outcome = await self._use(approval, attempt, call_next)
             if outcome is not None:
@@ -52,8 +53,7 @@ class Approve:
         if attempt.approval_id is not None:
             found = await self.io(approvals.get, attempt.approval_id)
         else:
-            find = getattr(approvals, "find", None)  # see /tmp/callgate-store-requests.md
-            found = await self.io(find, attempt.request_hash) if find is not None else None
+            found = await self.io(approvals.find, attempt.request_hash)
         if found is None or attempt.request_hash not in (found.request_hash,
                                                          found.edited_request_hash):
             return None

@@ -1,0 +1,129 @@
+"""`callgate approvals list|show|approve|deny`: decide held calls from a terminal.
+
+A decision does not run the call: the host or the agent loop resumes it (`Gate.resume`).
+Editing arguments needs the tool catalog, so it is done in Python (`Gate.decide`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from callgate.cli._store_option import StoreOpt, open_cli_store
+from callgate.gate import Approvals
+from callgate.store import Approval, StoreError
+
+__all__ = ["register"]
+
+group = typer.Typer(help="List and decide calls held for a human.", no_args_is_help=True)
+
+ByOpt = Annotated[str | None, typer.Option("--by", help="Who decides (default: $USER).")]
+NoteOpt = Annotated[str | None, typer.Option("--note", help="Why; shown to the model on a "
+                                             "decline.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(group, name="approvals")
+
+
+@group.command("list")
+def list_(store: StoreOpt = None, all_: Annotated[bool, typer.Option(
+        "--all", help="Include decided and expired approvals.")] = False,
+          limit: int = 100, as_json: JsonOpt = False) -> None:
+    """Pending approvals, oldest first."""
+    with open_cli_store(store) as opened:
+        found = Approvals(opened).list(pending_only=not all_, limit=limit)
+    if as_json:
+        typer.echo(json.dumps([_plain(a) for a in found], ensure_ascii=False, indent=2))
+        return
+    table = Table("state", "tool", "principal", "run", "reason", "expires")
+    table.add_column("id", no_wrap=True)
+    table.columns.insert(0, table.columns.pop())
+    for a in found:
+        table.add_row(a.id, a.state, a.tool_name, a.principal, a.run_id or "-",
+                      escape(a.reason), _when(a.expires_at))
+    Console().print(table if found else "no approvals")
+
+
+@group.command()
+def show(approval_id: str, store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """One approval with its (redacted) arguments and decision."""
+    with open_cli_store(store) as opened:
+        approval = _get(Approvals(opened), approval_id)
+    data = _plain(approval)
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    for key, value in data.items():
+        if value is not None and value is not False:
+            shown = json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else value
+            typer.echo(f"{key:>20}: {shown}")
+
+
+@group.command()
+def approve(approval_id: str, store: StoreOpt = None, by: ByOpt = None, note: NoteOpt = None,
+            grant: Annotated[bool, typer.Option(
+                "--grant", help="Also allow this tool for the rest of the run.")] = False
+            ) -> None:
+    """Approve a held call once (it runs when the host resumes it)."""
+    with open_cli_store(store) as opened:
+        decided = _decide(lambda q: q.approve(approval_id, by=_who(by), note=note,
+                                              grant=grant), opened)
+    extra = " and granted the tool for the rest of the run" if decided.grant else ""
+    typer.echo(f"approved {decided.id} ({decided.tool_name}){extra}")
+
+
+@group.command()
+def deny(approval_id: str, store: StoreOpt = None, by: ByOpt = None, note: NoteOpt = None
+         ) -> None:
+    """Decline a held call: the model is told not to retry and to ask the user."""
+    with open_cli_store(store) as opened:
+        decided = _decide(lambda q: q.deny(approval_id, by=_who(by), note=note), opened)
+    typer.echo(f"declined {decided.id} ({decided.tool_name})")
+
+
+def _decide(action: Any, store: Any) -> Approval:
+    try:
+        result: Approval = action(Approvals(store))
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    return result
+
+
+def _get(queue: Approvals, approval_id: str) -> Approval:
+    try:
+        return queue.get(approval_id)
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+
+
+def _who(by: str | None) -> str:
+    return by or os.environ.get("USER") or "cli"
+
+
+def _when(ts: float | None) -> str:
+    if ts is None:
+        return "-"
+    return datetime.datetime.fromtimestamp(ts, tz=datetime.UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def _plain(a: Approval) -> dict[str, Any]:
+    return {
+        "id": a.id, "state": a.state, "tool": a.tool_name, "arguments": a.arguments,
+        "principal": a.principal, "tenant": a.tenant, "run_id": a.run_id,
+        "call_id": a.call_id, "reason": a.reason, "rule_id": a.rule_id,
+        "created": _when(a.created_at), "expires": _when(a.expires_at),
+        "decided_by": a.decided_by, "decided": _when(a.decided_at) if a.decided_at else None,
+        "note": a.note, "edited_arguments": a.edited_arguments, "grant": a.grant,
+        "request_hash": a.request_hash,
+    }

@@ -1,0 +1,117 @@
+"""`callgate approvals ...` and `callgate receipts ...` against a SQLite file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from callgate import Context, ToolCall, tool
+from callgate.cli import app
+from callgate.contract import Route
+from callgate.gate import Gate, Policy, Rule
+from callgate.store import SQLiteStore
+
+CTX = Context(principal="ann", tenant="acme", run_id="run-cli")
+
+
+@tool(effect="write")
+def refund(order: str, amount: int) -> str:
+    """Refund an order."""
+    return f"refunded {amount} on {order}"
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200", **(env or {})})
+    return result.exit_code, result.output
+
+
+def _held(path: Path, n: int) -> list[str]:
+    with Gate([refund], store=SQLiteStore(path)) as gate:
+        held = [gate.call_sync(ToolCall(id=f"c{i}", name="refund",
+                                        arguments={"order": f"O-{i}", "amount": 10 + i}),
+                               context=CTX) for i in range(n)]
+        assert gate.store is not None
+        gate.store.close()
+    return [h.approval_id or "" for h in held]
+
+
+def test_list_show_approve_deny_then_resume(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    first, second = _held(path, 2)
+    code, out = _cli("approvals", "list", "--store", f"sqlite:///{path}")
+    assert code == 0 and first in out and second in out and "refund" in out
+    code, out = _cli("approvals", "show", first, "--json", env={"CALLGATE_STORE": str(path)})
+    shown = json.loads(out)
+    assert code == 0 and shown["arguments"] == {"order": "O-0", "amount": 10}
+    assert shown["state"] == "pending" and shown["rule_id"] == "default:write"
+    code, out = _cli("approvals", "approve", first, "--by", "boss", "--grant",
+                     "--store", str(path))
+    assert code == 0 and "approved" in out and "rest of the run" in out
+    code, out = _cli("approvals", "deny", second, "--note", "too late", "--store", str(path))
+    assert code == 0 and "declined" in out
+    code, out = _cli("approvals", "approve", second, "--store", str(path))
+    assert code == 1 and "error" in out
+    code, out = _cli("approvals", "list", "--store", str(path))
+    assert "no approvals" in out
+
+    with Gate([refund], store=SQLiteStore(path)) as gate:
+        done = gate.resume_sync(first)
+        declined = gate.resume_sync(second)
+        assert gate.store is not None
+        gate.store.close()
+    assert done.route is Route.COMPLETED and done.content == "refunded 10 on O-0"
+    assert declined.route is Route.DECLINED and "too late" in declined.content
+
+
+def test_show_of_an_unknown_approval_fails(tmp_path: Path) -> None:
+    code, out = _cli("approvals", "show", "nope", "--store", str(tmp_path / "x.db"))
+    assert code == 1 and "no approval" in out
+
+
+def _journal(path: Path) -> None:
+    with Gate([refund], store=SQLiteStore(path),
+              policy=Policy([Rule.allow("refunds", tools=["refund"])])) as gate:
+        for i in range(4):
+            gate.call_sync(ToolCall(id=f"c{i}", name="refund",
+                                    arguments={"order": f"O-{i}", "amount": i}), context=CTX)
+        assert gate.store is not None
+        gate.store.close()
+
+
+def test_receipts_list_show_and_verify(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    _journal(path)
+    code, out = _cli("receipts", "list", "--store", str(path))
+    assert code == 0 and "refund" in out and "completed" in out and "refunds" in out
+    code, out = _cli("receipts", "show", "2", "--store", str(path))
+    shown = json.loads(out)
+    assert code == 0 and shown["seq"] == 2 and shown["rule_id"] == "refunds"
+    assert shown["policy_version"] and shown["tool_fingerprint"] == refund.fingerprint
+    code, out = _cli("receipts", "verify", "--store", str(path))
+    assert code == 0 and "ok: 4 receipts" in out
+
+
+TAMPER: dict[str, Callable[[sqlite3.Connection], None]] = {
+    "edited": lambda db: db.execute(
+        "UPDATE callgate_receipts SET route = 'denied' WHERE seq = 2"),
+    "deleted": lambda db: db.execute("DELETE FROM callgate_receipts WHERE seq = 2"),
+    "reordered": lambda db: db.executescript(
+        "UPDATE callgate_receipts SET seq = -1 WHERE seq = 2;"
+        "UPDATE callgate_receipts SET seq = 2 WHERE seq = 3;"
+        "UPDATE callgate_receipts SET seq = 3 WHERE seq = -1;"),
+}
+
+
+@pytest.mark.parametrize("tamper", sorted(TAMPER))
+def test_verify_names_the_first_bad_receipt(tmp_path: Path, tamper: str) -> None:
+    path = tmp_path / "callgate.db"
+    _journal(path)
+    with sqlite3.connect(path) as db:
+        TAMPER[tamper](db)
+    code, out = _cli("receipts", "verify", "--store", str(path))
+    assert code == 1 and "BROKEN at receipt #2" in out, out
