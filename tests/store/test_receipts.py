@@ -15,6 +15,7 @@ from callgate.store import (
     ReceiptDraft,
     ReceiptQuery,
     Store,
+    StoreConflict,
     payload_hash,
     receipt_hash,
 )
@@ -165,11 +166,43 @@ def test_verify_reads_beyond_one_batch(store: Store) -> None:
 
 
 def test_chain_refuses_a_fork(store: Store) -> None:
+    """A second receipt at a position already taken is refused by the database itself."""
     first = store.receipts.append(draft(1))
-    row = (999, GENESIS_HASH, first.hash)
-    with pytest.raises(Exception, match=r"(?i)unique"):
-        _sql(store, "INSERT INTO callgate_receipts SELECT ?, ?, ?, recorded_at, request_hash,"
-             " tool_name, tool_fingerprint, principal, tenant, run_id, call_id, route,"
-             " rule_id, approval_id, idempotency_key, argument_hash, result_hash, replayed,"
-             " started_at, duration_ms, execute_ms, policy_version, schema_version,"
-             " payload_hash, arguments, result FROM callgate_receipts WHERE seq = 1", row)
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        _sql(store, "INSERT INTO callgate_receipts SELECT seq, ?, hash, recorded_at,"
+             " request_hash, tool_name, tool_fingerprint, principal, tenant, run_id, call_id,"
+             " route, rule_id, approval_id, idempotency_key, argument_hash, result_hash,"
+             " replayed, started_at, duration_ms, execute_ms, policy_version, schema_version,"
+             " payload_hash, arguments, result FROM callgate_receipts WHERE seq = 1",
+             (first.hash,))
+    assert store.receipts.verify().ok
+
+
+def test_finish_and_record_in_one_transaction(store: Store) -> None:
+    store.idempotency.begin("acme:1:pay", request_hash="h", owner="a", lease_seconds=30)
+    record, receipt = store.finish_and_record(
+        "acme:1:pay", owner="a", state="completed", outcome={"id": 1},
+        receipt=draft(1, idempotency_key="acme:1:pay"))
+    assert record.state == "completed" and record.outcome == {"id": 1}
+    assert receipt.seq == 1 and store.receipts.get(1) == receipt
+    assert store.receipts.verify().ok
+
+
+def test_finish_and_record_refused_leaves_neither(store: Store) -> None:
+    store.idempotency.begin("acme:1:pay", request_hash="h", owner="a", lease_seconds=30)
+    with pytest.raises(StoreConflict):
+        store.finish_and_record("acme:1:pay", owner="intruder", state="completed",
+                                outcome=None, receipt=draft(1))
+    assert store.receipts.head().seq == 0
+    record = store.idempotency.get("acme:1:pay")
+    assert record is not None and record.state == "started"
+
+
+def test_finish_and_record_rolls_back_the_finish_if_the_append_fails(store: Store) -> None:
+    store.idempotency.begin("acme:1:pay", request_hash="h", owner="a", lease_seconds=30)
+    _sql(store, "DELETE FROM callgate_chain_head")  # the append cannot find the chain head
+    with pytest.raises(StoreConflict, match="head is missing"):
+        store.finish_and_record("acme:1:pay", owner="a", state="completed", outcome=1,
+                                receipt=draft(1))
+    record = store.idempotency.get("acme:1:pay")
+    assert record is not None and record.state == "started"

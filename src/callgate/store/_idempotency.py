@@ -71,11 +71,19 @@ class SQLIdempotency:
     def finish(
         self, key: str, *, owner: str, state: Literal["completed", "failed"], outcome: Any
     ) -> IdempotencyRecord:
+        with self._db.transaction(write=True) as tx:
+            return self.finish_in(tx, key, owner=owner, state=state, outcome=outcome)
+
+    def finish_in(
+        self, tx: Tx, key: str, *, owner: str, state: Literal["completed", "failed"],
+        outcome: Any,
+    ) -> IdempotencyRecord:
+        """`finish` inside a transaction the caller holds."""
         if state not in ("completed", "failed"):
             raise ValueError(f"finish with state {state!r}: use 'completed' or 'failed'")
-        return self._transition(
-            key, state, "owner = ? AND state IN ('started', 'unknown')", (owner,),
-            outcome=dump_json(outcome),
+        return self._move(
+            tx, key, state, "owner = ? AND state IN ('started', 'unknown')", (owner,),
+            self._clock(), outcome=dump_json(outcome),
         )
 
     def mark_unknown(self, key: str, *, owner: str) -> IdempotencyRecord:

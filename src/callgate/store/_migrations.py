@@ -44,10 +44,12 @@ _V1 = (
         seq BIGINT NOT NULL,
         hash TEXT NOT NULL)""",
     f"INSERT INTO callgate_chain_head (id, seq, hash) VALUES (1, 0, '{GENESIS_HASH}')",
-    # UNIQUE (prev_hash): the database itself refuses a fork of the chain.
+    # The primary key on seq is what refuses a fork: two receipts cannot hold one position.
+    # (No index on the hashes or the idempotency key: random keys make every insert touch
+    # another index page, and lookups by key go to callgate_idempotency.)
     f"""CREATE TABLE callgate_receipts (
         seq BIGINT PRIMARY KEY,
-        prev_hash TEXT NOT NULL UNIQUE,
+        prev_hash TEXT NOT NULL,
         hash TEXT NOT NULL,
         recorded_at {_TIME} NOT NULL,
         request_hash TEXT NOT NULL,
@@ -75,7 +77,6 @@ _V1 = (
     "CREATE INDEX callgate_receipts_tool ON callgate_receipts (tool_name, seq)",
     "CREATE INDEX callgate_receipts_run ON callgate_receipts (run_id, seq)",
     "CREATE INDEX callgate_receipts_tenant ON callgate_receipts (tenant, seq)",
-    "CREATE INDEX callgate_receipts_key ON callgate_receipts (idempotency_key)",
     "CREATE INDEX callgate_receipts_recorded ON callgate_receipts (recorded_at)",
     f"""CREATE TABLE callgate_approvals (
         id TEXT PRIMARY KEY,

@@ -199,6 +199,19 @@ class Store(Protocol):
     @property
     def pins(self) -> PinStore: ...
 
+    def finish_and_record(
+        self,
+        key: str,
+        *,
+        owner: str,
+        state: Literal["completed", "failed"],
+        outcome: Any,
+        receipt: ReceiptDraft,
+    ) -> tuple[IdempotencyRecord, Receipt]:
+        """`idempotency.finish` and `receipts.append` in one transaction: the stored outcome
+        and its receipt exist together or not at all, and it costs one commit, not two."""
+        ...
+
     def ping(self) -> None:
         """Raise `StoreUnavailable` when the database cannot be reached."""
         ...

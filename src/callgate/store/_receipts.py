@@ -14,6 +14,7 @@ from callgate.store._receipt import ChainHead, Receipt, ReceiptDraft, ReceiptQue
 __all__ = ["SQLReceipts"]
 
 _FIELDS = tuple(f.name for f in fields(Receipt))
+_DRAFT_FIELDS = tuple(f.name for f in fields(ReceiptDraft))
 _COLUMNS = ", ".join(_FIELDS)
 _JSON = frozenset({"arguments", "result"})
 _BATCH = 500
@@ -49,27 +50,27 @@ class SQLReceipts:
         self._clock = clock
 
     def append(self, draft: ReceiptDraft) -> Receipt:
-        stored = {name: getattr(draft, name) for name in _JSON}
-        digest = payload_hash(stored["arguments"], stored["result"])
         with self._db.transaction(write=True) as tx:
-            # The head row is the chain's lock: concurrent appenders queue here, so each
-            # sees the previous one's hash and sequence numbers come out gap-free.
-            head = tx.one(
-                "SELECT seq, hash FROM callgate_chain_head WHERE id = 1" + self._db.for_update
-            )
-            if head is None:
-                raise StoreConflict("the receipt chain head is missing; the journal is damaged")
-            seq, prev = int(head[0]) + 1, str(head[1])
-            now = self._clock()
-            chained = receipt_hash(draft, seq=seq, prev_hash=prev, recorded_at=now,
-                                   payload=digest)
-            receipt = Receipt(
-                **{f.name: getattr(draft, f.name) for f in fields(ReceiptDraft)},
-                seq=seq, prev_hash=prev, hash=chained, recorded_at=now, payload_hash=digest,
-            )
-            tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1",
-                   (seq, chained))
-            tx.run(_INSERT, _row(receipt))
+            return self.append_in(tx, draft)
+
+    def append_in(self, tx: Tx, draft: ReceiptDraft) -> Receipt:
+        """`append` inside a write transaction the caller holds."""
+        digest = payload_hash(draft.arguments, draft.result)
+        # The head row is the chain's lock: concurrent appenders queue here, so each sees
+        # the previous one's hash and sequence numbers come out gap-free.
+        head = tx.one(
+            "SELECT seq, hash FROM callgate_chain_head WHERE id = 1" + self._db.for_update
+        )
+        if head is None:
+            raise StoreConflict("the receipt chain head is missing; the journal is damaged")
+        seq, prev, now = int(head[0]) + 1, str(head[1]), self._clock()
+        chained = receipt_hash(draft, seq=seq, prev_hash=prev, recorded_at=now, payload=digest)
+        receipt = Receipt(
+            **{name: getattr(draft, name) for name in _DRAFT_FIELDS},
+            seq=seq, prev_hash=prev, hash=chained, recorded_at=now, payload_hash=digest,
+        )
+        tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1", (seq, chained))
+        tx.run(_INSERT, _row(receipt))
         return receipt
 
     def get(self, seq: int) -> Receipt | None:

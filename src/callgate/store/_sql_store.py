@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Self
+from typing import Any, Literal, Self
 
 from callgate.store._approvals import SQLApprovals
 from callgate.store._db import Clock, Database
 from callgate.store._idempotency import SQLIdempotency
 from callgate.store._migrations import migrate
 from callgate.store._pins import SQLPins
+from callgate.store._receipt import Receipt, ReceiptDraft
 from callgate.store._receipts import SQLReceipts
+from callgate.store._records import IdempotencyRecord
 from callgate.store._runs import SQLRuns
 
 __all__ = ["SQLStore"]
@@ -52,6 +54,20 @@ class SQLStore:
     @property
     def pins(self) -> SQLPins:
         return self._pins
+
+    def finish_and_record(
+        self,
+        key: str,
+        *,
+        owner: str,
+        state: Literal["completed", "failed"],
+        outcome: Any,
+        receipt: ReceiptDraft,
+    ) -> tuple[IdempotencyRecord, Receipt]:
+        with self._db.transaction(write=True) as tx:
+            record = self._idempotency.finish_in(tx, key, owner=owner, state=state,
+                                                 outcome=outcome)
+            return record, self._receipts.append_in(tx, receipt)
 
     def ping(self) -> None:
         with self._db.transaction(write=False) as tx:
