@@ -59,13 +59,14 @@ tools = ["supplier_commit_change"]
 lacks_roles = ["supplier_admin"]
 
 [[rules]]
-id = "commits-by-admins"
-action = "allow"
-reason = "supplier administrators commit drafted changes"
+id = "commits-need-a-second-person"
+action = "ask"
+reason = "a supplier's address changes only with a second person's approval"
 tools = ["supplier_commit_change"]
 roles = ["supplier_admin"]
 """
-"""A policy for the supplier tools: drafts allowed, commits only for `supplier_admin`."""
+"""A policy for the supplier tools: drafts allowed; commits only by a `supplier_admin`, and
+then only with a second person's approval."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -88,6 +89,8 @@ class Faults:
     """Acknowledge the change but do not keep it (read-back will not find it)."""
     unavailable: int = 0
     """Fail this many commits with a transient error before the registry answers."""
+    conflict: bool = False
+    """Someone else edits the record just before the commit (its draft becomes stale)."""
 
 
 @dataclass(kw_only=True)
@@ -137,6 +140,9 @@ class SupplierRegistry:
             if key is not None and key in self.applied:  # the registry drops duplicates too
                 return self._receipt(draft_id)
             current = self.find(draft["supplier_id"], tenant)
+            if self._take("conflict"):
+                current = replace(current, version=current.version + 1)
+                self.suppliers[current.id] = current
             if current.version != draft["expected_version"]:
                 raise ConflictError(f"supplier {current.id} changed since the draft "
                                     f"(version {current.version}, draft based on "
@@ -156,6 +162,21 @@ class SupplierRegistry:
             current = self.suppliers[supplier_id]
             self.suppliers[supplier_id] = replace(current, address=address,
                                                   version=current.version + 1)
+
+    def stall_next(self, when: Literal["before", "after"], seconds: float = 1.0) -> None:
+        """The next commit hangs for `seconds` before or after applying the change."""
+        self.faults.stall, self.faults.stall_seconds = when, seconds
+
+    def conflict_next(self) -> None:
+        """The next commit finds the record changed since its draft."""
+        self.faults.conflict = True
+
+    def lose_next_write(self) -> None:
+        """The next commit is acknowledged but not kept."""
+        self.faults.lose_write = True
+
+    def clear_faults(self) -> None:
+        self.faults = Faults()
 
     @contextmanager
     def fault(self, **faults: Any) -> Iterator[Faults]:
