@@ -43,9 +43,10 @@ class Agent:
                  limits: Limits | None = None, store: Store | None = None,
                  approver: Approver | None = None, context: Context | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
+        if (tools is None) == (gate is None):
+            raise UserError("Agent needs either tools or a gate (a gate brings its catalog)")
         if gate is None:
-            if tools is None:
-                raise UserError("Agent needs tools or a gate")
+            assert tools is not None
             gate = Gate(tools)
         self.model = model
         self.gate = gate
