@@ -87,8 +87,10 @@ def _case(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     written = [(_written_name(n, rng), a) for n, a in calls]
     form = rng.choice(list(FORMS))
     breaks = _breaks(form, rng)
+    APPLIED.clear()
     output = FORMS[form](written, breaks, rng)
-    return {"id": entry["id"], "form": form, "breaks": breaks, "tools": entry["functions"],
+    effective = sorted(APPLIED | {b for b in breaks if b in _VALUE_BREAKS})
+    return {"id": entry["id"], "form": form, "breaks": effective, "tools": entry["functions"],
             "output": output, "expected": [{"name": _canonical(n), "arguments": a}
                                            for n, a in calls]}
 
@@ -109,21 +111,27 @@ def _breaks(form: str, rng: random.Random) -> list[str]:
     return sorted(rng.sample(BREAKS, count))
 
 
+APPLIED: set[str] = set()
+"""The breaks that changed some text of the case being built (a break can be a no-op)."""
+
+
 def _dump(value: Any, breaks: list[str]) -> str:
     text = json.dumps(value, ensure_ascii=False)
-    if "single_quotes" in breaks:
-        text = _single_quotes(value)
-    if "python_literals" in breaks:
-        text = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False",
-                                                  re.sub(r"\bnull\b", "None", text)))
-    if "unquoted_keys" in breaks:
-        text = re.sub(r'"([A-Za-z_][A-Za-z0-9_]*)":', r"\1:", text)
-    if "trailing_comma" in breaks:
-        text = re.sub(r"(\S)\}$", r"\1,}", text)
-    if "comment" in breaks:
-        text = text[:-1] + " // done\n}" if text.endswith("}") else text + " // done"
-    if "truncated" in breaks:
-        text = re.sub(r"[}\]]{1,2}$", "", text)
+    steps = {
+        "single_quotes": lambda t: _single_quotes(value),
+        "python_literals": lambda t: re.sub(r"\btrue\b", "True", re.sub(
+            r"\bfalse\b", "False", re.sub(r"\bnull\b", "None", t))),
+        "unquoted_keys": lambda t: re.sub(r'"([A-Za-z_][A-Za-z0-9_]*)":', r"\1:", t),
+        "trailing_comma": lambda t: re.sub(r"(\S)\}$", r"\1,}", t),
+        "comment": lambda t: t[:-1] + " // done\n}" if t.endswith("}") else t + " // done",
+        "truncated": lambda t: re.sub(r"[}\]]{1,2}$", "", t),
+    }
+    for name, step in steps.items():
+        if name in breaks:
+            new = step(text)
+            if new != text:
+                APPLIED.add(name)
+            text = new
     return text
 
 
@@ -136,6 +144,9 @@ def _single_quotes(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_single_quotes(v) for v in value) + "]"
     return json.dumps(value)
+
+
+_VALUE_BREAKS = ("numbers_as_strings", "stringified_arguments")
 
 
 def _args(args: dict[str, Any], breaks: list[str]) -> Any:

@@ -59,18 +59,18 @@ class OpenAIStrict(SchemaWalker):
         if not is_object(node):
             return node
         node.setdefault("type", "object")
+        extra = node.get("additionalProperties")
+        if extra not in (None, False):
+            raise NotStrict(path, "additionalProperties",
+                            "an object open to extra properties cannot be strict")
         if "properties" not in node:
-            if path or node.get("additionalProperties") not in (None, False):
+            if path:
                 raise NotStrict(path, "properties", "a free-form object cannot be strict")
             node["properties"] = {}
-        extra = node.get("additionalProperties")
         if extra is None:
             node["additionalProperties"] = False
             self.warn(path, "additionalProperties", "rewritten",
                       "closed to unknown properties, as strict mode requires")
-        elif extra is not False:
-            raise NotStrict(path, "additionalProperties",
-                            "an object open to extra properties cannot be strict")
         self._require_all(node, path)
         return node
 
