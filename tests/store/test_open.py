@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import callgate.store
-from callgate._errors import UserError
+from callgate._errors import MissingExtraError, UserError
 from callgate.store import (
     MIGRATIONS,
     Migration,
@@ -137,3 +139,18 @@ def test_older_database_is_upgraded_on_open(
         old_db.close()
     with reopen() as store:
         assert _versions(store) == [(m.version, m.name) for m in MIGRATIONS]
+
+
+def test_missing_postgres_extra_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # import now raises ImportError
+    with pytest.raises(MissingExtraError, match=r"pip install 'callgate\[postgres\]'"):
+        PostgresStore("postgresql://127.0.0.1:1/x")
+
+
+def test_importing_the_store_does_not_import_psycopg() -> None:
+    code = "import sys, callgate.store; print('psycopg' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
