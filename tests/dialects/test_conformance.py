@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from callgate.contract import Route, Tool, ToolCall, ToolResult
-from callgate.dialects import ToolChoice, render_results, render_tools
+from callgate.dialects import (
+    Dialect,
+    ToolChoice,
+    convert,
+    parse_response,
+    render_results,
+    render_tools,
+    write_messages,
+)
+from callgate.dialects._convert import prepare_transcript
 from tests.dialects import sdk
 from tests.dialects.catalogs import mcp_catalog, tools
+from tests.dialects.test_roundtrip import transcripts
 
 CHOICES: list[Any] = [None, "auto", "required", "none", ToolChoice.tool("get_weather"),
                       ToolChoice.allowed(["get_weather", "place_order"]),
@@ -88,3 +101,86 @@ def test_mcp_tools_and_results_validate() -> None:
                             content='{"id": "o1"}', structured={"id": "o1"})
     for result in render_results("mcp", [*RESULTS, structured]):
         sdk.mcp_result(result)
+
+
+# --- whole conversations, converted, validate too ------------------------------------------
+
+
+RICH_ANTHROPIC: list[Any] = [
+    {"role": "user", "content": "weather in Oslo and Rome?"},
+    {"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "two cities", "signature": "c2ln"},
+        {"type": "text", "text": "Checking both."},
+        {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Oslo"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "get_weather", "input": {"city": "Rome"}}]},
+    {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "cold"},
+        {"type": "tool_result", "tool_use_id": "toolu_2", "content": "down", "is_error": True},
+        {"type": "text", "text": "and tomorrow?"}]},
+    {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_3", "name": "get_weather", "input": {"city": "Oslo"}}]},
+]
+
+
+def _conversation_request(dialect: str, wire: Any) -> dict[str, Any]:
+    return {**wire.request(), **render_tools(tools(), dialect).payload}
+
+
+@pytest.mark.parametrize("target", list(VALIDATORS))
+def test_converted_conversation_validates(target: str) -> None:
+    out = convert(RICH_ANTHROPIC, source="anthropic", target=target, system="Be brief.")
+    VALIDATORS[target](_conversation_request(target, out))
+    back = convert(out.messages, source=target, target="anthropic", system=out.system)
+    sdk.anthropic_request(_conversation_request("anthropic", back))
+
+
+@settings(max_examples=25, deadline=None)
+@given(transcripts(), st.sampled_from(list(VALIDATORS)))
+def test_any_written_conversation_validates(transcript: Any, target: str) -> None:
+    prepared, _ = prepare_transcript(transcript, Dialect(target))
+    VALIDATORS[target](_conversation_request(target, write_messages(target, prepared)))
+
+
+# --- SDK response objects parse like raw dicts -----------------------------------------------
+
+def test_sdk_response_objects_parse() -> None:
+    from anthropic.types import Message as AnthropicMessage
+    from google.genai import types
+    from openai.types.chat import ChatCompletion
+    from openai.types.responses import Response
+
+    chat = ChatCompletion.model_validate({
+        "id": "x", "object": "chat.completion", "created": 1, "model": "m", "choices": [{
+            "index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": None, "tool_calls": [{
+                    "id": "call_1", "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}]}}]})
+    response = Response.model_validate({
+        "id": "r", "object": "response", "created_at": 1, "model": "m", "status": "completed",
+        "parallel_tool_calls": True, "tool_choice": "auto", "tools": [], "output": [
+            {"type": "reasoning", "id": "rs_1", "summary": []},
+            {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+             "arguments": '{"city": "Oslo"}', "status": "completed"}]})
+    message = AnthropicMessage.model_validate({
+        "id": "m", "type": "message", "role": "assistant", "model": "c",
+        "stop_reason": "tool_use", "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1}, "content": [
+            {"type": "tool_use", "id": "call_1", "name": "get_weather",
+             "input": {"city": "Oslo"}}]})
+    gemini = types.GenerateContentResponse(candidates=[types.Candidate(
+        finish_reason="STOP", content=types.Content(role="model", parts=[types.Part(
+            function_call=types.FunctionCall(id="call_1", name="get_weather",
+                                             args={"city": "Oslo"}),
+            thought_signature=b"sig")]))])
+    parsed = {"openai_chat": parse_response("openai_chat", chat),
+              "openai_responses": parse_response("openai_responses", response),
+              "anthropic": parse_response("anthropic", message),
+              "gemini": parse_response("gemini", gemini)}
+    for dialect, turn in parsed.items():
+        (call,) = turn.calls
+        assert (call.id, call.name) == ("call_1", "get_weather"), dialect
+        arguments = call.arguments
+        parsed_args = json.loads(arguments) if isinstance(arguments, str) else arguments
+        assert parsed_args == {"city": "Oslo"}, dialect
+    assert parsed["gemini"].calls[0].provider_state == {"gemini": {"thought_signature": "c2ln"}}
+    assert parsed["openai_responses"].state["openai"]["items"][0]["id"] == "rs_1"
