@@ -100,10 +100,9 @@ class Approve:
             return _outcome.invalid_arguments(attempt.call, entry.tool.name, problems,
                                               entry.example)
         arguments = fill_defaults(entry.tool.input_schema, arguments)
-        prepared = dataclasses.replace(attempt.prepared, arguments=arguments)
-        return dataclasses.replace(
-            attempt, prepared=prepared,
-            request_hash=request_hash(entry.tool, arguments, attempt.context))
+        attempt.prepared = dataclasses.replace(attempt.prepared, arguments=arguments)
+        attempt.request_hash = request_hash(entry.tool, arguments, attempt.context)
+        return attempt
 
     async def _file(self, attempt: Attempt) -> ToolResult:
         decision, ctx = attempt.decision, attempt.context
@@ -121,5 +120,5 @@ class Approve:
 
 
 async def _approved(call_next: Next, attempt: Attempt, approval_id: str) -> ToolResult:
-    result = await call_next(dataclasses.replace(attempt, approval_id=approval_id))
-    return dataclasses.replace(result, approval_id=result.approval_id or approval_id)
+    attempt.approval_id = approval_id
+    return await call_next(attempt)

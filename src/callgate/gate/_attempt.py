@@ -9,21 +9,41 @@ chain is empty and a call goes straight to execution.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-from callgate.contract import Context, Tool, ToolCall, ToolResult
+from callgate.contract import Context, Effect, Tool, ToolCall, ToolResult
 from callgate.gate._decision import Decision
 from callgate.gate._prepare import Prepared
 from callgate.schema import content_hash
 
-__all__ = ["Attempt", "Next", "Step", "chain", "derive_key", "request_hash"]
+__all__ = [
+    "Attempt", "Next", "Settlement", "Step", "annotate", "chain", "derive_key", "request_hash",
+]
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
+class Settlement:
+    """An idempotency record to finish together with the call's receipt.
+
+    The dedupe step fills it instead of finishing the record itself; the record step then
+    stores outcome and receipt in one transaction (both exist, or neither does).
+    """
+
+    key: str | None = None
+    owner: str | None = None
+    state: Literal["completed", "failed"] | None = None
+
+
+@dataclass(kw_only=True, slots=True)
 class Attempt:
-    """A valid call and everything the steps learned about it so far."""
+    """A valid call and everything the steps learned about it so far.
+
+    Working state of one call, owned by it alone: steps set fields in place (cheaper than
+    copying a frozen value at every step, which showed in the durable gate's profile).
+    """
 
     prepared: Prepared
     context: Context
@@ -41,6 +61,8 @@ class Attempt:
     """The approval to use: set by `Gate.resume`, then by the approve step."""
     number: int = 1
     """Attempt number passed to the executor (`CallContext.attempt`)."""
+    settlement: Settlement | None = None
+    """Set by the record step when the store can finish a record with its receipt."""
 
     @property
     def tool(self) -> Tool:
@@ -58,6 +80,22 @@ class Step(Protocol):
     """A cross-cutting piece of the path of one call."""
 
     async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult: ...
+
+
+def annotate(result: ToolResult, attempt: Attempt) -> ToolResult:
+    """Fill in, once, what the steps decided: rule, approval and idempotency key."""
+    decision, key = attempt.decision, attempt.idempotency_key
+    rule_id = result.rule_id or (decision.rule_id if decision is not None else None)
+    approval_id = result.approval_id or attempt.approval_id
+    if attempt.tool.effect is Effect.READ:
+        key = result.idempotency_key
+    else:
+        key = result.idempotency_key or key
+    if (rule_id, approval_id, key) == (result.rule_id, result.approval_id,
+                                       result.idempotency_key):
+        return result
+    return dataclasses.replace(result, rule_id=rule_id, approval_id=approval_id,
+                               idempotency_key=key)
 
 
 def chain(steps: Sequence[Step], terminal: Next) -> Next:

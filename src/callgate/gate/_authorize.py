@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from callgate.contract import Route, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Next
@@ -34,11 +32,10 @@ class Authorize:
         violation = self.taint.violation(attempt.tool, attempt.context)
         if violation is not None:
             decision = Decision.ask(violation, rule_id=RULE_OF_TWO)
-        result = await call_next(dataclasses.replace(attempt, decision=decision))
+        attempt.decision = decision
+        result = await call_next(attempt)
         if result.route in (Route.COMPLETED, Route.VERIFIED):
             self.taint.observe(attempt.tool, attempt.context.run_id)
-        if result.rule_id is None:
-            result = dataclasses.replace(result, rule_id=decision.rule_id)
         return result
 
     async def _decide(self, attempt: Attempt) -> Decision:

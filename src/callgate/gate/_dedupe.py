@@ -16,7 +16,7 @@ import os
 import secrets
 import socket
 import time
-from typing import Any
+from typing import Any, Literal
 
 from callgate.contract import Effect, Route, ToolResult
 from callgate.gate import _outcome
@@ -103,11 +103,15 @@ class Dedupe:
                    ) -> ToolResult:
         result = await call_next(attempt)
         idem = self.io.store.idempotency
+        state: Literal["completed", "failed"] = (
+            "completed" if result.route in _DONE else "failed")
+        settlement = attempt.settlement
         try:
             if result.route is Route.UNKNOWN_OUTCOME:
                 await self.io(idem.mark_unknown, key, owner=owner)
+            elif settlement is not None:  # finished with the receipt, in one transaction
+                settlement.key, settlement.owner, settlement.state = key, owner, state
             else:
-                state = "completed" if result.route in _DONE else "failed"
                 await self.io(idem.finish, key, owner=owner, state=state,
                               outcome=encode_outcome(result, self.redactor))
         except (StoreUnavailable, StoreConflict) as exc:
@@ -116,7 +120,7 @@ class Dedupe:
             log.error("outcome of %s under key %s not recorded: %s", attempt.tool.name, key, exc)
             result = dataclasses.replace(result, reason=f"{result.reason}; outcome not "
                                          f"recorded ({type(exc).__name__})")
-        return _keyed(result, key)
+        return result
 
     async def _after_unknown(self, attempt: Attempt, key: str, owner: str, call_next: Next
                              ) -> ToolResult:
@@ -139,9 +143,10 @@ class Dedupe:
             await self.io(self.io.store.idempotency.finish, key, owner=owner,
                           state="completed", outcome=encode_outcome(done, self.redactor))
             return _keyed(done, key)
-        return await self._run(dataclasses.replace(attempt, number=record.attempts), key, owner,
-                               call_next)
+        attempt.number = record.attempts
+        return await self._run(attempt, key, owner, call_next)
 
 
 def _keyed(result: ToolResult, key: str) -> ToolResult:
+    """Only for results made here; the record step adds the key to all others."""
     return dataclasses.replace(result, idempotency_key=key)

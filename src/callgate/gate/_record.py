@@ -12,11 +12,12 @@ from typing import Literal
 
 from callgate.contract import Context, Effect, Tool, ToolCall, ToolResult
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Next
+from callgate.gate._attempt import Attempt, Next, Settlement, annotate
+from callgate.gate._dedupe import encode_outcome
 from callgate.gate._redact import Redactor
 from callgate.gate._store_io import StoreIO
 from callgate.schema import content_hash
-from callgate.store import ReceiptDraft, StoreUnavailable
+from callgate.store import ReceiptDraft, StoreConflict, StoreUnavailable
 
 __all__ = ["FailClosed", "ReceiptSettings", "Record"]
 
@@ -46,15 +47,35 @@ class Record:
         self.policy_version = policy_version
 
     async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult:
-        result = await call_next(attempt)
+        settlement = attempt.settlement = Settlement()
+        result = annotate(await call_next(attempt), attempt)
         arguments = {**attempt.prepared.arguments, **attempt.injected}
         draft = self.draft(attempt.call, result, attempt.context, attempt.tool,
                            request_hash=attempt.request_hash, arguments=arguments,
                            started_at=attempt.started_at)
+        if settlement.key is not None:
+            return await self._settle(settlement, result, draft)
         stored = await self.append(draft)
         if not stored and attempt.tool.effect is Effect.READ and (
                 self.settings.reads_without_store == "deny"):
             return _outcome.store_unavailable(attempt.call, attempt.tool.name)
+        return result
+
+    async def _settle(self, settlement: Settlement, result: ToolResult, draft: ReceiptDraft
+                      ) -> ToolResult:
+        """Finish the idempotency record and append the receipt in one transaction."""
+        assert settlement.owner is not None and settlement.state is not None
+        try:
+            await self.io(self.io.store.finish_and_record, settlement.key or "",
+                          owner=settlement.owner, state=settlement.state,
+                          outcome=encode_outcome(result, self.redactor), receipt=draft)
+        except (StoreUnavailable, StoreConflict) as exc:
+            # The call ran; only its record is missing. Its lease will run out and the next
+            # attempt reconciles, which is the truth: nobody here can record it now.
+            log.error("outcome and receipt of %s (key %s) not recorded: %s", draft.tool_name,
+                      settlement.key, exc)
+            return dataclasses.replace(result, reason=f"{result.reason}; outcome not "
+                                       f"recorded ({type(exc).__name__})")
         return result
 
     async def append(self, draft: ReceiptDraft) -> bool:
@@ -100,8 +121,7 @@ class FailClosed:
             return await call_next(attempt)
         except StoreUnavailable as exc:
             log.error("store unavailable before %s ran: %s", attempt.tool.name, exc)
-            denied = _outcome.store_unavailable(attempt.call, attempt.tool.name)
-            return dataclasses.replace(denied, idempotency_key=attempt.idempotency_key)
+            return _outcome.store_unavailable(attempt.call, attempt.tool.name)
 
 
 def _sha(text: str) -> str:

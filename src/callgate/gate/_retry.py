@@ -5,7 +5,6 @@ failed attempt did not take effect."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import random
 import time
 from collections.abc import Iterator
@@ -61,7 +60,7 @@ class Retry:
             if time.monotonic() + delay >= attempt.deadline:
                 break
             await asyncio.sleep(delay)
-            attempt = dataclasses.replace(attempt, number=attempt.number + 1)
+            attempt.number += 1
             result = await call_next(attempt)
         return result
 
