@@ -91,8 +91,8 @@ def inject(store: SQLStore, before: str, fault: Callable[[], None]) -> None:
     original = db.transaction
 
     @contextmanager
-    def transaction(*, write: bool) -> Iterator[Tx]:
-        with original(write=write) as tx:
+    def transaction(*, write: bool, snapshot: bool = False) -> Iterator[Tx]:
+        with original(write=write, snapshot=snapshot) as tx:
             yield FaultyTx(tx, before, fault) if write else tx
 
     db.transaction = transaction  # type: ignore[method-assign]

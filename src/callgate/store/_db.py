@@ -41,9 +41,15 @@ class Database(Protocol):
     """Appended to a `SELECT` that must lock its rows until commit (empty where the whole
     database is already locked for writing, as in SQLite's `BEGIN IMMEDIATE`)."""
 
-    def transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
+    def transaction(
+        self, *, write: bool, snapshot: bool = False
+    ) -> AbstractContextManager[Tx]:
         """Commit on success, roll back on any exception; driver failures that mean the
-        database is out of reach become `StoreUnavailable`."""
+        database is out of reach become `StoreUnavailable`.
+
+        A read (`write=False`) runs its statements one by one, each seeing committed data,
+        unless `snapshot` asks for one consistent view over all of them.
+        """
         ...
 
     def before_migrations(self, tx: Tx) -> None:

@@ -91,13 +91,18 @@ class PostgresDatabase:
             raise StoreUnavailable(f"PostgreSQL is unavailable: {exc}") from exc
 
     @contextmanager
-    def transaction(self, *, write: bool) -> Iterator[Tx]:
+    def transaction(self, *, write: bool, snapshot: bool = False) -> Iterator[Tx]:
         try:
-            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-                if not write:
-                    # One snapshot for the whole read (verify walks the chain in batches).
-                    cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                yield _PostgresTx(cur)
+            with self._pool.connection() as conn:
+                if not (write or snapshot):
+                    # Autocommit statements: no BEGIN and COMMIT round trips for a lookup.
+                    with conn.cursor() as cur:
+                        yield _PostgresTx(cur)
+                    return
+                with conn.transaction(), conn.cursor() as cur:
+                    if not write:
+                        cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    yield _PostgresTx(cur)
         except self._unavailable as exc:
             raise StoreUnavailable(f"PostgreSQL is unavailable: {exc}") from exc
 

@@ -101,8 +101,8 @@ class SQLReceipts:
             return _head(tx)
 
     def verify(self) -> VerifyReport:
-        # One read transaction: a consistent snapshot even while others append.
-        with self._db.transaction(write=False) as tx:
+        # One snapshot for the batches and the head, even while others append.
+        with self._db.transaction(write=False, snapshot=True) as tx:
             return _verify(tx)
 
     def prune_payloads(self, older_than: float) -> int:

@@ -96,9 +96,12 @@ class SQLiteDatabase:
         return conn
 
     @contextmanager
-    def transaction(self, *, write: bool) -> Iterator[Tx]:
+    def transaction(self, *, write: bool, snapshot: bool = False) -> Iterator[Tx]:
         with self._lock:
             try:
+                if not (write or snapshot):
+                    yield _SQLiteTx(self._conn)  # autocommit: each statement on its own
+                    return
                 self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
                     yield _SQLiteTx(self._conn)
