@@ -8,7 +8,10 @@ import pytest
 
 import callgate
 
-PUBLIC_PACKAGES = ["callgate", "callgate.schema", "callgate.contract", "callgate.gate"]
+PUBLIC_PACKAGES = [
+    "callgate", "callgate.schema", "callgate.contract", "callgate.dialects", "callgate.store",
+    "callgate.gate", "callgate.models", "callgate.loop", "callgate.testing",
+]
 
 
 def _isort_key(name: str) -> tuple[int, str]:
