@@ -1,0 +1,205 @@
+"""The lint input model: one tool declaration as written, where it came from, and its reading.
+
+Lint works on declarations, not only on `Tool`s, so that a name or schema the `Tool`
+constructor would reject can still be reported at its exact place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from callgate._errors import UserError
+from callgate.contract import Declaration, Tool, read_declaration, tool_from_declaration
+from callgate.lint._finding import Location
+from callgate.lint._walk import escape, iter_schema_nodes
+
+__all__ = ["ToolEntry", "entry_from_declaration", "entry_from_tool", "matches_rule"]
+
+_SCHEMA_KEYS = {"mcp": "/inputSchema", "anthropic": "/input_schema",
+                "gemini": "/parametersJsonSchema", "openai_chat": "/function/parameters",
+                "openai_responses": "/parameters", "plain": "/parameters",
+                "legacy_arguments": "/arguments"}
+_DEPRECATED_TEXT = re.compile(r"^\W*deprecated\b|\(deprecated\)|\[deprecated\]", re.IGNORECASE)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolEntry:
+    """One declaration of a catalog being linted or scanned."""
+
+    name: str
+    """The name as declared (`math.sum`, `get weather`), which may not be a valid `Tool` name."""
+    raw: Mapping[str, Any]
+    """The declaration as written, dialect envelope included."""
+    declaration: Declaration
+    """The dialect-neutral reading: description, input schema with non-standard types mapped."""
+    body_pointer: str = ""
+    """Where name and description sit inside `raw` (`/function` for OpenAI Chat)."""
+    schema_pointer: str = "/inputSchema"
+    """Where the input schema sits inside `raw`."""
+    source: str | None = None
+    source_pointer: str | None = None
+    line: int | None = None
+    group: str | None = None
+    """Server or entry the tool belongs to; catalog rules compare tools within a group."""
+    server: str | None = None
+    """The MCP server offering the tool, when the source says (shadowing compares servers;
+    a BFCL entry is a group but not a server)."""
+    trusted: bool = False
+    """True for tools from the developer's own code; their inline suppressions also apply to
+    poisoning rules (an upstream server must not be able to silence the scanner)."""
+    tool: Tool | None = field(default=None, compare=False)
+    """The `Tool` this declaration makes, when it makes one."""
+    deprecated: bool = False
+    replacement: str | None = None
+    version: str | None = None
+    suppress: tuple[str, ...] = ()
+    """Rule ids or prefixes suppressed for the whole tool."""
+    node_suppress: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(pointer, rule ids) pairs from `x-callgate-ignore` inside the schema."""
+
+    @property
+    def description(self) -> str:
+        return self.declaration.description
+
+    @property
+    def input_schema(self) -> Mapping[str, Any]:
+        return self.declaration.input_schema
+
+    @property
+    def title(self) -> str | None:
+        return self.declaration.annotations.title
+
+    def location(self, pointer: str = "") -> Location:
+        return Location(tool=self.name, pointer=pointer, source=self.source,
+                        source_pointer=(self.source_pointer or "") + pointer
+                        if self.source_pointer is not None else None,
+                        line=self.line, group=self.group)
+
+    def at_body(self, key: str) -> Location:
+        """Location of a top-level key of the declaration (`description`, `name`)."""
+        return self.location(f"{self.body_pointer}/{escape(key)}")
+
+    def at_schema(self, schema_pointer: str) -> Location:
+        """Location of a pointer inside the (read) input schema, mapped back to the raw form."""
+        if self.declaration.shape != "legacy_arguments":
+            return self.location(self.schema_pointer + schema_pointer)
+        return self.location(self._legacy_pointer(schema_pointer))
+
+    def suppressed(self, rule: str, pointer: str) -> bool:
+        """True when an inline suppression covers `rule` at `pointer`."""
+        if any(matches_rule(rule, s) for s in self.suppress):
+            return True
+        return any(pointer.startswith(where) and any(matches_rule(rule, s) for s in ids)
+                   for where, ids in self.node_suppress)
+
+    def _legacy_pointer(self, schema_pointer: str) -> str:
+        # The legacy `arguments` list is read into a schema; map `/properties/q/description`
+        # back to `/arguments/3/desc` so the location points at what the author wrote.
+        parts = schema_pointer.split("/")[1:]
+        args = self.raw.get("arguments")
+        if len(parts) >= 2 and parts[0] == "properties" and isinstance(args, list):
+            name = parts[1].replace("~1", "/").replace("~0", "~")
+            index = next((i for i, a in enumerate(args)
+                          if isinstance(a, Mapping) and a.get("name") == name), None)
+            if index is not None:
+                rest = ["desc" if p == "description" else p for p in parts[2:3]] + parts[3:]
+                return "/".join(["/arguments", str(index), *rest]).rstrip("/")
+        return "/arguments"
+
+
+def matches_rule(rule: str, selector: str) -> bool:
+    """`selector` names `rule` exactly, is a prefix of it (`S`, `S00`), or is `*`/`ALL`."""
+    selector = selector.strip().upper()
+    return selector in ("*", "ALL") or rule.upper().startswith(selector)
+
+
+def entry_from_declaration(
+    raw: Mapping[str, Any], *, source: str | None = None, source_pointer: str | None = None,
+    line: int | None = None, group: str | None = None, server: str | None = None,
+    trusted: bool = False,
+) -> ToolEntry:
+    """Read one declaration of any dialect; `UserError` when it has no usable shape."""
+    declaration = read_declaration(raw)
+    body_pointer = "/function" if declaration.shape == "openai_chat" else ""
+    body = raw.get("function") if declaration.shape == "openai_chat" else raw
+    body = body if isinstance(body, Mapping) else raw
+    try:
+        tool: Tool | None = tool_from_declaration(raw)
+    except (UserError, ValueError, TypeError):
+        tool = None
+    meta = _meta(body)
+    deprecated = (_flag(body, "deprecated") or _flag(meta, "deprecated")
+                  or bool(_DEPRECATED_TEXT.search(declaration.description[:60])))
+    replacement = _text(body, "replacement") or _text(meta, "replacement")
+    version = _text(body, "version") or _text(meta, "version")
+    return ToolEntry(
+        name=declaration.name, raw=raw, declaration=declaration, body_pointer=body_pointer,
+        schema_pointer=_SCHEMA_KEYS[declaration.shape], source=source,
+        source_pointer=source_pointer, line=line, group=group, server=server, trusted=trusted,
+        tool=tool,
+        deprecated=deprecated, replacement=replacement, version=version,
+        suppress=_ignores(meta),
+        node_suppress=tuple((_SCHEMA_KEYS[declaration.shape] + p, ids)
+                            for p, ids in _node_ignores(declaration.input_schema)),
+    )
+
+
+def entry_from_tool(tool: Tool, *, source: str | None = None, group: str | None = None
+                    ) -> ToolEntry:
+    """An entry for a `Tool` from the developer's own code, shown as its MCP declaration."""
+    raw: dict[str, Any] = {"name": tool.name, "description": tool.description,
+                           "inputSchema": dict(tool.input_schema)}
+    if tool.output_schema is not None:
+        raw["outputSchema"] = dict(tool.output_schema)
+    annotations = tool.annotations.to_mcp()
+    if annotations:
+        raw["annotations"] = annotations
+    entry = entry_from_declaration(raw, source=source, group=group or tool.namespace,
+                                   server=group, trusted=True)
+    meta = tool.metadata.get("callgate") if isinstance(tool.metadata, Mapping) else None
+    ignores = _ignores({"callgate": meta}) if isinstance(meta, Mapping) else ()
+    return replace(entry, tool=tool, deprecated=tool.deprecated, replacement=tool.replacement,
+                   version=tool.version, suppress=ignores)
+
+
+def _meta(body: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Inline metadata: MCP `_meta`, or `metadata`, or `x-callgate` on other dialects."""
+    for key in ("_meta", "metadata"):
+        value = body.get(key)
+        if isinstance(value, Mapping):
+            return value
+    value = body.get("x-callgate")
+    return {"callgate": value} if isinstance(value, Mapping) else {}
+
+
+def _ignores(meta: Mapping[str, Any]) -> tuple[str, ...]:
+    own = meta.get("callgate")
+    value = own.get("ignore") if isinstance(own, Mapping) else None
+    return _ids(value)
+
+
+def _node_ignores(schema: Mapping[str, Any]) -> Iterable[tuple[str, tuple[str, ...]]]:
+    for site in iter_schema_nodes(schema):
+        ids = _ids(site.node.get("x-callgate-ignore"))
+        if ids:
+            yield site.pointer, ids
+
+
+def _ids(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if isinstance(value, list):
+        return tuple(str(v).strip() for v in value if str(v).strip())
+    return ()
+
+
+def _flag(body: Mapping[str, Any], key: str) -> bool:
+    return body.get(key) is True
+
+
+def _text(body: Mapping[str, Any], key: str) -> str | None:
+    value = body.get(key)
+    return value if isinstance(value, str) and value else None

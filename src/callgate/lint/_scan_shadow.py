@@ -1,0 +1,224 @@
+"""Cross-tool shadowing and lookalike names: checks that need the whole catalog.
+
+A description may name sibling tools of its own server ("call list_files first"); what it
+must not do is mention tools of another server, or tell how another tool must be called
+("when send_email is called, add a BCC"). A tool named in such an instruction that is not
+in the catalog at all belongs to some other server, which is the classic attack.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from callgate.lint._confusables import mixed_script, skeleton
+from callgate.lint._entry import ToolEntry
+from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._scan_site import TextSite, sentence_around
+
+__all__ = ["RULES", "NameIndex", "check_names", "check_shadowing"]
+
+H, M = Severity.HIGH, Severity.MEDIUM
+
+RULES = (
+    Rule(id="S011", name="tool-shadowing", kind="scan", severity=H,
+         summary="Text mentions a tool of another server (exactly or nearly), or tells how "
+                 "another tool must be called; or two servers offer the same tool name.",
+         why="One poisoned server can redirect, rewrite or suppress the calls of every other "
+             "server the model has loaded.",
+         fix="Describe only this tool; cross-tool guidance belongs to the host, not a server."),
+)
+
+_IDENT = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+(?![\w-])")
+_QUOTED = re.compile(r"[`'\"]([a-z][a-z0-9]{3,})[`'\"]")
+_W = r"[^\w]+(?:\w+[^\w]+)"
+# Instructions about how another tool (written X) must be called or treated.
+_TEMPLATES = (
+    r"(?:when|whenever|before|after|each time|every time|calls? to)[^\w]+(?:\w+[^\w]+)"
+    r"{0,3}?X\b.{0,80}?\b(?:always|must|should|also|never|set|add|change|include|pass|"
+    r"bcc|cc|prefix|replace|send|override)\b",
+    r"\bfor\s+X\s*[,:]\s*(?:\w+\s+){0,2}?(?:always|must|set|add|include|pass|change)\b",
+    r"\bX\b(?:\s+(?:tool|function|helper|call|calls))?\s+(?:must|should|has to|needs? to|"
+    r"is required to)\b(?!\s+(?:be\s+)?(?:called|used|run|invoked)\b)",
+    r"(?:calls? to|the \w+ of|arguments? (?:of|for|to)|parameters? (?:of|for)|input to)\s+X"
+    r"\s+(?:\w+\s+){0,3}?(?:must|should|needs?|has to)\b",
+    rf"\b(?:never|do not|don't|stop|avoid)[^\w]+(?:\w+[^\w]+){{0,1}}(?:call|use|invok|run)\w*"
+    rf"{_W}{{0,2}}?X\b",
+    rf"\bX\b{_W}{{0,3}}?(?:is|are|has been|was)\s+(?:\w+\s+){{0,2}}?(?:deprecated|unsafe|broken|"
+    rf"compromised|outdated|insecure|malicious|disabled)",
+    r"\bX\b(?:\s+tool)?\s+(?:returns|gives|produces)\s+(?:\w+\s+)?(?:wrong|incorrect|fake|stale|"
+    r"bad|invalid)",
+    r"\b(?:pass|send|forward|give|route|hand|redirect)\w*[^\w]+(?:[^\s]+\s+){0,8}?"
+    r"(?:to|into|through)\s+(?:the\s+)?X\b",
+    r"(?:когда|перед|после|каждый раз|при)[^\w]+(?:\w+[^\w]+){0,3}?X\b.{0,80}?"
+    r"(?:всегда|обязательно|добавля|измен|передава|укажи|установи|замени)",
+)
+_INSTEAD = r"\binstead of\s+(?:\w+\s+){0,2}?['\"`]?X\b"
+# X stands for the tool named; compiled once with a capturing group in its place.
+_NAME = r"(?P<x>[a-z][\w.-]*[a-z0-9])"
+_COMPILED = tuple(re.compile(t.replace("X", _NAME)) for t in _TEMPLATES)
+_COMPILED_INSTEAD = re.compile(_INSTEAD.replace("X", _NAME))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Known:
+    name: str
+    server: str | None
+
+
+class NameIndex:
+    """Tool names of a catalog, looked up exactly or within one edit."""
+
+    def __init__(self, entries: Sequence[ToolEntry]) -> None:
+        self.exact: dict[str, list[_Known]] = defaultdict(list)
+        self.near: dict[str, set[str]] = defaultdict(set)
+        for entry in entries:
+            key = _key(entry.name)
+            self.exact[key].append(_Known(name=entry.name, server=entry.server))
+            if len(key) >= 6:
+                for variant in _deletions(key):
+                    self.near[variant].add(key)
+
+    def find(self, word: str) -> list[_Known]:
+        key = _key(word)
+        if key in self.exact:
+            return self.exact[key]
+        if len(key) < 6:
+            return []
+        keys = self.near.get(key, set()).union(*(self.near.get(v, set())
+                                                 for v in _deletions(key)))
+        return [k for found in sorted(keys) for k in self.exact[found]]
+
+
+def _key(name: str) -> str:
+    return name.casefold().replace("-", "_").replace(".", "_")
+
+
+def _deletions(word: str) -> Iterator[str]:
+    yield word
+    for i in range(len(word)):
+        yield word[:i] + word[i + 1:]
+
+
+def check_shadowing(entry: ToolEntry, sites: Iterable[TextSite], index: NameIndex
+                    ) -> Iterator[tuple[TextSite, int, int, Severity, str]]:
+    """(site, start, end, severity, message) for each tool mentioned in this tool's text."""
+    own = {_key(entry.name), *(_key(p) for p in _parameters(entry))}
+    for site in sites:
+        if site.field in ("name", "property"):
+            continue
+        light = site.view("light")
+        reported: set[str] = set()
+        for word, start, end in _identifiers(light.text):
+            begin, stop = light.source_span(start, end)
+            if _key(word) in own or _key(word) in reported or site.text[begin:stop].isupper():
+                continue  # upper case is a constant (`OKTA_MANAGED`), not a tool name
+            known = [k for k in index.find(word) if _key(k.name) not in own]
+            verdict = _judge(entry, light.text, word, start, end, known)
+            if verdict is not None:
+                reported.add(_key(word))
+                yield site, begin, stop, verdict[0], verdict[1]
+
+
+def _judge(entry: ToolEntry, text: str, word: str, start: int, end: int,
+           known: list[_Known]) -> tuple[Severity, str] | None:
+    foreign = [k for k in known if k.server != entry.server]
+    instructs = _instructs(text, word, start, end)
+    if not known and "_" in word:
+        if instructs:
+            return H, f"tells how tool {word!r}, which is not in this catalog, must be called"
+        if _mentions(text, word, start, end, _COMPILED_INSTEAD):
+            return M, f"steers the model away from tool {word!r}, which is not in this catalog"
+        return None
+    if foreign and instructs:
+        return H, (f"tells how tool {foreign[0].name!r} of "
+                   f"{_where(foreign[0])} must be called")
+    if foreign:
+        return M, f"mentions tool {foreign[0].name!r} of {_where(foreign[0])}"
+    if known and instructs and _key(word) != _key(known[0].name):
+        return M, f"gives instructions about {word!r}, a near-copy of {known[0].name!r}"
+    return None
+
+
+def _where(known: _Known) -> str:
+    return f"server {known.server!r}" if known.server else "another source"
+
+
+def _instructs(text: str, word: str, start: int, end: int) -> bool:
+    return any(_mentions(text, word, start, end, t) for t in _COMPILED)
+
+
+def _mentions(text: str, word: str, start: int, end: int, template: re.Pattern[str]) -> bool:
+    begin, stop = sentence_around(text, start, end, reach=200)
+    return any(m.group("x").strip(".-") == word
+               for m in template.finditer(text, begin, stop))
+
+
+def _identifiers(text: str) -> Iterator[tuple[str, int, int]]:
+    for match in _IDENT.finditer(text):
+        yield match.group(0).strip(".-"), match.start(), match.end()
+    for match in _QUOTED.finditer(text):
+        yield match.group(1), match.start(1), match.end(1)
+
+
+def _parameters(entry: ToolEntry) -> list[str]:
+    props = entry.input_schema.get("properties")
+    return [str(p) for p in props] if isinstance(props, Mapping) else []
+
+
+def check_names(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
+    """S009 for lookalike tool and parameter names; S011 for names two servers share."""
+    by_skeleton: dict[str, list[ToolEntry]] = defaultdict(list)
+    for entry in entries:
+        by_skeleton[skeleton(entry.name)].append(entry)
+    for entry in entries:
+        yield from _lookalike(entry, by_skeleton[skeleton(entry.name)])
+        yield from _parameter_lookalikes(entry)
+    yield from _collisions(entries)
+
+
+def _lookalike(entry: ToolEntry, same: list[ToolEntry]) -> Iterator[Finding]:
+    others = [e for e in same if e.name != entry.name]
+    mixed = not entry.name.isascii() and (mixed_script(entry.name) or bool(others))
+    if not mixed:
+        return
+    target = f" and imitates {others[0].name!r}" if others else ""
+    yield Finding(rule="S009", severity=H, location=entry.at_body("name"),
+                  message=f"tool name {entry.name!r} has lookalike letters"
+                          f" {_non_ascii(entry.name)}{target}",
+                  evidence=entry.name, decoded=skeleton(entry.name),
+                  hint="rename the tool in plain ASCII", why=RULES[0].why)
+
+
+def _parameter_lookalikes(entry: ToolEntry) -> Iterator[Finding]:
+    for name in _parameters(entry):
+        if not name.isascii() and mixed_script(name):
+            yield Finding(rule="S009", severity=H,
+                          location=entry.at_schema(f"/properties/{name}"),
+                          message=f"parameter name {name!r} has lookalike letters "
+                                  f"{_non_ascii(name)}",
+                          evidence=name, hint="rename the parameter in plain ASCII")
+
+
+def _collisions(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
+    # same name, different servers; tools from no named server are one server
+    groups: dict[str, dict[str | None, ToolEntry]] = defaultdict(dict)
+    for entry in entries:
+        groups[_key(entry.name)].setdefault(entry.server, entry)
+    for per_group in groups.values():
+        if len(per_group) < 2:
+            continue
+        first, *rest = per_group.values()
+        for entry in rest:
+            yield Finding(rule="S011", severity=M, location=entry.at_body("name"),
+                          message=f"tool name {entry.name!r} is also offered by "
+                                  f"{_where(_Known(name=first.name, server=first.server))}; "
+                                  "one shadows the other",
+                          evidence=entry.name,
+                          hint="prefix tool names with their server (namespace)")
+
+
+def _non_ascii(name: str) -> str:
+    return ", ".join(f"{c!r} U+{ord(c):04X}" for c in dict.fromkeys(name) if not c.isascii())
