@@ -32,11 +32,11 @@ def lint(source: CatalogSource, *, select: Iterable[str] | None = None,
     entries = catalog.entries
     names = frozenset(e.name for e in entries)
     # A model sees all servers' tools at once, but a BFCL entry's tools only together.
-    sizes = Counter(e.group for e in entries if e.server is None and e.group is not None)
+    sizes = Counter(str(e.group) for e in entries if e.server is None and e.group is not None)
     findings: list[Finding] = list(catalog.problems)
     for entry in entries:
         alone = entry.server is None and entry.group is not None
-        ctx = LintContext(size=sizes[entry.group] if alone else len(entries), names=names)
+        ctx = LintContext(size=sizes[str(entry.group)] if alone else len(entries), names=names)
         for check in _TOOL_CHECKS:
             findings.extend(check(entry, ctx))
     findings.extend(check_catalog(entries))
