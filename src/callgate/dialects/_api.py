@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from callgate.contract import ToolCall, ToolResult
+from callgate.dialects._errors import malformed
 from callgate.dialects._kinds import Dialect
 from callgate.dialects._model import ParsedTurn, Rendered, WireContext
 from callgate.dialects._registry import codec
@@ -26,7 +27,8 @@ def parse_response(dialect: Dialect | str, response: Any, *,
     `DialectError`; malformed *arguments* do not (the gate reports them to the model).
     """
     target = to_dialect(dialect)
-    return codec(target).parse(response, context_for(target, rendered))
+    with malformed(target, "response"):
+        return codec(target).parse(response, context_for(target, rendered))
 
 
 def render_results(dialect: Dialect | str, results: Sequence[ToolResult], *,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from callgate._errors import CallgateError
 
-__all__ = ["DialectError"]
+__all__ = ["DialectError", "malformed"]
 
 
 class DialectError(CallgateError):
@@ -20,3 +23,22 @@ class DialectError(CallgateError):
         self.message = message
         at = f" at {where}" if where else ""
         super().__init__(f"{dialect}{at}: {message}")
+
+
+_SHAPE_ERRORS = (TypeError, AttributeError, ValueError, KeyError, IndexError)
+
+
+@contextmanager
+def malformed(dialect: str, what: str) -> Iterator[None]:
+    """Turn a shape error deep in a payload into a `DialectError` naming `what`.
+
+    The readers check the shapes they rely on; this is the net under them, so untrusted
+    payloads never end in a bare traceback.
+    """
+    try:
+        yield
+    except DialectError:
+        raise
+    except _SHAPE_ERRORS as exc:
+        raise DialectError(dialect, f"malformed {what} ({type(exc).__name__}: {exc})") from exc
+

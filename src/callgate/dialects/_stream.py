@@ -13,7 +13,7 @@ from typing import Any
 
 from callgate.dialects._api import context_for
 from callgate.dialects._data import as_data, field, items
-from callgate.dialects._errors import DialectError
+from callgate.dialects._errors import DialectError, malformed
 from callgate.dialects._kinds import Dialect
 from callgate.dialects._model import ParsedTurn, Rendered, WireContext
 from callgate.dialects._registry import codec
@@ -35,14 +35,19 @@ class StreamAccumulator(ABC):
         data = as_data(event, self.dialect)
         if not isinstance(data, Mapping):
             raise DialectError(self.dialect, "a stream event must be an object")
-        self._feed(data)
+        with malformed(self.dialect, "stream event"):
+            self._feed(data)
+
+    def result(self) -> ParsedTurn:
+        """The turn so far, calls complete as far as their arguments arrived."""
+        with malformed(self.dialect, "stream"):
+            return self._result()
 
     @abstractmethod
     def _feed(self, data: Mapping[str, Any]) -> None: ...
 
     @abstractmethod
-    def result(self) -> ParsedTurn:
-        """The turn so far, calls complete as far as their arguments arrived."""
+    def _result(self) -> ParsedTurn: ...
 
 
 class OpenAIChatStream(StreamAccumulator):
@@ -83,7 +88,7 @@ class OpenAIChatStream(StreamAccumulator):
         if part.get("extra_content"):
             slot["extra_content"] = part["extra_content"]
 
-    def result(self) -> ParsedTurn:
+    def _result(self) -> ParsedTurn:
         message = {"role": "assistant", "content": "".join(self.text),
                    "tool_calls": [self.calls[i] for i in sorted(self.calls)]}
         turn = codec(self.dialect).parse(message, self.ctx)
@@ -120,7 +125,7 @@ class ResponsesStream(StreamAccumulator):
         elif kind in ("response.completed", "response.incomplete", "response.failed"):
             self.status = (data.get("response") or {}).get("status")
 
-    def result(self) -> ParsedTurn:
+    def _result(self) -> ParsedTurn:
         output = [_output_item(self.items[i]) for i in sorted(self.items)]
         turn = codec(self.dialect).parse({"output": output}, self.ctx)
         return ParsedTurn(text=turn.text, calls=turn.calls, state=turn.state,
@@ -166,7 +171,7 @@ class AnthropicStream(StreamAccumulator):
         elif kind == "signature_delta":
             block["signature"] = delta.get("signature", "")
 
-    def result(self) -> ParsedTurn:
+    def _result(self) -> ParsedTurn:
         blocks = []
         for index in sorted(self.blocks):
             block = dict(self.blocks[index])
@@ -194,7 +199,7 @@ class GeminiStream(StreamAccumulator):
             content = candidate.get("content") or {}
             self.parts += items(content.get("parts"), self.dialect, "content.parts")
 
-    def result(self) -> ParsedTurn:
+    def _result(self) -> ParsedTurn:
         turn = codec(self.dialect).parse({"role": "model", "parts": self.parts}, self.ctx)
         return ParsedTurn(text=turn.text, calls=turn.calls, state=turn.state,
                           finish_reason=self.finish)

@@ -9,6 +9,7 @@ from typing import Any
 from callgate.contract import ToolCall
 from callgate.dialects._aliases import Aliases, make_aliases
 from callgate.dialects._api import context_for
+from callgate.dialects._errors import malformed
 from callgate.dialects._kinds import Dialect
 from callgate.dialects._model import Message, Rendered, WireContext
 from callgate.dialects._registry import codec
@@ -73,7 +74,8 @@ def read_messages(dialect: Dialect | str, messages: Sequence[Any], *,
     """
     target = to_dialect(dialect)
     ctx = _context(target, rendered, aliases)
-    read = codec(target).read(messages, ctx)
+    with malformed(target, "messages"):
+        read = codec(target).read(messages, ctx)
     if system:
         read.insert(0, Message(role="system", text=system))
     return Transcript(messages=tuple(_name_results(read)))
