@@ -86,3 +86,23 @@ async def test_logged_tracebacks_are_redacted(caplog: pytest.LogCaptureFixture) 
     assert result.route is Route.FAILED and "hunter2" not in result.content
     logged = "\n".join(r.getMessage() + (r.exc_text or "") for r in caplog.records)
     assert "RuntimeError" in logged and "hunter2" not in logged
+
+
+async def test_retention_prunes_payloads_never_the_chain(sqlite_url: str) -> None:
+    @tool(effect="read")
+    def echo(text: str) -> str:
+        """Echo."""
+        return text
+
+    settings = ReceiptSettings(store_payloads=True, retention_seconds=0.0)
+    with Gate([echo], store=sqlite_url, receipts=settings) as gate:
+        for i in range(3):
+            await gate.call(ToolCall(id=f"c{i}", name="echo", arguments={"text": f"t{i}"}))
+        assert gate.store is not None
+        assert [r.arguments for r in gate.store.receipts.list()] == [
+            {"text": "t0"}, {"text": "t1"}, {"text": "t2"}]
+        assert gate.prune_payloads() == 3
+        pruned = gate.store.receipts.list()
+        report = gate.store.receipts.verify()
+    assert [(r.arguments, r.result) for r in pruned] == [(None, None)] * 3
+    assert all(r.payload_hash for r in pruned) and report.ok
