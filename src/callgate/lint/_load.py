@@ -60,7 +60,8 @@ def load_catalog(source: CatalogSource) -> LoadedCatalog:
     if isinstance(source, Catalog):
         return LoadedCatalog(source=repr(source),
                              entries=tuple(entry_from_tool(t) for t in source))
-    return _from_objects(source, "<objects>", trusted=True)
+    # Declaration dicts may well be an upstream server's tools/list: not trusted.
+    return _from_objects(source, "<objects>", trusted=False)
 
 
 def merge(catalogs: Iterable[LoadedCatalog], *, dedupe: bool = False) -> LoadedCatalog:
@@ -111,7 +112,7 @@ def _load_module(spec: str) -> LoadedCatalog:
     if not isinstance(value, list | tuple):
         raise UserError(f"{spec!r} is a {type(value).__name__}; expected a Catalog or a list "
                         "of tools")
-    return _from_objects(value, spec, trusted=True)
+    return _from_objects(value, spec, trusted=False)
 
 
 def _from_objects(items: Iterable[Tool | Mapping[str, Any]], source: str, *, trusted: bool

@@ -189,10 +189,19 @@ def _details(old: Mapping[str, Any], new: Mapping[str, Any], parts: tuple[str, .
 
 
 def _added_text(old: str, new: str) -> str:
-    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-    pieces = [new[j1:j2] for op, _, _, j1, j2 in matcher.get_opcodes()
-              if op in ("insert", "replace")]
-    text = " … ".join(p.strip() for p in pieces if p.strip())
+    """The words `new` adds to `old`; runs split by one or two kept words are joined, so
+    an inserted sentence reads as one."""
+    before, after = old.split(), new.split()
+    opcodes = difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes()
+    runs: list[list[int]] = []
+    for op, _, _, j1, j2 in opcodes:
+        if op not in ("insert", "replace"):
+            continue
+        if runs and runs[-1][1] >= j1 - 2:  # at most two kept words since the last run
+            runs[-1][1] = j2
+        else:
+            runs.append([j1, j2])
+    text = " … ".join(" ".join(after[a:b]) for a, b in runs)
     return text if len(text) <= 300 else text[:297] + "..."
 
 

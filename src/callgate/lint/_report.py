@@ -95,7 +95,7 @@ def finish(command: Literal["lint", "scan"], source: str, entries: Iterable[Tool
     def order(f: Finding) -> tuple[Any, ...]:
         loc = f.location
         return (position.get((loc.source, loc.group, loc.tool), len(listed)), loc.tool,
-                loc.pointer, -f.severity, f.rule)
+                -f.severity, loc.pointer, f.rule)
 
     ordered = sorted(kept.values(), key=order)
     return Report(command=command, source=source, tools=len(listed), findings=tuple(ordered))

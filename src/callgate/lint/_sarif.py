@@ -22,8 +22,8 @@ def to_sarif(report: Report, *, version: str = "0") -> dict[str, Any]:
     """One run with the rules that fired (as `tool.driver.rules`) and one result each."""
     used = sorted({f.rule for f in report.findings})
     index = {rule: i for i, rule in enumerate(used)}
-    driver = {"name": "callgate", "informationUri": "https://github.com/callgate/callgate",
-              "version": version, "rules": [_rule(RULES[r]) for r in used]}
+    driver = {"name": "callgate", "version": version,
+              "rules": [_rule(RULES[r]) for r in used]}
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0",
             "runs": [{"tool": {"driver": driver},
                       "results": [_result(f, index[f.rule]) for f in report.findings],
