@@ -256,6 +256,11 @@ def _properties(old: Mapping[str, Any], new: Mapping[str, Any], tool: str, point
             elif name in old_required and name not in new_required:
                 yield Change(kind="compatible", code="param-now-optional", tool=tool,
                              pointer=where, message=f"{name!r} is now optional")
+    for name in new_required:
+        if name not in old_required and name not in after:
+            yield Change(kind="breaking", code="param-now-required", tool=tool,
+                         pointer=join(pointer, "required"),
+                         message=f"{name!r} is now required (and not even declared)")
     for name in before:
         if name not in after:
             yield Change(kind="breaking", code="param-removed", tool=tool,

@@ -33,33 +33,38 @@ RULES = (
 
 _IDENT = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+(?![\w-])")
 _QUOTED = re.compile(r"[`'\"]([a-z][a-z0-9]{3,})[`'\"]")
-_W = r"[^\w]+(?:\w+[^\w]+)"
-# Instructions about how another tool (written X) must be called or treated.
-_TEMPLATES = (
-    r"(?:when|whenever|before|after|each time|every time|calls? to)[^\w]+(?:\w+[^\w]+)"
-    r"{0,3}?X\b.{0,80}?\b(?:always|must|should|also|never|set|add|change|include|pass|"
-    r"bcc|cc|prefix|replace|send|override)\b",
-    r"\bfor\s+X\s*[,:]\s*(?:\w+\s+){0,2}?(?:always|must|set|add|include|pass|change)\b",
-    r"\bX\b(?:\s+(?:tool|function|helper|call|calls))?\s+(?:must|should|has to|needs? to|"
-    r"is required to)\b(?!\s+(?:be\s+)?(?:called|used|run|invoked)\b)",
-    r"(?:calls? to|the \w+ of|arguments? (?:of|for|to)|parameters? (?:of|for)|input to)\s+X"
-    r"\s+(?:\w+\s+){0,3}?(?:must|should|needs?|has to)\b",
-    rf"\b(?:never|do not|don't|stop|avoid)[^\w]+(?:\w+[^\w]+){{0,1}}(?:call|use|invok|run)\w*"
-    rf"{_W}{{0,2}}?X\b",
-    rf"\bX\b{_W}{{0,3}}?(?:is|are|has been|was)\s+(?:\w+\s+){{0,2}}?(?:deprecated|unsafe|broken|"
-    rf"compromised|outdated|insecure|malicious|disabled)",
-    r"\bX\b(?:\s+tool)?\s+(?:returns|gives|produces)\s+(?:\w+\s+)?(?:wrong|incorrect|fake|stale|"
-    r"bad|invalid)",
-    r"\b(?:pass|send|forward|give|route|hand|redirect)\w*[^\w]+(?:[^\s]+\s+){0,8}?"
-    r"(?:to|into|through)\s+(?:the\s+)?X\b",
-    r"(?:когда|перед|после|каждый раз|при)[^\w]+(?:\w+[^\w]+){0,3}?X\b.{0,80}?"
-    r"(?:всегда|обязательно|добавля|измен|передава|укажи|установи|замени)",
+# Instructions about how another tool (X) must be called or treated, as (text before X,
+# text after X); each side is compiled once and matched against the sentence around X.
+_TEMPLATES: tuple[tuple[str, str], ...] = (
+    (r"(?:when|whenever|before|after|each time|every time|calls? to)\W+(?:\w+\W+){0,3}",
+     r"\b.{0,80}?\b(?:always|must|should|also|never|set|add|change|include|pass|bcc|cc|"
+     r"prefix|replace|send|override)\b"),
+    (r"\bfor\s+", r"\s*[,:]\s*(?:\w+\s+){0,2}?(?:always|must|set|add|include|pass|change)\b"),
+    ("", r"(?:\s+(?:tool|function|helper|call|calls))?\s+(?:must|should|has to|needs? to|"
+         r"is required to)\b(?!\s+(?:be\s+)?(?:called|used|run|invoked)\b)"),
+    (r"(?:calls? to|the \w+ of|arguments? (?:of|for|to)|parameters? (?:of|for)|input to)\s+",
+     r"\s+(?:\w+\s+){0,3}?(?:must|should|needs?|has to)\b"),
+    (r"\b(?:never|do not|don't|stop|avoid)\W+(?:\w+\W+)?(?:call|use|invok|run)\w*\W+"
+     r"(?:\w+\W+){0,2}", ""),
+    ("", r"(?:\W+\w+){0,3}?\s+(?:is|are|has been|was)\s+(?:\w+\s+){0,2}?(?:deprecated|unsafe|"
+         r"broken|compromised|outdated|insecure|malicious|disabled)"),
+    ("", r"(?:\s+tool)?\s+(?:returns|gives|produces)\s+(?:\w+\s+)?(?:wrong|incorrect|fake|"
+         r"stale|bad|invalid)"),
+    (r"\b(?:pass|send|forward|give|route|hand|redirect)\w*\W+(?:\S+\s+){0,8}?"
+     r"(?:to|into|through)\s+(?:the\s+)?", ""),
+    (r"(?:когда|перед|после|каждый раз|при)\W+(?:\w+\W+){0,3}",
+     r".{0,80}?(?:всегда|обязательно|добавля|измен|передава|укажи|установи|замени)"),
 )
-_INSTEAD = r"\binstead of\s+(?:\w+\s+){0,2}?['\"`]?X\b"
-# X stands for the tool named; compiled once with a capturing group in its place.
-_NAME = r"(?P<x>[a-z][\w.-]*[a-z0-9])"
-_COMPILED = tuple(re.compile(t.replace("X", _NAME)) for t in _TEMPLATES)
-_COMPILED_INSTEAD = re.compile(_INSTEAD.replace("X", _NAME))
+_INSTEAD = (r"\binstead of\s+(?:\w+\s+){0,2}", "")
+
+
+def _compile(before: str, after: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    quote = "['\"`]?"
+    return re.compile(f"(?:{before}){quote}\\Z"), re.compile(quote + after)
+
+
+_COMPILED = tuple(_compile(*t) for t in _TEMPLATES)
+_COMPILED_INSTEAD = _compile(*_INSTEAD)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -129,7 +134,7 @@ def _judge(entry: ToolEntry, text: str, word: str, start: int, end: int,
     if not known and "_" in word:
         if instructs:
             return H, f"tells how tool {word!r}, which is not in this catalog, must be called"
-        if _mentions(text, word, start, end, _COMPILED_INSTEAD):
+        if _mentions(text, start, end, _COMPILED_INSTEAD):
             return M, f"steers the model away from tool {word!r}, which is not in this catalog"
         return None
     if foreign and instructs:
@@ -147,13 +152,16 @@ def _where(known: _Known) -> str:
 
 
 def _instructs(text: str, word: str, start: int, end: int) -> bool:
-    return any(_mentions(text, word, start, end, t) for t in _COMPILED)
+    return any(_mentions(text, start, end, t) for t in _COMPILED)
 
 
-def _mentions(text: str, word: str, start: int, end: int, template: re.Pattern[str]) -> bool:
+def _mentions(text: str, start: int, end: int,
+              template: tuple[re.Pattern[str], re.Pattern[str]]) -> bool:
+    """True when the sentence reads `<before> X <after>` around the mention at start:end."""
     begin, stop = sentence_around(text, start, end, reach=200)
-    return any(m.group("x").strip(".-") == word
-               for m in template.finditer(text, begin, stop))
+    before, after = template
+    return (before.search(text, begin, start) is not None
+            and after.match(text, end, stop) is not None)
 
 
 def _identifiers(text: str) -> Iterator[tuple[str, int, int]]:
