@@ -32,12 +32,14 @@ def test_all_is_sorted_and_complete(name: str) -> None:
 
 def test_top_level_names() -> None:
     expected = {
-        "CallContext", "CallgateError", "Catalog", "ConflictError", "Context", "Effect", "Gate",
-        "Limits", "MissingExtraError", "Route", "Timings", "Tool", "ToolAnnotations",
-        "ToolCall", "ToolError", "ToolResult", "TransientError", "UnknownToolError",
-        "UserError", "tool", "tool_from_declaration",
+        "Agent", "ArgumentLimits", "CallContext", "CallgateError", "Catalog", "ConflictError",
+        "Context", "Decision", "Dialect", "Effect", "FromContext", "Gate", "MissingExtraError",
+        "Policy", "Redactor", "Route", "Rule", "RunResult", "Store", "StoreUnavailable",
+        "Timings", "Tool", "ToolAnnotations", "ToolCall", "ToolError", "ToolResult",
+        "TransientError", "UnknownToolError", "UserError", "open_store", "tool",
+        "tool_from_declaration",
     }
-    assert expected <= set(callgate.__all__)
+    assert set(callgate.__all__) == expected
     for name in callgate.__all__:
         assert getattr(callgate, name) is not None
 

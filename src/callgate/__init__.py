@@ -1,7 +1,12 @@
 """callgate: the host side of tool calling.
 
-A model only proposes a call; callgate resolves it, validates the arguments, executes it
-within bounds and tells the model what happened in words it can act on.
+A model only proposes a call; callgate resolves it, validates the arguments, checks
+identity and policy, holds irreversible actions for a human, executes each action once,
+verifies it, records a receipt and tells the model what happened in words it can act on.
+
+The most used names are here; each subpackage (`callgate.dialects`, `callgate.gate`,
+`callgate.store`, `callgate.loop`, `callgate.models`, `callgate.lint`,
+`callgate.retrieval`, `callgate.testing`) exports the rest of its API.
 """
 
 from callgate._errors import (
@@ -18,6 +23,7 @@ from callgate.contract import (
     Catalog,
     Context,
     Effect,
+    FromContext,
     Route,
     Timings,
     Tool,
@@ -27,22 +33,35 @@ from callgate.contract import (
     tool,
     tool_from_declaration,
 )
-from callgate.gate import Gate
-from callgate.schema import Limits
+from callgate.dialects import Dialect
+from callgate.gate import Decision, Gate, Policy, Redactor, Rule
+from callgate.loop import Agent, RunResult
+from callgate.schema import ArgumentLimits
+from callgate.store import Store, StoreUnavailable, open_store
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Agent",
+    "ArgumentLimits",
     "CallContext",
     "CallgateError",
     "Catalog",
     "ConflictError",
     "Context",
+    "Decision",
+    "Dialect",
     "Effect",
+    "FromContext",
     "Gate",
-    "Limits",
     "MissingExtraError",
+    "Policy",
+    "Redactor",
     "Route",
+    "Rule",
+    "RunResult",
+    "Store",
+    "StoreUnavailable",
     "Timings",
     "Tool",
     "ToolAnnotations",
@@ -52,6 +71,7 @@ __all__ = [
     "TransientError",
     "UnknownToolError",
     "UserError",
+    "open_store",
     "tool",
     "tool_from_declaration",
 ]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from callgate.schema import (
     ArgumentError,
-    Limits,
+    ArgumentLimits,
     compile_schema,
     example_for,
     fill_defaults,
@@ -43,7 +43,7 @@ def test_parse_round_trips_objects(value: dict[str, Any]) -> None:
 @given(st.integers(min_value=1, max_value=60))
 def test_depth_limit_is_exact(depth: int) -> None:
     text = '{"a": ' * depth + "1" + "}" * depth
-    parsed = parse_arguments(text, Limits(max_depth=30))
+    parsed = parse_arguments(text, ArgumentLimits(max_depth=30))
     assert isinstance(parsed, dict) == (depth <= 30)
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import Field
 
-from callgate import Gate, Limits, Route, Tool, ToolCall, tool
+from callgate import ArgumentLimits, Gate, Route, Tool, ToolCall, tool
 
 executed: list[dict[str, Any]] = []
 
@@ -44,7 +44,7 @@ ORDERS = Tool(
 @pytest.fixture
 def gate() -> Gate:
     executed.clear()
-    return Gate([get_weather_forecast, ORDERS], limits=Limits(max_bytes=2048, max_depth=8))
+    return Gate([get_weather_forecast, ORDERS], limits=ArgumentLimits(max_bytes=2048, max_depth=8))
 
 
 def route(gate: Gate, name: str, arguments: Any) -> tuple[Route, str]:

@@ -6,9 +6,10 @@ from callgate.contract._declaration import Declaration, read_declaration, tool_f
 from callgate.contract._function import tool
 from callgate.contract._kinds import Effect, Route, ToolAnnotations
 from callgate.contract._names import NAME_RULE, check_name, qualify
-from callgate.contract._tool import Executor, Label, Tool
+from callgate.contract._tool import CONTEXT_FIELDS, Executor, FromContext, Label, Tool
 
 __all__ = [
+    "CONTEXT_FIELDS",
     "NAME_RULE",
     "CallContext",
     "Catalog",
@@ -17,6 +18,7 @@ __all__ = [
     "Declaration",
     "Effect",
     "Executor",
+    "FromContext",
     "Label",
     "Route",
     "Timings",

@@ -8,7 +8,7 @@ from typing import Any
 from callgate.contract import Catalog, CompiledTool, ToolCall, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._inject import supplied_by_model
-from callgate.schema import ArgumentError, Limits, check, parse_arguments
+from callgate.schema import ArgumentError, ArgumentLimits, check, parse_arguments
 
 __all__ = ["Prepared", "prepare"]
 
@@ -22,7 +22,7 @@ class Prepared:
     arguments: dict[str, Any]
 
 
-def prepare(catalog: Catalog, call: ToolCall, limits: Limits) -> Prepared | ToolResult:
+def prepare(catalog: Catalog, call: ToolCall, limits: ArgumentLimits) -> Prepared | ToolResult:
     """Either a `Prepared` call or the `invalid` result that explains what to fix."""
     entry = catalog.compiled(call.name)
     if entry is None:

@@ -14,16 +14,16 @@ from callgate.schema._compile import (
 from callgate.schema._defaults import defaults_filler, fill_defaults
 from callgate.schema._example import example_for
 from callgate.schema._legacy import normalize_types
-from callgate.schema._parse import ArgumentError, Limits, parse_arguments
+from callgate.schema._parse import ArgumentError, ArgumentLimits, parse_arguments
 from callgate.schema._pointer import display_path, resolve_local
 from callgate.schema._report import FieldError, closest, describe_errors
 from callgate.schema._validate import check, validate_instance
 
 __all__ = [
     "ArgumentError",
+    "ArgumentLimits",
     "CompiledSchema",
     "FieldError",
-    "Limits",
     "Retriever",
     "SchemaCompiler",
     "canonical_json",

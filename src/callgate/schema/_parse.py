@@ -9,11 +9,11 @@ from typing import Any
 
 from callgate.schema._canonical import canonical_json
 
-__all__ = ["ArgumentError", "Limits", "parse_arguments"]
+__all__ = ["ArgumentError", "ArgumentLimits", "parse_arguments"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Limits:
+class ArgumentLimits:
     """Bounds on what a model may send as the arguments of one call."""
 
     max_bytes: int = 64 * 1024
@@ -32,7 +32,9 @@ class ArgumentError:
     """Character offset of a JSON syntax error, when there is one."""
 
 
-def parse_arguments(raw: object, limits: Limits = Limits()) -> dict[str, Any] | ArgumentError:
+def parse_arguments(
+    raw: object, limits: ArgumentLimits = ArgumentLimits()
+) -> dict[str, Any] | ArgumentError:
     """Parse `raw` into a fresh dict, or explain why it is not an arguments object.
 
     `None` and the empty string mean "no arguments" (several APIs send them for
@@ -52,7 +54,7 @@ def parse_arguments(raw: object, limits: Limits = Limits()) -> dict[str, Any] | 
     return ArgumentError(message=f"the arguments must be a JSON object, got {_kind(raw)}")
 
 
-def _parse_text(text: str, limits: Limits) -> dict[str, Any] | ArgumentError:
+def _parse_text(text: str, limits: ArgumentLimits) -> dict[str, Any] | ArgumentError:
     if not text or text.isspace():
         return {}
     # UTF-8 needs at most 4 bytes a character: short texts skip the encoding.
@@ -80,7 +82,9 @@ def _parse_text(text: str, limits: Limits) -> dict[str, Any] | ArgumentError:
     return value if _depth_ok(value, limits.max_depth) else _too_deep(limits)
 
 
-def _copy_object(value: Mapping[str, Any], limits: Limits) -> dict[str, Any] | ArgumentError:
+def _copy_object(
+    value: Mapping[str, Any], limits: ArgumentLimits
+) -> dict[str, Any] | ArgumentError:
     if not _depth_ok(value, limits.max_depth):
         return _too_deep(limits)
     try:
@@ -108,13 +112,13 @@ def _depth_ok(value: Any, max_depth: int) -> bool:
     return True
 
 
-def _too_large(size: int, limits: Limits) -> ArgumentError:
+def _too_large(size: int, limits: ArgumentLimits) -> ArgumentError:
     return ArgumentError(
         message=f"the arguments are too large ({size} bytes; the limit is {limits.max_bytes})"
     )
 
 
-def _too_deep(limits: Limits) -> ArgumentError:
+def _too_deep(limits: ArgumentLimits) -> ArgumentError:
     return ArgumentError(
         message=f"the arguments are nested too deeply (the limit is {limits.max_depth} levels)"
     )
