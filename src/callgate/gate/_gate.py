@@ -26,7 +26,7 @@ from callgate.gate._redact import Redactor, install_log_redaction
 from callgate.gate._retry import RetrySettings
 from callgate.gate._setup import GateSteps, build_steps
 from callgate.gate._taint import TaintTracker
-from callgate.schema import Limits, content_hash
+from callgate.schema import ArgumentLimits, content_hash
 from callgate.store import Approval, Store, open_store
 
 __all__ = ["Gate"]
@@ -59,7 +59,7 @@ class Gate:
         catalog: Catalog | Iterable[Tool],
         *,
         context: Context | None = None,
-        limits: Limits | None = None,
+        limits: ArgumentLimits | None = None,
         max_concurrency: int = 16,
         default_timeout: float = 30.0,
         max_result_chars: int = 20_000,
@@ -75,7 +75,7 @@ class Gate:
             raise UserError("max_concurrency must be at least 1")
         self.catalog = catalog if isinstance(catalog, Catalog) else Catalog(catalog)
         self.context = context or Context()
-        self.limits = limits or Limits()
+        self.limits = limits or ArgumentLimits()
         self.max_concurrency = max_concurrency
         self.settings = ExecutionSettings(default_timeout=default_timeout,
                                           max_result_chars=max_result_chars)
