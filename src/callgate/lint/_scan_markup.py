@@ -42,7 +42,8 @@ _WEAK_PAIR = re.compile(rf"<\s*(?P<name>{_WEAK})\s*>.{{1,2000}}?<\s*/\s*(?P=name
                         re.IGNORECASE | re.DOTALL)
 _TEMPLATE = re.compile(
     r"<\|\s*(?:im_start|im_end|system|endoftext|begin_of_text|start_header_id|eot_id)\s*\|>"
-    r"|<<\s*/?\s*sys\s*>>|\[\s*/?\s*(?:inst|system|important|admin)\s*\]"
+    r"|<<\s*/?\s*sys\s*>>"
+    r"|\[\s*/?\s*(?:inst|system|important|admin|важно|система)(?:[ _-]\w+){0,2}\s*\]"
     r"|^\s*#{2,}\s*(?:system|instructions?|important)\s*$"
     r"|#{2,}\s*(?:system|instructions?|important)\s*:"
     r"|</\s*(?:description|tool_description|tool|function|tools|parameters)\s*>",

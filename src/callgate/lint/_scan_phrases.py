@@ -107,6 +107,34 @@ _INJECTION_EN = [
     (M, "tells the model to change role", "pretend ~2 you are|you're"),
     (M, "addresses the model's instructions", "as the assistant you must|"
         "assistant must ~3 ignore|forget|disregard"),
+    # Broader forms, added after the first fresh set: an override word next to the
+    # model's instructions, however they are named.
+    (H, "declares the model's instructions void", "instructions|instruction|directives|"
+        "guidance|guidelines|rules|policy|policies|prompt|configuration|setup|brief|training|"
+        "restrictions|what you were told|everything you were told|anything you were told ~4 "
+        "revoked|cancelled|canceled|void|null|outdated|obsolete|lifted|removed|suspended|"
+        "no longer matter*|no longer apply|no longer valid|no longer in effect|does not apply|"
+        "do not apply|doesn't apply|don't apply|is a test|are fake|is fake|not real"),
+    (H, "tells the model to drop what its operator set", f"{_DROP} ~3 what|whatever|anything|"
+        "all ~3 operator|developer|system|host|admin*|owner|creator ~1 configured|set|said|"
+        "wrote|told|specified|gave|defined"),
+    (H, "tells the model to obey the description", "obey|follow ~1 only ~1 this|these ~1 "
+        "description|text|lines|instructions|tool"),
+    (H, "tells the model to obey the description", "follow|obey ~0 only ~0 this"),
+    (H, "asks for the model's instructions", "reveal*|print*|show*|output*|repeat*|leak*|"
+        "disclos*|expos*|dump*|echo|write out ~3 your|its|the model's|the assistant's ~2 "
+        "hidden|secret|initial|original|full|internal|system|entire ~2 instructions|"
+        "configuration|config|setup|prompt|guidelines|rules"),
+    (H, "claims authority over the user", "coming from|written by|sent by|issued by|"
+        "authorized by|authorised by ~2 your|the ~1 developer|system|operator|administrator|"
+        "admin|owner|creator"),
+    (H, "announces an override", "system override|admin override|developer override|"
+        "override mode|override code"),
+    (H, "switches the model into an unrestricted role", "assistant|you|model|ai ~3 answer*|"
+        "respond*|reply|replies|act* ~3 without ~2 filter*|restriction*|censor*|limit*|"
+        "safeguard*"),
+    (M, "addresses the model directly", "note to|message to|attention|dear|hey ~1 the ~1 ai|"
+        "model|assistant|llm|agent|language model"),
 ]
 
 _INJECTION_RU = [
@@ -126,6 +154,14 @@ _INJECTION_RU = [
         "настоящая|истинная|реальная|скрытая|задача|цель ~1 задача|цель|миссия"),
     (M, "даёт новые инструкции", "новые|обновлённые|секретные|скрытые ~1 инструкц*|указани*|"
         "правила"),
+    (H, "объявляет инструкции недействительными", "инструкц*|указани*|правил*|настройк*|"
+        "ограничени*|промпт* ~4 отменен*|отменён*|недействительн*|не действуют|не действует|"
+        "сняты|устарел*|больше не"),
+    (H, "велит забыть инструкции", "забей*|наплюй* ~3 на ~2 систем*|правил*|инструкц*|"
+        "указани*|ограничени*"),
+    (H, "меняет роль модели", "ты|вы ~1 теперь|отныне ~4 свободн*|без|другой|другая|"
+        "новый|новая"),
+    (H, "снимает ограничения", "без ~2 каких-либо|всяких|любых ~0 ограничени*"),
     (H, "просит системный промпт", "покажи*|раскрой*|выведи*|выдай*|перешли*|напиши* ~3 "
         "систем* ~1 промпт*|инструкц*|подсказ*|сообщени*"),
 ]
@@ -154,6 +190,25 @@ _SECRECY_EN = [
         "append*|cc|bcc|post*|email*|share*|exfiltrat*|collect*|record*|log*"),
     (H, "asks to act without the user's knowledge", "without ~1 the user's|the users|their|"
         "his|her|anyone's|user ~1 knowledge|awareness|noticing|knowing"),
+    # Broader forms, added after the first fresh set.
+    (H, "asks to keep the user uninformed", "make sure|ensure ~2 user|users|person|human|"
+        "they ~2 never|doesn't|does not|won't|cannot ~1 find out|finds out|know*|learn*|"
+        "notice*|see*"),
+    (H, "asks to keep the user uninformed", "user|users|person|human ~3 remain*|stay*|be|"
+        "kept ~1 unaware|in the dark|uninformed|oblivious"),
+    (H, "asks to keep something secret", "keep|stay|remain ~0 quiet|silent|mum ~3 about|"
+        "regarding|on"),
+    (H, "asks to keep something secret", "say|mention|tell|reveal ~0 nothing|no word ~3 "
+        "about|of|regarding"),
+    (M, "asks to leave something unsaid", "refrain|abstain ~2 from ~1 mention*|tell*|"
+        "reveal*|disclos*|show*"),
+    (H, "asks to misreport the outcome", "report|claim|say|pretend|tell ~3 success|"
+        "succeeded|worked|it worked|completed|failed ~3 even if|even though|regardless|"
+        "no matter"),
+    (H, "asks to hide part of the answer", "leave|keep ~4 out of ~3 reply|answer|response|"
+        "summary|output"),
+    (H, "asks to keep the user uninformed", "under no circumstances|in no case|never ~2 "
+        "let|allow ~2 user|users|person|human|anyone ~1 see|know|read|notice"),
 ]
 
 _SECRECY_RU = [
@@ -169,6 +224,14 @@ _SECRECY_RU = [
     (H, "просит действовать скрытно", "незаметно|тайно|скрытно|втихую|втайне|тихо ~2 "
         "добав*|отправ*|перешл*|скопир*|вызов*|выполн*|передай*|передав*"),
     (H, "просит держать в секрете", "между нами|наш секрет"),
+    (H, "просит скрыть от пользователя", "знать|знал*|узнать ~1 не ~1 нужно|надо|следует|"
+        "должен|должна|должны"),
+    (H, "просит скрыть от пользователя", "не ~1 нужно|надо|следует ~1 знать|узнавать"),
+    (H, "просит скрыть от пользователя", "ни в коем случае ~2 не ~1 рассказыва*|говори*|"
+        "сообща*|показыва*"),
+    (H, "просит скрыть от пользователя", "скрой*|скрыть|утаи*|утаить|спрячь* ~4 от ~2 "
+        "пользовател*|человек*|него|неё|нее|юзер*"),
+    (H, "просит молчать", "ни слова|ни полслова|помалкивай|молчи"),
 ]
 
 _SECRET_WORDS = ("api key*|api token*|apikey*|password*|passphrase*|secret key*|secrets|"
@@ -177,6 +240,8 @@ _SECRET_WORDS = ("api key*|api token*|apikey*|password*|passphrase*|secret key*|
 _MOVE = ("pass*|send*|include*|put|putting|add|adding|append*|attach*|copy*|paste*|insert*|"
          "forward*|upload*|post|posting|transmit*|leak*|provide|embed*|place|write")
 _CHAT = ("conversation*|chat history|chat log*|dialog*|dialogue*|transcript*|message history|"
+         "everything the user|whatever the user|what the user|all the user|recent messages|"
+         "this chat|the chat|chat so far|messages of this|user's questions|previous questions|"
          "previous messages|earlier messages|prior messages|all messages|every message|"
          "user messages|user's messages|every previous|all previous|system prompt|"
          "context window|whole context|full context|inbox|full name")
@@ -195,6 +260,10 @@ _EXFIL_EN = [
         "feedback|sidenote|description argument|description field"),
 ]
 
+_EXFIL_EN.append(
+    (H, "asks to move the user's secrets into the call", "the user's|users|user's|their|your "
+        f"~3 {_SECRET_WORDS} ~8 {_MOVE} ~2 it|them|this|that|the key|the token ~0 {_INTO}"))
+
 _EXFIL_RU = [
     (H, "просит передать переписку или секреты", "передай*|передав*|отправ*|перешли*|"
         "пересыла*|добав*|встав*|включ*|скопир*|приложи* ~6 истори*|переписк*|диалог*|"
@@ -204,12 +273,17 @@ _EXFIL_RU = [
 _COERCE_EN = [
     (M, "demands this tool be used first or instead of others", "before|instead of ~2 any|"
         "all|every|other ~2 other|tool*|function*|request*"),
-    (M, "demands this tool on every request", "for|on ~1 every|each|all|any ~2 request*|"
-        "question*|message*|query|queries|task*|prompt*"),
+    (M, "demands this tool on every request", "for|on|in ~1 every|each|all|any ~2 request*|"
+        "question*|message*|query|queries|task*|prompt*|conversation*|session*|turn*"),
     (M, "demands this tool be called", "must|always|should always ~2 call|use|invoke|run|"
         "route ~2 this tool|this function|me"),
     (M, "demands this tool be called", "call|use|invoke ~1 this tool|this function|me ~2 "
         "first|before|every time|always|again"),
+    (M, "demands this tool be preferred", "prefer ~3 over|to|above ~2 all|any|every|other"),
+    (M, "claims to be the only tool to trust", "only ~2 trustworthy|trusted|reliable|safe|"
+        "correct|real|legitimate ~2 tool|function|search|source"),
+    (M, "demands this tool on every conversation", "start|beginning|begin ~2 of ~1 every|each "
+        "~1 conversation*|session*|chat*|turn*|task*"),
     (L, "shouts for attention", "important|critical|urgent|mandatory|attention|warning"),
 ]
 

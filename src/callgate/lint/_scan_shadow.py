@@ -56,6 +56,12 @@ _TEMPLATES: tuple[tuple[str, str], ...] = (
      r".{0,80}?(?:всегда|обязательно|добавля|измен|передава|укажи|установи|замени)"),
 )
 _INSTEAD = (r"\binstead of\s+(?:\w+\s+){0,2}", "")
+# added after the first fresh set: another tool called with arguments the text dictates
+_TEMPLATES += (
+    (r"\b(?:call|use|invoke|run)\s+(?:the\s+)?",
+     r"\s+(?:with|using|and set|setting)\b.{0,80}?\b(?:instead|always|rather than|"
+     r"regardless)\b"),
+)
 
 
 def _compile(before: str, after: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
