@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 import jsonschema_rs
@@ -87,10 +87,12 @@ def _duplicate_names(members: list[ToolEntry]) -> Iterator[Finding]:
 
 def _near_duplicates(members: list[ToolEntry]) -> Iterator[Finding]:
     words = {id(e): _words(e.description) for e in members}
+    pairs = {id(e): _bigrams(e.description) for e in members}
     for first, second in _candidates(members, words):
         a, b = words[id(first)], words[id(second)]
         score = len(a & b) / len(a | b)
-        if score >= _SIMILAR:
+        # same words in another order ("celsius to fahrenheit") still tell tools apart
+        if score >= _SIMILAR and _jaccard(pairs[id(first)], pairs[id(second)]) >= 0.7:
             yield Finding(rule="C001", severity=M, location=second.at_body("description"),
                           message=f"{second.name!r} and {first.name!r} have nearly the same "
                                   f"description ({score:.0%} shared words)",
@@ -117,6 +119,15 @@ def _candidates(members: list[ToolEntry], words: Mapping[int, frozenset[str]]
             if (i, j) not in pairs:
                 pairs.add((i, j))
                 yield usable[i], usable[j]
+
+
+def _bigrams(text: str) -> frozenset[tuple[str, str]]:
+    tokens = _WORD.findall(text.lower())
+    return frozenset(pairwise(tokens))
+
+
+def _jaccard(a: frozenset[tuple[str, str]], b: frozenset[tuple[str, str]]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
 
 
 def _words(text: str) -> frozenset[str]:

@@ -54,6 +54,7 @@ RULES = (
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 _VERSION = re.compile(r"[_-][vV]\d+$|(?<=[a-z])V\d+$")
 _PREPOSITIONS = frozenset({"in", "at", "for", "near", "from", "to", "of"})
+_COUNTS = frozenset({"top", "first", "last", "next", "latest"})
 _VALUE_PARAMS = re.compile(r"city|location|place|country|region|area|town|language|lang|"
                            r"currency|unit|year|locale|zone|market|exchange", re.IGNORECASE)
 
@@ -111,9 +112,10 @@ def _argument_value(entry: ToolEntry, tokens: list[str], where: Any) -> Iterator
         reason = None
         if token in values:
             reason = f"{token!r} is a value of parameter {values[token]!r}"
-        elif token.isdigit() and i > 0:
+        elif token.isdigit() and i > 0 and (len(token) > 1 or tokens[i - 1] in _COUNTS):
             reason = f"the number {token!r} looks like an argument"
         elif (i > 0 and tokens[i - 1] in _PREPOSITIONS and token not in VERBS
+              and not token.endswith("s")  # a plural names a kind of object, not a value
               and (not props or any(_VALUE_PARAMS.fullmatch(str(p)) for p in props))):
             reason = f"'{tokens[i - 1]}_{token}' fixes a value the parameters already take"
         if reason:
