@@ -1,0 +1,46 @@
+"""Reading a query: the intents it contains, and tool names it mentions outright.
+
+A user often asks for several things in one message ("convert 5 km to miles, then book a
+table for two"). Scored as one bag of words, the intent with the rarest words wins every
+top slot and the others fall out of the top k. Each sentence or clause is therefore also
+ranked on its own, and the rankings are fused (see `_index.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["identifiers", "segments"]
+
+_SENTENCE_END = re.compile(r"(?<=[.?!;:。？！；])\s+|\n+")
+_CLAUSE_JOIN = re.compile(
+    r",?\s+\b(?:and then|then|also|after that|afterwards|finally|additionally|lastly|next|"
+    r"а также|а потом|потом|затем|после этого|также|ещё|еще)\b,?\s*",
+    re.IGNORECASE,
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w.\-]*\w")
+_MAX_SEGMENTS = 8
+
+
+def segments(text: str) -> list[str]:
+    """The sentences and joined clauses of `text`, in order; one item for a simple query."""
+    parts: list[str] = []
+    for sentence in _SENTENCE_END.split(text):
+        parts += _CLAUSE_JOIN.split(sentence)
+    found = [p.strip() for p in parts if p and p.strip()]
+    return found[:_MAX_SEGMENTS]
+
+
+def identifiers(text: str) -> list[str]:
+    """Identifier-like words of `text` (`get_weather`, `math.hypot`, `getUser`), lower-cased.
+
+    Plain words are left out: a tool called `search` is not meant by every query that says
+    "search".
+    """
+    out = []
+    for word in _IDENTIFIER.findall(text):
+        word = word.rstrip(".-")
+        if any(c in word for c in "_.-") or (not word.islower() and not word.isupper()
+                                             and not word.istitle()):
+            out.append(word.lower())
+    return list(dict.fromkeys(out))
