@@ -109,10 +109,15 @@ def _properties(schema: Any, depth: int) -> Iterator[tuple[str, Mapping[str, Any
 
 
 def _enum_values(schema: Mapping[str, Any]) -> list[str]:
+    """Allowed values of a parameter, also through `items` and `anyOf`/`oneOf` variants."""
+    out: list[str] = []
     values = schema.get("enum")
-    if not isinstance(values, list):
-        items = schema.get("items")
-        values = items.get("enum") if isinstance(items, Mapping) else None
-    if not isinstance(values, list):
-        return []
-    return [str(v) for v in values if isinstance(v, str | int | float) and not isinstance(v, bool)]
+    if isinstance(values, list):
+        out += [str(v) for v in values
+                if isinstance(v, str | int | float) and not isinstance(v, bool)]
+    for key in ("items", "anyOf", "oneOf"):
+        nested = schema.get(key)
+        for sub in nested if isinstance(nested, list) else [nested]:
+            if isinstance(sub, Mapping):
+                out += _enum_values(sub)
+    return out

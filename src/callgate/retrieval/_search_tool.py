@@ -19,12 +19,13 @@ _MAX_RESULTS = 10
 
 
 def search_tool(selector: ToolSelector, *, name: str = "tool_search", k: int = 5,
-                description: str | None = None) -> Tool:
+                description: str | None = None, pin: bool = True) -> Tool:
     """A read-only tool that searches `selector`'s index and reveals what it finds.
 
     Found tools join the run's list (`selector.shown`) and stay there, so the model can
-    call them from its next turn on. Give the returned tool to the gate's catalog and pin
-    it in the selector so the model always has it.
+    call them from its next turn on. With `pin` (the default) the search tool itself is
+    pinned in `selector`, so the model always has it. Add it to the gate's catalog too:
+    its calls are routed like any other.
     """
     k = max(1, min(k, _MAX_RESULTS))
 
@@ -39,7 +40,7 @@ def search_tool(selector: ToolSelector, *, name: str = "tool_search", k: int = 5
                      "No tool matches; try other words, or tell the user it cannot be done."),
         }
 
-    return Tool(
+    search = Tool(
         name=name,
         description=description or (
             "Search the catalog for tools by what they do, and make the ones found "
@@ -63,6 +64,9 @@ def search_tool(selector: ToolSelector, *, name: str = "tool_search", k: int = 5
                                     open_world=False),
         tags=("search", "tools"),
     )
+    if pin:
+        selector.pin(search)
+    return search
 
 
 def _summary(text: str) -> str:

@@ -119,6 +119,12 @@ class ToolSelector:
         earlier = said[-1 - self.recent:-1] if self.recent > 0 else []
         return self.select(said[-1], context=earlier)
 
+    def pin(self, tool: Tool) -> None:
+        """Offer `tool` on every turn from now on (it need not be in the index)."""
+        if all(p is not tool and p != tool.name for p in self.pinned):
+            self.pinned = (*self.pinned, tool)
+        self.reveal([tool])
+
     def search(self, query: str, k: int) -> list[Tool]:
         """The `k` best tools for `query` that this run may be offered (nothing is revealed)."""
         return [hit.tool for hit in self.index.search(query, k, allowed=self.allowed)]
