@@ -5,6 +5,7 @@
 either from a URL.
 """
 
+from callgate.store._batch import BatchResult, ClaimRequest, FinishRequest, GroupCommitStore
 from callgate.store._chain import GENESIS_HASH, payload_hash, receipt_hash
 from callgate.store._errors import RecordNotFound, StoreConflict, StoreError, StoreUnavailable
 from callgate.store._migrations import MIGRATIONS, Migration
@@ -42,12 +43,16 @@ __all__ = [
     "ApprovalDraft",
     "ApprovalState",
     "ApprovalStore",
+    "BatchResult",
     "ChainHead",
     "Claim",
+    "ClaimRequest",
     "ClaimStatus",
     "Consumption",
     "ConsumptionStatus",
+    "FinishRequest",
     "Grant",
+    "GroupCommitStore",
     "IdempotencyRecord",
     "IdempotencyState",
     "IdempotencyStore",

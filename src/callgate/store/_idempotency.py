@@ -20,6 +20,10 @@ _COLUMNS = (
     "key, request_hash, state, owner, lease_expires_at, outcome, attempts, created_at, updated_at"
 )
 _SELECT = f"SELECT {_COLUMNS} FROM callgate_idempotency WHERE key = ?"
+_INSERT = (
+    f"INSERT INTO callgate_idempotency ({_COLUMNS}) VALUES (?, ?, 'started', ?, ?, NULL, 1, ?, ?)"
+    f" ON CONFLICT (key) DO NOTHING RETURNING {_COLUMNS}"
+)
 
 
 def _record(row: Row) -> IdempotencyRecord:
@@ -38,20 +42,24 @@ class SQLIdempotency:
     def begin(
         self, key: str, *, request_hash: str, owner: str, lease_seconds: float
     ) -> Claim:
-        now = self._clock()
         with self._db.transaction(write=True) as tx:
-            inserted = tx.one(
-                f"INSERT INTO callgate_idempotency ({_COLUMNS})"
-                " VALUES (?, ?, 'started', ?, ?, NULL, 1, ?, ?)"
-                f" ON CONFLICT (key) DO NOTHING RETURNING {_COLUMNS}",
-                (key, request_hash, owner, now + lease_seconds, now, now),
-            )
-            if inserted is not None:
-                return Claim(status="claimed", record=_record(inserted))
-            row = tx.one(_SELECT + self._db.for_update, (key,))
-            if row is None:  # deleted between the two statements: no rows are ever deleted
-                raise StoreConflict(f"idempotency key {key!r} vanished while claiming it")
-            return self._existing(tx, _record(row), request_hash, now)
+            return self.begin_in(tx, key, request_hash=request_hash, owner=owner,
+                                 lease_seconds=lease_seconds)
+
+    def begin_in(
+        self, tx: Tx, key: str, *, request_hash: str, owner: str, lease_seconds: float
+    ) -> Claim:
+        """`begin` inside a write transaction the caller holds."""
+        now = self._clock()
+        inserted = tx.one(
+            _INSERT, (key, request_hash, owner, now + lease_seconds, now, now)
+        )
+        if inserted is not None:
+            return Claim(status="claimed", record=_record(inserted))
+        row = tx.one(_SELECT + self._db.for_update, (key,))
+        if row is None:  # deleted between the two statements: no rows are ever deleted
+            raise StoreConflict(f"idempotency key {key!r} vanished while claiming it")
+        return self._existing(tx, _record(row), request_hash, now)
 
     def _existing(
         self, tx: Tx, record: IdempotencyRecord, request_hash: str, now: float

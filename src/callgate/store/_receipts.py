@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -17,6 +18,8 @@ _FIELDS = tuple(f.name for f in fields(Receipt))
 _DRAFT_FIELDS = tuple(f.name for f in fields(ReceiptDraft))
 _COLUMNS = ", ".join(_FIELDS)
 _JSON = frozenset({"arguments", "result"})
+# A receipt's row is its draft's fields followed by the chain's (dataclass field order).
+assert (*_DRAFT_FIELDS, "seq", "prev_hash", "hash", "recorded_at", "payload_hash") == _FIELDS
 _BATCH = 500
 _INSERT = (
     f"INSERT INTO callgate_receipts ({_COLUMNS}) VALUES ({', '.join('?' * len(_FIELDS))})"
@@ -32,10 +35,11 @@ def _record(row: Row) -> Receipt:
     return Receipt(**values)
 
 
-def _row(receipt: Receipt) -> tuple[Any, ...]:
+def _draft_row(draft: ReceiptDraft) -> tuple[Any, ...]:
+    """The column values of a draft's own fields, in `_FIELDS` order (they come first)."""
     values = []
-    for name in _FIELDS:
-        value = getattr(receipt, name)
+    for name in _DRAFT_FIELDS:
+        value = getattr(draft, name)
         if name in _JSON:
             value = dump_json(value)
         elif name == "route":
@@ -55,7 +59,16 @@ class SQLReceipts:
 
     def append_in(self, tx: Tx, draft: ReceiptDraft) -> Receipt:
         """`append` inside a write transaction the caller holds."""
-        digest = payload_hash(draft.arguments, draft.result)
+        return self.append_many_in(tx, [draft])[0]
+
+    def append_many_in(self, tx: Tx, drafts: Sequence[ReceiptDraft]) -> list[Receipt]:
+        """Append `drafts` in order, under one lock of the chain head (group commit)."""
+        if not drafts:
+            return []
+        # Whatever does not depend on the chain is prepared before the head is locked: on
+        # PostgreSQL every other appender waits for as long as this transaction holds it.
+        prepared = [(draft, payload_hash(draft.arguments, draft.result), _draft_row(draft))
+                    for draft in drafts]
         # The head row is the chain's lock: concurrent appenders queue here, so each sees
         # the previous one's hash and sequence numbers come out gap-free.
         head = tx.one(
@@ -63,15 +76,22 @@ class SQLReceipts:
         )
         if head is None:
             raise StoreConflict("the receipt chain head is missing; the journal is damaged")
-        seq, prev, now = int(head[0]) + 1, str(head[1]), self._clock()
-        chained = receipt_hash(draft, seq=seq, prev_hash=prev, recorded_at=now, payload=digest)
-        receipt = Receipt(
-            **{name: getattr(draft, name) for name in _DRAFT_FIELDS},
-            seq=seq, prev_hash=prev, hash=chained, recorded_at=now, payload_hash=digest,
-        )
-        tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1", (seq, chained))
-        tx.run(_INSERT, _row(receipt))
-        return receipt
+        seq, prev, now = int(head[0]), str(head[1]), self._clock()
+        receipts: list[Receipt] = []
+        rows: list[tuple[Any, ...]] = []
+        for draft, digest, values in prepared:
+            seq += 1
+            chained = receipt_hash(draft, seq=seq, prev_hash=prev, recorded_at=now,
+                                   payload=digest)
+            receipts.append(Receipt(
+                **{name: getattr(draft, name) for name in _DRAFT_FIELDS},
+                seq=seq, prev_hash=prev, hash=chained, recorded_at=now, payload_hash=digest,
+            ))
+            rows.append((*values, seq, prev, chained, now, digest))
+            prev = chained
+        tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1", (seq, prev))
+        tx.many(_INSERT, rows)
+        return receipts
 
     def get(self, seq: int) -> Receipt | None:
         with self._db.transaction(write=False) as tx:

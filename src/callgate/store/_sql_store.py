@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any, Literal, Self
 
+from callgate.store import _batch
 from callgate.store._approvals import SQLApprovals
+from callgate.store._batch import BatchResult, ClaimRequest, FinishRequest
 from callgate.store._db import Clock, Database
 from callgate.store._idempotency import SQLIdempotency
 from callgate.store._migrations import migrate
 from callgate.store._pins import SQLPins
 from callgate.store._receipt import Receipt, ReceiptDraft
 from callgate.store._receipts import SQLReceipts
-from callgate.store._records import IdempotencyRecord
+from callgate.store._records import Claim, IdempotencyRecord
 from callgate.store._runs import SQLRuns
 
 __all__ = ["SQLStore"]
@@ -68,6 +71,18 @@ class SQLStore:
             record = self._idempotency.finish_in(tx, key, owner=owner, state=state,
                                                  outcome=outcome)
             return record, self._receipts.append_in(tx, receipt)
+
+    def begin_many(self, requests: Sequence[ClaimRequest]) -> list[BatchResult[Claim]]:
+        """`idempotency.begin` for each request, in one transaction (see `GroupCommitStore`)."""
+        return _batch.begin_many(self._db, self._idempotency, requests)
+
+    def finish_and_record_many(
+        self, requests: Sequence[FinishRequest]
+    ) -> list[BatchResult[tuple[IdempotencyRecord, Receipt]]]:
+        """`finish_and_record` for each request, in one transaction with one lock of the
+        chain head (see `GroupCommitStore`)."""
+        return _batch.finish_and_record_many(self._db, self._idempotency, self._receipts,
+                                             requests)
 
     def ping(self) -> None:
         with self._db.transaction(write=False) as tx:
