@@ -85,13 +85,12 @@ class Dedupe:
 
     async def _claim(self, key: str, attempt: Attempt, owner: str) -> Claim | None:
         """Claim the key; while another owner's lease is live, wait for it (bounded)."""
-        idem = self.io.store.idempotency
         lease = self._lease(attempt)
         give_up = time.monotonic() + lease + self.lease_margin
         delay = 0.002
         while True:
-            claim = await self.io(idem.begin, key, request_hash=attempt.request_hash,
-                                  owner=owner, lease_seconds=lease)
+            claim = await self.io.begin(key, request_hash=attempt.request_hash, owner=owner,
+                                        lease_seconds=lease)
             if claim.status != "in_progress":
                 return claim
             if time.monotonic() >= give_up:

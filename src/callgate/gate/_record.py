@@ -66,9 +66,9 @@ class Record:
         """Finish the idempotency record and append the receipt in one transaction."""
         assert settlement.owner is not None and settlement.state is not None
         try:
-            await self.io(self.io.store.finish_and_record, settlement.key or "",
-                          owner=settlement.owner, state=settlement.state,
-                          outcome=encode_outcome(result, self.redactor), receipt=draft)
+            await self.io.finish_and_record(
+                settlement.key or "", owner=settlement.owner, state=settlement.state,
+                outcome=encode_outcome(result, self.redactor), receipt=draft)
         except (StoreUnavailable, StoreConflict) as exc:
             # The call ran; only its record is missing. Its lease will run out and the next
             # attempt reconciles, which is the truth: nobody here can record it now.
