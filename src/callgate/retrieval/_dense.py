@@ -86,11 +86,12 @@ class DenseIndex:
     def __len__(self) -> int:
         return len(self._vectors)
 
-    def put_many(self, names: Sequence[str], texts: Sequence[str]) -> None:
-        """Embed and index the cards `texts` under `names` (one batch for all)."""
-        if not names:
-            return
-        vectors = self.embedder.embed(texts)
+    def embed(self, texts: Sequence[str]) -> Any:
+        """Card vectors, one batch for all (the caller indexes them with `put_many`)."""
+        return self.embedder.embed(texts)
+
+    def put_many(self, names: Sequence[str], vectors: Any) -> None:
+        """Index `vectors` (from `embed`) under `names`."""
         for name, vector in zip(names, vectors, strict=True):
             self._vectors[name] = vector
         self._stale = True

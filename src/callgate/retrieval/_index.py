@@ -91,14 +91,16 @@ class ToolIndex:
         if len(set(names)) != len(names):
             raise UserError("the tools to index have duplicate names")
         cards = [card_for(t) for t in batch]
+        if not replace:
+            self._refuse_taken(names)
+        # Embedding is the slow part: done before taking the lock, so searches go on.
+        vectors = (self._dense.embed([c.text() for c in cards])
+                   if self._dense is not None and cards else None)
         with self._lock:
             if not replace:
-                taken = [n for n in names if n in self._tools]
-                if taken:
-                    raise UserError(f"a tool named {taken[0]!r} is already indexed; "
-                                    "remove it first or pass replace=True")
-            if self._dense is not None:
-                self._dense.put_many(names, [c.text() for c in cards])
+                self._refuse_taken(names)
+            if self._dense is not None and vectors is not None:
+                self._dense.put_many(names, vectors)
             for tool, card in zip(batch, cards, strict=True):
                 self._tools.pop(tool.name, None)  # a replaced tool moves to the end
                 self._tools[tool.name] = tool
@@ -106,6 +108,12 @@ class ToolIndex:
                 self._lexical.put(card)
                 for word in _mention_keys(tool):
                     self._mentions.setdefault(word, tool.name)
+
+    def _refuse_taken(self, names: list[str]) -> None:
+        taken = [n for n in names if n in self._tools]
+        if taken:
+            raise UserError(f"a tool named {taken[0]!r} is already indexed; "
+                            "remove it first or pass replace=True")
 
     def remove(self, name: str) -> Tool:
         """Stop finding the tool called `name` and return it."""
@@ -204,7 +212,7 @@ class ToolIndex:
                     continue
                 yield Hit(tool=tool, score=score, lexical_score=lexical.get(name),
                           dense_score=dense.get(name))
-            if not truncated or depth >= len(tools):
+            if not truncated:
                 return
             depth *= 4
 
@@ -226,7 +234,10 @@ class ToolIndex:
         lexical = dict(zip(rankings[0].names, rankings[0].scores, strict=True))
         dense = next((dict(zip(r.names, r.scores, strict=True)) for r in rankings
                       if isinstance(r, _DenseRanking)), {})
-        return fused, lexical, dense, truncated, dict(self._tools)
+        # A snapshot of the tools found, taken under the lock: a concurrent remove must
+        # not turn a name into a tool that is no longer there.
+        found = {name: self._tools[name] for name, _ in fused if name in self._tools}
+        return fused, lexical, dense, truncated and depth < len(self._tools), found
 
     def _rankings(self, query: str, depth: int, vector: Any, *, weight: float = 1.0
                   ) -> list[Ranking]:
