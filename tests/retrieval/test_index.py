@@ -183,3 +183,41 @@ def test_dense_index_follows_add_and_remove() -> None:
     assert "convert_currency" not in names(index.search("cash", 8))
     index.add(make("pay_invoice", "Pay money owed."))
     assert names(index.search("cash", 1)) == ["pay_invoice"]
+
+
+def test_concurrent_searches_and_changes_stay_consistent() -> None:
+    import threading
+
+    base = catalog()
+    extra = [make(f"weather_station_{i:02d}", "Weather readings of a station.")
+             for i in range(30)]
+    index = ToolIndex(base)
+    errors: list[BaseException] = []
+
+    def search() -> None:
+        try:
+            for _ in range(200):
+                for hit in index.search("weather station readings", 5):
+                    assert hit.tool.name in {t.name for t in [*base, *extra]}
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
+
+    def change() -> None:
+        try:
+            for tool in extra:
+                index.add(tool)
+            for tool in extra[::2]:
+                index.remove(tool.name)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=search) for _ in range(3)]
+    threads.append(threading.Thread(target=change))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(index) == len(base) + 15
+    assert {h.tool.name for h in index.search("weather station", 20)} >= {
+        t.name for t in extra[1::2]}
