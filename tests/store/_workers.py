@@ -84,10 +84,6 @@ class FaultyTx:
         self._check(sql)
         return self._tx.run(sql, params)
 
-    def many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
-        self._check(sql)
-        self._tx.many(sql, params)
-
 
 def inject(store: SQLStore, before: str, fault: Callable[[], None]) -> None:
     """Make every later write transaction of `store` run `fault` before statement `before`."""

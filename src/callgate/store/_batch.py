@@ -13,12 +13,12 @@ anything, and each caller must fail closed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 from callgate.store._db import Database
-from callgate.store._errors import StoreError, StoreUnavailable
+from callgate.store._errors import StoreError
 from callgate.store._idempotency import SQLIdempotency
 from callgate.store._receipt import Receipt, ReceiptDraft
 from callgate.store._receipts import SQLReceipts
@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 BatchResult: TypeAlias = T | StoreError
 """One member's outcome: its value, or the refusal that applied to it alone."""
@@ -76,20 +77,23 @@ class GroupCommitStore(Protocol):
 def begin_many(
     db: Database, idempotency: SQLIdempotency, requests: Sequence[ClaimRequest]
 ) -> list[BatchResult[Claim]]:
+    order = _key_order(requests)
     with db.transaction(write=True) as tx:
-        return _each(requests, lambda r: idempotency.begin_in(
-            tx, r.key, request_hash=r.request_hash, owner=r.owner,
-            lease_seconds=r.lease_seconds))
+        claims = idempotency.begin_each_in(tx, [
+            (r.key, r.request_hash, r.owner, r.lease_seconds) for r in _pick(requests, order)])
+    return _unsort(claims, order)
 
 
 def finish_and_record_many(
     db: Database, idempotency: SQLIdempotency, receipts: SQLReceipts,
     requests: Sequence[FinishRequest],
 ) -> list[BatchResult[tuple[IdempotencyRecord, Receipt]]]:
+    order = _key_order(requests)
     with db.transaction(write=True) as tx:
-        records = _each(requests, lambda r: idempotency.finish_in(
-            tx, r.key, owner=r.owner, state=r.state, outcome=r.outcome))
+        records = _unsort(idempotency.finish_each_in(tx, [
+            (r.key, r.owner, r.state, r.outcome) for r in _pick(requests, order)]), order)
         # A refused member appends no receipt: it stays as if its transaction rolled back.
+        # The others' receipts follow the order the calls arrived in.
         finished = [i for i, record in enumerate(records)
                     if isinstance(record, IdempotencyRecord)]
         appended = receipts.append_many_in(tx, [requests[i].receipt for i in finished])
@@ -98,19 +102,20 @@ def finish_and_record_many(
             for i, record in enumerate(records)]
 
 
-def _each(requests: Sequence[Any], apply: Callable[[Any], T]) -> list[BatchResult[T]]:
-    """Apply to each request in key order, keeping each member's own refusal.
+def _key_order(requests: Sequence[ClaimRequest] | Sequence[FinishRequest]) -> list[int]:
+    """Positions in key order: two transactions that lock the same keys lock them in the
+    same order, so batches of different processes cannot deadlock on each other. (The sort
+    is stable: duplicates of one key keep their arrival order.)"""
+    return sorted(range(len(requests)), key=lambda i: requests[i].key)
 
-    Key order: two transactions that lock the same keys lock them in the same order, so
-    batches of different processes cannot deadlock on each other. (The sort is stable, so
-    duplicates of one key keep their arrival order.)
-    """
-    results: dict[int, BatchResult[T]] = {}
-    for i in sorted(range(len(requests)), key=lambda i: str(requests[i].key)):
-        try:
-            results[i] = apply(requests[i])
-        except StoreUnavailable:
-            raise
-        except StoreError as exc:  # our own refusal after a statement that changed nothing
-            results[i] = exc
-    return [results[i] for i in range(len(requests))]
+
+def _pick(requests: Sequence[R], order: list[int]) -> list[R]:
+    return [requests[i] for i in order]
+
+
+def _unsort(values: list[T], order: list[int]) -> list[T]:
+    """Back to the callers' order from `_key_order`'s."""
+    out: list[T | None] = [None] * len(values)
+    for value, i in zip(values, order, strict=True):
+        out[i] = value
+    return out  # type: ignore[return-value]  # every position was filled

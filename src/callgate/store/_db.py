@@ -32,11 +32,6 @@ class Tx(Protocol):
         """Execute a statement; return the number of rows it changed."""
         ...
 
-    def many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
-        """Execute one statement for each parameter row (one round trip where the driver
-        can pipeline them)."""
-        ...
-
 
 class Database(Protocol):
     """A connection (or pool) that hands out transactions."""

@@ -8,10 +8,12 @@ key decides who claimed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Literal
 
 from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json
-from callgate.store._errors import RecordNotFound, StoreConflict
+from callgate.store._errors import RecordNotFound, StoreConflict, StoreError, StoreUnavailable
 from callgate.store._records import Claim, IdempotencyRecord
 
 __all__ = ["SQLIdempotency"]
@@ -24,6 +26,36 @@ _INSERT = (
     f"INSERT INTO callgate_idempotency ({_COLUMNS}) VALUES (?, ?, 'started', ?, ?, NULL, 1, ?, ?)"
     f" ON CONFLICT (key) DO NOTHING RETURNING {_COLUMNS}"
 )
+
+
+@lru_cache(maxsize=128)
+def _marks(n: int) -> str:
+    return ", ".join("?" * n)
+
+
+@lru_cache(maxsize=128)
+def _insert_many(n: int) -> str:
+    """`_INSERT` for `n` keys at once."""
+    rows = ", ".join(["(?, ?, 'started', ?, ?, NULL, 1, ?, ?)"] * n)
+    return (f"INSERT INTO callgate_idempotency ({_COLUMNS}) VALUES {rows}"
+            f" ON CONFLICT (key) DO NOTHING RETURNING {_COLUMNS}")
+
+
+@lru_cache(maxsize=128)
+def _finish_many(n: int) -> str:
+    """`finish` for `n` distinct keys at once: the same conditions as `_move` builds (a None
+    outcome keeps the column). VALUES columns are `column1`... in SQLite and PostgreSQL."""
+    rows = ", ".join(["(?, ?, ?, ?)"] * n)
+    return (
+        "UPDATE callgate_idempotency SET state = v.column3, updated_at = ?,"
+        " outcome = COALESCE(v.column4, outcome)"
+        f" FROM (VALUES {rows}) AS v"
+        " WHERE callgate_idempotency.key = v.column1 AND callgate_idempotency.owner = v.column2"
+        f" AND callgate_idempotency.state IN ('started', 'unknown')"
+        # The keys once more as a list: with it the planner looks them up by primary key
+        # instead of joining the VALUES against the whole table.
+        f" AND callgate_idempotency.key IN ({_marks(n)}) RETURNING {_COLUMNS}"
+    )
 
 
 def _record(row: Row) -> IdempotencyRecord:
@@ -54,6 +86,40 @@ class SQLIdempotency:
         inserted = tx.one(
             _INSERT, (key, request_hash, owner, now + lease_seconds, now, now)
         )
+        return self._claimed(tx, inserted, key, request_hash, now)
+
+    def begin_each_in(
+        self, tx: Tx, claims: Sequence[tuple[str, str, str, float]]
+    ) -> list[Claim | StoreError]:
+        """`begin` for each `(key, request_hash, owner, lease_seconds)`, in order, inside a
+        write transaction the caller holds; a member's own refusal is returned, not raised.
+
+        The first claims of all keys are one multi-row insert (one round trip); only keys
+        that already existed, or repeat earlier in the list, need statements of their own.
+        """
+        now = self._clock()
+        first: dict[str, int] = {}
+        for i, (key, _, _, _) in enumerate(claims):
+            first.setdefault(key, i)
+        params: list[Any] = []
+        for i in first.values():
+            key, request_hash, owner, lease = claims[i]
+            params += (key, request_hash, owner, now + lease, now, now)
+        inserted = {row[0]: row for row in tx.rows(_insert_many(len(first)), params)}
+        results: list[Claim | StoreError] = []
+        for i, (key, request_hash, _, _) in enumerate(claims):
+            row = inserted.get(key) if first[key] == i else None
+            try:
+                results.append(self._claimed(tx, row, key, request_hash, now))
+            except StoreUnavailable:
+                raise
+            except StoreError as exc:  # raised here after statements that changed nothing
+                results.append(exc)
+        return results
+
+    def _claimed(
+        self, tx: Tx, inserted: Row | None, key: str, request_hash: str, now: float
+    ) -> Claim:
         if inserted is not None:
             return Claim(status="claimed", record=_record(inserted))
         row = tx.one(_SELECT + self._db.for_update, (key,))
@@ -93,6 +159,45 @@ class SQLIdempotency:
             tx, key, state, "owner = ? AND state IN ('started', 'unknown')", (owner,),
             self._clock(), outcome=dump_json(outcome),
         )
+
+    def finish_each_in(
+        self, tx: Tx, finishes: Sequence[tuple[str, str, Literal["completed", "failed"], Any]]
+    ) -> list[IdempotencyRecord | StoreError]:
+        """`finish` for each `(key, owner, state, outcome)` (given in key order), inside a
+        write transaction the caller holds; a member's own refusal is returned, not raised.
+        All but repeated keys are finished by one multi-row update (one round trip)."""
+        for _, _, state, _ in finishes:
+            if state not in ("completed", "failed"):
+                raise ValueError(f"finish with state {state!r}: use 'completed' or 'failed'")
+        now = self._clock()
+        first: dict[str, int] = {}
+        for i, (key, _, _, _) in enumerate(finishes):
+            first.setdefault(key, i)
+        if self._db.for_update:
+            # Lock the rows in key order before the update, which may visit them in any
+            # order: then two transactions never hold what the other waits for.
+            tx.rows(f"SELECT key FROM callgate_idempotency WHERE key IN ({_marks(len(first))})"
+                    f" ORDER BY key{self._db.for_update}", list(first))
+        params: list[Any] = [now]
+        for i in first.values():
+            key, owner, state, outcome = finishes[i]
+            params += (key, owner, state, dump_json(outcome))
+        params += first
+        updated = {row[0]: row for row in tx.rows(_finish_many(len(first)), params)}
+        results: list[IdempotencyRecord | StoreError] = []
+        for i, (key, owner, state, outcome) in enumerate(finishes):
+            if first[key] != i:  # the same key twice: the second goes on its own
+                try:
+                    results.append(self.finish_in(tx, key, owner=owner, state=state,
+                                                  outcome=outcome))
+                except StoreUnavailable:
+                    raise
+                except StoreError as exc:
+                    results.append(exc)
+                continue
+            row = updated.get(key)
+            results.append(_record(row) if row is not None else self._refusal(tx, key, state))
+        return results
 
     def mark_unknown(self, key: str, *, owner: str) -> IdempotencyRecord:
         return self._transition(
@@ -147,7 +252,7 @@ class SQLIdempotency:
         return _record(row)
 
     @staticmethod
-    def _refusal(tx: Tx, key: str, state: str) -> Exception:
+    def _refusal(tx: Tx, key: str, state: str) -> StoreError:
         row = tx.one(_SELECT, (key,))
         if row is None:
             return RecordNotFound("idempotency key", key)

@@ -56,10 +56,6 @@ class _PostgresTx:
         self._cur.execute(_placeholders(sql), params)
         return self._cur.rowcount
 
-    def many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
-        # psycopg sends the rows in pipeline mode: one round trip, not one per row.
-        self._cur.executemany(_placeholders(sql), params)
-
 
 class PostgresDatabase:
     """A psycopg pool; each transaction borrows one connection."""

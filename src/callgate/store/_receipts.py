@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields
+from functools import lru_cache
 from typing import Any
 
 from callgate.contract import Route
@@ -21,9 +22,13 @@ _JSON = frozenset({"arguments", "result"})
 # A receipt's row is its draft's fields followed by the chain's (dataclass field order).
 assert (*_DRAFT_FIELDS, "seq", "prev_hash", "hash", "recorded_at", "payload_hash") == _FIELDS
 _BATCH = 500
-_INSERT = (
-    f"INSERT INTO callgate_receipts ({_COLUMNS}) VALUES ({', '.join('?' * len(_FIELDS))})"
-)
+
+
+@lru_cache(maxsize=128)
+def _insert_many(n: int) -> str:
+    """Insert `n` receipts: one statement, one round trip."""
+    row = f"({', '.join('?' * len(_FIELDS))})"
+    return f"INSERT INTO callgate_receipts ({_COLUMNS}) VALUES {', '.join([row] * n)}"
 
 
 def _record(row: Row) -> Receipt:
@@ -90,7 +95,7 @@ class SQLReceipts:
             rows.append((*values, seq, prev, chained, now, digest))
             prev = chained
         tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1", (seq, prev))
-        tx.many(_INSERT, rows)
+        tx.run(_insert_many(len(rows)), [value for row in rows for value in row])
         return receipts
 
     def get(self, seq: int) -> Receipt | None:

@@ -49,9 +49,6 @@ class _SQLiteTx:
     def run(self, sql: str, params: Sequence[Any] = ()) -> int:
         return self._conn.execute(sql, params).rowcount
 
-    def many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
-        self._conn.executemany(sql, params)
-
 
 class _Checkpointer:
     """Copies the write-ahead log back into the database file from a thread of its own.
