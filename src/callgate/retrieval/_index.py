@@ -93,7 +93,9 @@ class ToolIndex:
         cards = [card_for(t) for t in batch]
         if not replace:
             self._refuse_taken(names)
-        # Embedding is the slow part: done before taking the lock, so searches go on.
+        # Analysis and embedding are the slow parts: done before taking the lock, so
+        # searches go on meanwhile.
+        terms = [self._lexical.terms_of(c) for c in cards]
         vectors = (self._dense.embed([c.text() for c in cards])
                    if self._dense is not None and cards else None)
         with self._lock:
@@ -101,11 +103,11 @@ class ToolIndex:
                 self._refuse_taken(names)
             if self._dense is not None and vectors is not None:
                 self._dense.put_many(names, vectors)
-            for tool, card in zip(batch, cards, strict=True):
+            for tool, card, card_terms in zip(batch, cards, terms, strict=True):
                 self._tools.pop(tool.name, None)  # a replaced tool moves to the end
                 self._tools[tool.name] = tool
                 self._cards[tool.name] = card
-                self._lexical.put(card)
+                self._lexical.put(card.name, card_terms)
                 for word in _mention_keys(tool):
                     self._mentions.setdefault(word, tool.name)
 

@@ -103,9 +103,9 @@ class LexicalIndex:
     def __len__(self) -> int:
         return len(self._terms)
 
-    def put(self, card: Card) -> None:
-        """Index `card`, replacing an earlier card of the same name."""
-        self._terms[card.name] = self.terms_of(card)
+    def put(self, name: str, terms: list[str]) -> None:
+        """Index the terms of a card (`terms_of`), replacing earlier ones of `name`."""
+        self._terms[name] = terms
         self._stale = True
 
     def discard(self, name: str) -> None:
