@@ -115,3 +115,30 @@ def pg_ctl(action: str, *, check: bool = True) -> int:
     command = os.environ["CALLGATE_PG_CTL"]
     command = f"{command[:-1]} {action}'" if command.endswith("'") else f"{command} {action}"
     return subprocess.run(command, shell=True, check=check, capture_output=True).returncode
+
+
+def claim_and_settle_in_batches(spec: StoreSpec, barrier: Barrier, results: Any, worker: int,
+                                keys: int, size: int) -> None:
+    """Claim keys that every worker also claims, `size` per batch in a worker-specific
+    order; finish the ones this worker won with their receipts, again in batches."""
+    from callgate.store import ClaimRequest, FinishRequest
+
+    order = list(range(keys))
+    order = order[worker % len(order):] + order[:worker % len(order)]
+    won: list[str] = []
+    with open_spec(spec) as store:
+        barrier.wait()
+        for start in range(0, keys, size):
+            chunk = [f"k{n}" for n in order[start:start + size]]
+            claims = store.begin_many([
+                ClaimRequest(key=key, request_hash="same", owner=f"w{worker}",
+                             lease_seconds=60.0) for key in chunk])
+            mine = [key for key, claim in zip(chunk, claims, strict=True)
+                    if not isinstance(claim, Exception) and claim.status == "claimed"]
+            settled = store.finish_and_record_many([
+                FinishRequest(key=key, owner=f"w{worker}", state="completed",
+                              outcome={"by": worker}, receipt=receipt(worker, int(key[1:])))
+                for key in mine])
+            assert all(not isinstance(s, Exception) for s in settled)
+            won += mine
+    results.put((worker, won))

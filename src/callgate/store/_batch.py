@@ -77,6 +77,8 @@ class GroupCommitStore(Protocol):
 def begin_many(
     db: Database, idempotency: SQLIdempotency, requests: Sequence[ClaimRequest]
 ) -> list[BatchResult[Claim]]:
+    if not requests:
+        return []
     order = _key_order(requests)
     with db.transaction(write=True) as tx:
         claims = idempotency.begin_each_in(tx, [
@@ -88,6 +90,8 @@ def finish_and_record_many(
     db: Database, idempotency: SQLIdempotency, receipts: SQLReceipts,
     requests: Sequence[FinishRequest],
 ) -> list[BatchResult[tuple[IdempotencyRecord, Receipt]]]:
+    if not requests:
+        return []
     order = _key_order(requests)
     with db.transaction(write=True) as tx:
         records = _unsort(idempotency.finish_each_in(tx, [
