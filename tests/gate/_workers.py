@@ -100,3 +100,31 @@ def pg_ctl(action: str, *, check: bool = True) -> int:
 
 def target_path(directory: Path) -> str:
     return str(directory / "target.db")
+
+
+def batch_race(spec: StoreSpec, target: str, barrier: Barrier, results: Any, worker: int,
+               keys: int, in_flight: int) -> None:
+    """Pay `keys` invoices under request ids that every worker uses too, `in_flight` calls
+    at a time (so claims and finishes are group-committed), starting at a worker-specific
+    invoice so that processes collide on keys."""
+    store = open_spec(spec)
+    gate = Gate([pay_tool(target)], store=store, policy=ALLOW, lease_margin=LEASE_MARGIN)
+    gate.call_sync(pay_call(f"warm-{worker}"), context=CTX, request_id=f"warm-{worker}")
+    order = [(worker * 7 + n) % keys for n in range(keys)]
+
+    async def run() -> list[tuple[str, bool]]:
+        lanes = asyncio.Semaphore(in_flight)
+
+        async def one(n: int) -> tuple[str, bool]:
+            async with lanes:
+                result = await gate.call(
+                    ToolCall(id=f"c{worker}-{n}", name="pay", arguments={"invoice": f"INV-{n}"}),
+                    context=CTX, request_id=f"req-{n}")
+                return result.route.value, result.replayed
+
+        return await asyncio.gather(*(one(n) for n in order))
+
+    barrier.wait()
+    results.put((worker, asyncio.run(run())))
+    gate.close()
+    store.close()
