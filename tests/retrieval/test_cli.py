@@ -60,3 +60,10 @@ def test_search_a_bfcl_file(data_dir: Path) -> None:
     assert code == 0
     assert "calculate_triangle_area" in [h["name"] for h in json.loads(out)["hits"]]
     assert "skipped" in err  # BFCL repeats names with different docs: the first one counts
+
+
+def test_search_a_module_attribute() -> None:
+    code, out, _ = _cli("search", "reserve a table for dinner", "--catalog",
+                        "tests.retrieval.tools:CATALOG", "-k", "1", "--json")
+    assert code == 0
+    assert [h["name"] for h in json.loads(out)["hits"]] == ["book_restaurant"]

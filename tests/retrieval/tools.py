@@ -40,3 +40,7 @@ def catalog() -> list[Tool]:
              {"text": {"type": "string"}, "target_language": {"type": "string"}},
              tags=("language", "i18n")),
     ]
+
+
+CATALOG = catalog()
+"""For `callgate search --catalog tests.retrieval.tools:CATALOG`."""
