@@ -32,7 +32,7 @@ def search_command(
                                 "(any dialect, BFCL included), or module:attr.")],
     k: Annotated[int, typer.Option("-k", min=1, help="How many tools to show.")] = 8,
     dense: Annotated[bool, typer.Option(
-        "--dense", help="Also rank by embeddings (needs callgate[embeddings]).")] = False,
+        "--dense", help="Also rank by embeddings (needs the 'embeddings' extra).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON, not a table.")] = False,
 ) -> None:
     """Search a catalog: the best tools for QUERY, best first, with their scores."""
