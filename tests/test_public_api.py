@@ -11,6 +11,7 @@ import callgate
 PUBLIC_PACKAGES = [
     "callgate", "callgate.schema", "callgate.contract", "callgate.dialects", "callgate.store",
     "callgate.gate", "callgate.models", "callgate.loop", "callgate.testing", "callgate.lint",
+    "callgate.retrieval",
 ]
 
 
