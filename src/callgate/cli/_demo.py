@@ -21,6 +21,7 @@ from rich.markup import escape
 from callgate.contract import Context, Route
 from callgate.gate import Gate, Policy
 from callgate.gate.examples import (
+    SUPPLIER_POLICY,
     OrderBook,
     SupplierRegistry,
     WeatherService,
@@ -32,31 +33,8 @@ from callgate.loop import Agent, ApprovalDecision, Approve, Decline, RunResult
 from callgate.models import FakeOpenAIChatServer, Model, OpenAIChatModel, Turn, TurnSource
 from callgate.store import Store, open_store
 
-__all__ = ["DEMO_POLICY", "run_demo"]
+__all__ = ["run_demo"]
 
-DEMO_POLICY = """
-version = "demo-1"
-
-[[rules]]
-id = "drafts-are-free"
-action = "allow"
-reason = "drafting a change changes nothing real"
-tools = ["supplier_draft_change"]
-
-[[rules]]
-id = "commits-need-supplier-admin"
-action = "deny"
-reason = "only supplier administrators may change supplier records"
-tools = ["supplier_commit_change"]
-lacks_roles = ["supplier_admin"]
-
-[[rules]]
-id = "commits-need-a-second-person"
-action = "ask"
-reason = "a supplier's address changes only with a second person's approval"
-tools = ["supplier_commit_change"]
-roles = ["supplier_admin"]
-"""
 
 TOOL_TIMEOUT = 1.0
 """Seconds a supplier tool may take in the demo (the stalled commit takes longer)."""
@@ -194,7 +172,7 @@ class Demo:
         tools = [*order_tools(OrderBook.sample()), *weather_tools(WeatherService()),
                  *supplier_tools(self.registry, timeout=TOOL_TIMEOUT)]
         self.store: Store = open_store(f"sqlite:///{workdir / 'callgate.db'}")
-        self.gate = Gate(tools, store=self.store, policy=Policy.loads(DEMO_POLICY))
+        self.gate = Gate(tools, store=self.store, policy=Policy.loads(SUPPLIER_POLICY))
         self.real = model
         self.first_draft = ""
         self.seen: set[str] = set()
