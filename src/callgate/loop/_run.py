@@ -6,7 +6,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from callgate._errors import UserError
 from callgate.contract import Catalog, Context, Tool
@@ -15,12 +15,16 @@ from callgate.gate import Gate
 from callgate.loop import _events as ev
 from callgate.loop._approval import ApprovalDecision, Approver
 from callgate.loop._budget import Limits
+from callgate.loop._offer import check_selector, restore
 from callgate.loop._result import RunResult
 from callgate.loop._session import Emit, Session
 from callgate.loop._state import RunState
 from callgate.loop._steps import Plan, drive
 from callgate.models import Model
 from callgate.store import Store
+
+if TYPE_CHECKING:  # a type only: the loop does not load retrieval unless a selector is given
+    from callgate.retrieval import ToolSelector
 
 __all__ = ["Agent"]
 
@@ -42,6 +46,7 @@ class Agent:
                  gate: Gate | None = None, instructions: str | None = None,
                  limits: Limits | None = None, store: Store | None = None,
                  approver: Approver | None = None, context: Context | None = None,
+                 selector: ToolSelector | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if (tools is None) == (gate is None):
             raise UserError("Agent needs either tools or a gate (a gate brings its catalog)")
@@ -55,6 +60,9 @@ class Agent:
         self.store = store
         self.approver = approver
         self.context = context or gate.context
+        if selector is not None:
+            check_selector(selector, gate.catalog)
+        self.selector = selector
         self._clock = clock
         self._check_prices(self.limits)
 
@@ -106,8 +114,11 @@ class Agent:
                   resumed: bool = False) -> RunResult:
         limits = limits or self.limits
         self._check_prices(limits)
+        if self.selector is not None:
+            restore(self.selector, self.gate.catalog, state.shown)
         plan = Plan(model=self.model, gate=self.gate, tools=self.tools, limits=limits,
-                    approver=self.approver, decisions=decisions, resumed=resumed)
+                    approver=self.approver, decisions=decisions, resumed=resumed,
+                    selector=self.selector)
         session = Session(state, emit=emit, clock=self._clock, store=self.store,
                           version=version)
         session.update(status="running", limit=None, detail=None)

@@ -28,8 +28,11 @@ from callgate.loop._codec import (
 
 __all__ = ["FORMAT", "CallRecord", "PendingBatch", "RunState", "Status"]
 
-FORMAT = 1
-"""The layout version of a saved state."""
+FORMAT = 2
+"""The layout version of a saved state (2 added `shown`)."""
+
+_READABLE = frozenset({1, 2})
+"""Formats `RunState.from_dict` reads; a format 1 state simply has no `shown` list."""
 
 Status = Literal["running", "paused", "stopped", "failed", "finished", "limited", "refused"]
 """`paused`: waits for approvals; `stopped`: a limit was hit (resumable); `failed`: the model
@@ -92,6 +95,9 @@ class RunState:
     """The limit that stopped the run, when one did."""
     detail: str | None = None
     """Why the run stopped, in words."""
+    shown: tuple[str, ...] = ()
+    """With a tool selector: the names of every tool offered so far, in first-offered order.
+    Saved so a resumed run offers the same list (provider prompt caches key on it)."""
 
     def to_dict(self) -> dict[str, Any]:
         pending = None
@@ -108,15 +114,15 @@ class RunState:
             "records": [{"step": r.step, "call": encode(r.call), "result": encode(r.result)}
                         for r in self.records],
             "spent": self.spent.to_dict(), "breaker": self.breaker.to_dict(),
-            "limit": self.limit, "detail": self.detail,
+            "limit": self.limit, "detail": self.detail, "shown": list(self.shown),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunState:
         version = data.get("format")
-        if version != FORMAT:
+        if type(version) is not int or version not in _READABLE:
             raise UserError(f"saved run state has format {version!r}; this callgate reads "
-                            f"format {FORMAT}")
+                            f"formats {', '.join(map(str, sorted(_READABLE)))}")
         return cls(
             run_id=data["run_id"], status=data["status"], model=data["model"],
             context=decode_context(data["context"]), instructions=data["instructions"],
@@ -127,6 +133,7 @@ class RunState:
                           for r in data["records"]),
             spent=Spent.from_dict(data["spent"]), breaker=Breaker.from_dict(data["breaker"]),
             limit=data["limit"], detail=data["detail"],
+            shown=tuple(data.get("shown", ())),
         )
 
     def to_json(self) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from callgate.contract import Route, Tool, ToolCall, ToolResult
 from callgate.dialects import Message
@@ -16,6 +17,7 @@ from callgate.loop import _events as ev
 from callgate.loop._approval import ApprovalDecision, Approver, settle_held
 from callgate.loop._breaker import stopped_result
 from callgate.loop._budget import Limits, check_before_batch, check_before_turn
+from callgate.loop._offer import offered, reveal_called
 from callgate.loop._result import LimitExceeded, ModelFailed, PendingApproval, RunResult
 from callgate.loop._session import Session
 from callgate.loop._state import CallRecord, PendingBatch
@@ -28,6 +30,9 @@ from callgate.models import (
     StreamEvent,
     TextDelta,
 )
+
+if TYPE_CHECKING:  # a type only: the loop does not load retrieval unless a selector is given
+    from callgate.retrieval import ToolSelector
 
 __all__ = ["Plan", "drive"]
 
@@ -44,6 +49,8 @@ class Plan:
     decisions: Mapping[str, ApprovalDecision] | None = None
     """Decisions for held calls, by approval id (given to a resume)."""
     resumed: bool = False
+    selector: ToolSelector | None = None
+    """Chooses the tools each turn offers (the run's list) instead of the whole `tools`."""
 
 
 async def drive(plan: Plan, session: Session) -> RunResult:
@@ -84,7 +91,9 @@ def _take(plan: Plan, session: Session, turn: ModelTurn) -> RunResult | None:
 
 async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
     step = session.state.spent.steps + 1
-    request = ModelRequest(messages=session.state.messages, tools=plan.tools,
+    # The final tool-less turn selects nothing new: the same tool block keeps the cache.
+    request = ModelRequest(messages=session.state.messages,
+                           tools=_tools(plan, session, select=allow_calls),
                            instructions=session.state.instructions, allow_calls=allow_calls)
     turn: ModelTurn | None = None
     streamed: set[int] = set()
@@ -107,6 +116,14 @@ async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
             await session.emit(ev.CallProposed(step=step, index=index, id=call.id,
                                                name=call.name))
     return turn
+
+
+def _tools(plan: Plan, session: Session, *, select: bool) -> tuple[Tool, ...]:
+    if plan.selector is None:
+        return plan.tools
+    tools = offered(plan.selector, plan.gate.catalog, session.state.messages, select=select)
+    session.update(shown=plan.selector.shown_names)
+    return tools
 
 
 def _stream_event(step: int, item: StreamEvent, streamed: set[int]) -> ev.Event:
@@ -231,6 +248,10 @@ async def _record(plan: Plan, session: Session, results: list[ToolResult]) -> No
         await session.emit(ev.ResultReady(step=pending.step, result=result))
     session.update(breaker=breaker, records=tuple(records),
                    pending=pending.with_results(out))
+    if plan.selector is not None:
+        # Before any save: a batch that pauses must not lose what tool_search revealed.
+        reveal_called(plan.selector, (calls[r.call_id] for r in results))
+        session.update(shown=plan.selector.shown_names)
 
 
 async def _ask_approver(approver: Approver, session: Session
