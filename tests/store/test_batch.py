@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from multiprocessing.context import SpawnContext, SpawnProcess
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from callgate.store import (
     StoreConflict,
     StoreUnavailable,
 )
+from callgate.store._db import Tx
 from callgate.store._sql_store import SQLStore
 from tests.store import _workers
 from tests.store._workers import StoreSpec, open_spec, receipt
@@ -108,10 +110,37 @@ def test_a_batch_that_fails_as_a_whole_writes_nothing(make_store: StoreFactory) 
     assert db.receipts.head() == before
     assert [db.idempotency.get(k).state for k in "ab"] == ["started", "started"]  # type: ignore[union-attr]
     assert db.receipts.verify().ok
-    _workers.inject(broken, "INSERT INTO callgate_idempotency", fail)
+
+
+def test_claims_that_fail_to_insert_claim_nothing(make_store: StoreFactory) -> None:
+    db, broken = make_store(), make_store()
+    original = broken._db.transaction
+
+    @contextmanager
+    def transaction(*, write: bool, snapshot: bool = False) -> Iterator[Tx]:
+        with original(write=write, snapshot=snapshot) as tx:
+            yield _workers.FaultyTx(tx, "INSERT INTO callgate_idempotency", fail)
+
+    def fail() -> None:
+        raise StoreUnavailable("the database went away mid-batch")
+
+    broken._db.transaction = transaction  # type: ignore[method-assign]
     with pytest.raises(StoreUnavailable):
         broken.begin_many([claim("c"), claim("d")])
     assert db.idempotency.get("c") is None and db.idempotency.get("d") is None
+
+
+def test_a_member_that_fails_alone_leaves_the_others_claimed(db: SQLStore) -> None:
+    db.idempotency.begin("taken", request_hash="h1", owner="w0", lease_seconds=30.0)
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise StoreUnavailable("gone for this one")
+
+    db.idempotency.begin = down  # type: ignore[method-assign]  # only the slow path uses it
+    claims = db.begin_many([claim("fresh"), claim("taken")])
+    assert isinstance(claims[1], StoreUnavailable)
+    assert claims[0].status == "claimed"  # type: ignore[union-attr]
+    assert db.idempotency.get("fresh").owner == "w1"  # type: ignore[union-attr]
 
 
 @pytest.fixture

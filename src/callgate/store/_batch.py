@@ -1,16 +1,17 @@
-"""Group commit: the claims (or the finishes with their receipts) of many concurrent calls in
-one transaction, so that they share one commit and, on the receipt side, one lock of the
-chain head.
+"""Group commit: the claims (or the finishes with their receipts) of many concurrent calls
+written together, so that they share round trips and commits and, on the receipt side, one
+lock of the chain head.
 
-Each member is handled exactly as its own transaction would handle it, one after another
-inside the shared one: the database still decides every claim (a duplicate key later in the
-batch sees the earlier member's claim), and the chain gets one receipt per finished member.
-A member that a rule of its table refuses (`StoreConflict`, `RecordNotFound`) gets that
-error and writes nothing, while the others go on. Anything else (the database is out of
-reach, the commit fails) rolls the whole transaction back and raises: then no member wrote
-anything, and each caller must fail closed.
+Each member is decided exactly as on its own: the database decides every claim (a duplicate
+key later in the batch sees the earlier member's claim), and the chain gets one receipt per
+finished member. Claims: the fresh keys are claimed by one multi-row insert (one atomic
+statement: all of them or none); a key that already existed takes `begin`'s own
+transaction, and its failure is that member's alone. Finishes: one transaction for all; a
+member that a rule of its table refuses (`StoreConflict`, `RecordNotFound`) gets that error
+and writes nothing while the others go on; anything else (the database is out of reach, the
+commit fails) rolls the whole transaction back and raises: no member wrote anything, and
+each caller must fail closed.
 """
-
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -79,10 +80,10 @@ def begin_many(
 ) -> list[BatchResult[Claim]]:
     if not requests:
         return []
+    del db  # the claims need no transaction around them (see `begin_each`)
     order = _key_order(requests)
-    with db.transaction(write=True) as tx:
-        claims = idempotency.begin_each_in(tx, [
-            (r.key, r.request_hash, r.owner, r.lease_seconds) for r in _pick(requests, order)])
+    claims = idempotency.begin_each([
+        (r.key, r.request_hash, r.owner, r.lease_seconds) for r in _pick(requests, order)])
     return _unsort(claims, order)
 
 

@@ -48,7 +48,8 @@ class Database(Protocol):
         database is out of reach become `StoreUnavailable`.
 
         A read (`write=False`) runs its statements one by one, each seeing committed data,
-        unless `snapshot` asks for one consistent view over all of them.
+        unless `snapshot` asks for one consistent view over all of them. (A write that is a
+        single statement may run there too: it commits on its own, atomically.)
         """
         ...
 

@@ -88,14 +88,16 @@ class SQLIdempotency:
         )
         return self._claimed(tx, inserted, key, request_hash, now)
 
-    def begin_each_in(
-        self, tx: Tx, claims: Sequence[tuple[str, str, str, float]]
+    def begin_each(
+        self, claims: Sequence[tuple[str, str, str, float]]
     ) -> list[Claim | StoreError]:
-        """`begin` for each `(key, request_hash, owner, lease_seconds)`, in order, inside a
-        write transaction the caller holds; a member's own refusal is returned, not raised.
+        """`begin` for each `(key, request_hash, owner, lease_seconds)`, in order; a member's
+        own failure is returned, not raised.
 
-        The first claims of all keys are one multi-row insert (one round trip); only keys
-        that already existed, or repeat earlier in the list, need statements of their own.
+        The first claims of all keys are one multi-row insert that commits on its own: one
+        statement is atomic, and it spares PostgreSQL the BEGIN and COMMIT round trips. Only
+        keys that already existed, or repeat earlier in the list, then go through `begin`,
+        each in a transaction of its own. If the insert fails, nothing was claimed.
         """
         now = self._clock()
         first: dict[str, int] = {}
@@ -105,15 +107,18 @@ class SQLIdempotency:
         for i in first.values():
             key, request_hash, owner, lease = claims[i]
             params += (key, request_hash, owner, now + lease, now, now)
-        inserted = {row[0]: row for row in tx.rows(_insert_many(len(first)), params)}
+        with self._db.transaction(write=False) as tx:  # one statement, committed on its own
+            inserted = {row[0]: row for row in tx.rows(_insert_many(len(first)), params)}
         results: list[Claim | StoreError] = []
-        for i, (key, request_hash, _, _) in enumerate(claims):
+        for i, (key, request_hash, owner, lease) in enumerate(claims):
             row = inserted.get(key) if first[key] == i else None
+            if row is not None:
+                results.append(Claim(status="claimed", record=_record(row)))
+                continue
             try:
-                results.append(self._claimed(tx, row, key, request_hash, now))
-            except StoreUnavailable:
-                raise
-            except StoreError as exc:  # raised here after statements that changed nothing
+                results.append(self.begin(key, request_hash=request_hash, owner=owner,
+                                          lease_seconds=lease))
+            except StoreError as exc:  # this member only: the others' claims stand
                 results.append(exc)
         return results
 
