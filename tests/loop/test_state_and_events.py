@@ -47,6 +47,21 @@ def test_state_round_trips_through_json_with_bytes_and_sets() -> None:
     assert json.loads(state.to_json())["format"] == FORMAT
 
 
+def test_the_shown_tool_list_round_trips_in_order() -> None:
+    state = RunState(run_id="r1", shown=("tool_search", "get_weather", "convert_currency"))
+    assert json.loads(state.to_json())["shown"] == list(state.shown)
+    assert RunState.from_json(state.to_json()).shown == state.shown
+
+
+def test_a_format_1_state_is_still_read_and_has_no_shown_list() -> None:
+    data = RunState(run_id="r1", status="stopped", limit="steps").to_dict()
+    assert FORMAT == 2
+    data["format"] = 1
+    del data["shown"]  # format 1 states were written before the selector list existed
+    old = RunState.from_dict(data)
+    assert old.shown == () and old.limit == "steps" and old.status == "stopped"
+
+
 def test_a_state_of_another_format_is_refused() -> None:
     data = RunState(run_id="r").to_dict()
     data["format"] = FORMAT + 1
