@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Ranking", "reciprocal_rank_fusion", "top_rows"]
+__all__ = ["Ranking", "interleave", "reciprocal_rank_fusion", "top_rows"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -61,3 +61,17 @@ def reciprocal_rank_fusion(rankings: Sequence[Ranking], *, k: float = 60.0
         for position, name in enumerate(ranking.names, start=1):
             fused[name] = fused.get(name, 0.0) + ranking.weight / (k + position)
     return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
+
+
+def interleave(rankings: Sequence[Ranking], depth: int) -> tuple[str, ...]:
+    """The first `depth` names of each ranking taken in turns: every first, then every second.
+
+    Given the rankings of each intent of a query, this puts each intent's best tool near
+    the top, so one intent with rare words cannot push another's tool out of the top k.
+    """
+    heads: dict[str, None] = {}
+    for position in range(depth):
+        for ranking in rankings:
+            if position < len(ranking.names):
+                heads.setdefault(ranking.names[position])
+    return tuple(heads)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["identifiers", "segments"]
+__all__ = ["identifiers", "joined", "segments"]
 
 _SENTENCE_END = re.compile(r"(?<=[.?!;:。？！；])\s+|\n+")
 _CLAUSE_JOIN = re.compile(
@@ -29,6 +29,15 @@ def segments(text: str) -> list[str]:
         parts += _CLAUSE_JOIN.split(sentence)
     found = [p.strip() for p in parts if p and p.strip()]
     return found[:_MAX_SEGMENTS]
+
+
+def joined(text: str) -> bool:
+    """True when `text` chains requests with a joining word (`then`, `also`, `потом`, ...).
+
+    Such a query almost surely asks for several tools; one that is only split into
+    sentences often describes one task in several sentences.
+    """
+    return _CLAUSE_JOIN.search(text) is not None
 
 
 def identifiers(text: str) -> list[str]:
