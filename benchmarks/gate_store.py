@@ -1,17 +1,18 @@
 """Write calls per second through the whole gate: no store, SQLite and PostgreSQL, with one
 and four processes, all in one run, repeated; medians reported.
 
-Run: python benchmarks/gate_store.py [--in-flight 8] [--repeats 3] [--seconds 3]
+Run: python benchmarks/gate_store.py [--in-flight 1 8 16] [--repeats 3] [--seconds 3]
      -> benchmarks/results/gate_store.json
      (PostgreSQL cases run when CALLGATE_PG_DSN is set, e.g. after `. .ci/postgres.sh`)
 
 Every call is a write with its own request id, authorized by a policy rule, claimed under
 an idempotency key, executed, finished and recorded as a hash-chained receipt. Each process
 keeps `--in-flight` calls going at once (as an agent host serving several conversations
-would); the same setting applies to the no-store baseline. After every case the chain is
-verified and exactly-once is checked: the tool ran once per call, and there is one receipt
-and one completed idempotency key per call. DESIGN's targets: at least 2,000 write calls/s
-with SQLite in one process, and 2,000/s in total from four processes on PostgreSQL.
+would; each value is a sweep); the no-store baseline runs with the same setting. After
+every case the chain is verified and exactly-once is checked: the tool ran once per call,
+and there is one receipt and one completed idempotency key per call. DESIGN's targets: at
+least 2,000 write calls/s with SQLite in one process, and 2,000/s in total from four
+processes on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -191,27 +192,29 @@ def _summary(kind: str, processes: int, runs: list[dict[str, Any]],
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--in-flight", type=int, default=8, help="concurrent calls per process")
+    parser.add_argument("--in-flight", type=int, nargs="+", default=[1, 8, 16],
+                        help="concurrent calls per process (each value is a sweep)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0, help="per case, after warm-up")
     parser.add_argument("--out", type=Path, default=RESULTS / "gate_store.json")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="callgate-bench-"))
     plans = _plans()
-    runs: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    runs: dict[tuple[int, str, int], list[dict[str, Any]]] = {}
     # Repeats are the outer loop, so a burst of load from elsewhere on the machine spreads
     # over all cases instead of sinking one of them.
     for repeat in range(args.repeats):
-        for kind, dsn, _ in plans:
-            for processes in (1, 4):
-                run = _one_run(kind, dsn, processes, workdir, args.in_flight, args.seconds)
-                runs.setdefault((kind, processes), []).append(run)
-                ok = run.get("chain_ok", True) and run.get("exactly_once", True)
-                print(f"[{repeat + 1}/{args.repeats}] {kind:>9} x{processes}: "
-                      f"{run['calls_per_second']:>7} write calls/s ({run['calls']} calls, "
-                      f"{'ok' if ok else 'BROKEN'})", flush=True)
-    cases = [_summary(kind, processes, group, runs[("none", processes)], args.in_flight)
-             for (kind, processes), group in runs.items()]
+        for in_flight in args.in_flight:
+            for kind, dsn, _ in plans:
+                for processes in (1, 4):
+                    run = _one_run(kind, dsn, processes, workdir, in_flight, args.seconds)
+                    runs.setdefault((in_flight, kind, processes), []).append(run)
+                    ok = run.get("chain_ok", True) and run.get("exactly_once", True)
+                    print(f"[{repeat + 1}/{args.repeats}] in flight {in_flight:>2} {kind:>9} "
+                          f"x{processes}: {run['calls_per_second']:>7} write calls/s "
+                          f"({run['calls']} calls, {'ok' if ok else 'BROKEN'})", flush=True)
+    cases = [_summary(kind, processes, group, runs[(in_flight, "none", processes)], in_flight)
+             for (in_flight, kind, processes), group in runs.items()]
     report = {
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
                     "cpus": os.cpu_count(), "load_average_at_end": os.getloadavg()},
@@ -219,7 +222,7 @@ def main() -> None:
         "repeats": args.repeats,
         "in_flight_per_process": args.in_flight,
         "statistic": "median of the repeats; vs_no_store: median of per-repeat ratios to the "
-                     "no-store gate with as many processes",
+                     "no-store gate with as many processes and calls in flight",
         "tool": "async write tool, own request id per call, allow rule, receipts on",
         "targets": {"sqlite_1_process": 2000, "postgres_4_processes_total": 2000},
         "cases": cases,
@@ -229,8 +232,9 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     for case in cases:
-        print(f"median {case['store']:>9} x{case['processes']}: {case['calls_per_second']:>7}/s "
-              f"(runs {case['runs']}, vs no store {case['vs_no_store']})")
+        print(f"median in flight {case['in_flight_per_process']:>2} {case['store']:>9} "
+              f"x{case['processes']}: {case['calls_per_second']:>7}/s (runs {case['runs']}, "
+              f"vs no store {case['vs_no_store']})")
 
 
 def _drop(dsn: str, schema: str) -> None:
