@@ -1,9 +1,14 @@
-"""Shared fixtures: the evaluation data folder, and the PostgreSQL DSN when a server runs."""
+"""Shared fixtures: the evaluation data, PostgreSQL schemas, and spawned child processes."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import uuid
+from collections.abc import Callable, Iterator
+from multiprocessing.context import SpawnProcess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,3 +32,56 @@ def data_dir() -> Path:
             pytest.fail(reason)
         pytest.skip(reason)
     return path
+
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+"""Store backends a test is parametrized over; PostgreSQL needs `CALLGATE_PG_DSN`."""
+
+WAIT = 60.0
+"""Upper bound for a child process to report; only there so a broken test fails, not hangs."""
+
+
+def pg_dsn() -> str:
+    """The server's DSN; skips (or fails under CI) when none is configured."""
+    dsn = os.environ.get("CALLGATE_PG_DSN")
+    if not dsn:
+        reason = "PostgreSQL not configured: set CALLGATE_PG_DSN (e.g. `. .ci/postgres.sh`)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return dsn
+
+
+def drop_schema(dsn: str, schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[tuple[str, str]]:
+    """A fresh schema name on the configured server, dropped after the test."""
+    dsn = pg_dsn()
+    schema = f"callgate_test_{uuid.uuid4().hex[:12]}"
+    yield dsn, schema
+    drop_schema(dsn, schema)
+
+
+@pytest.fixture
+def spawn() -> Iterator[Callable[..., SpawnProcess]]:
+    """Start child processes (spawned, not forked); at the end kill any left and reap all."""
+    ctx = multiprocessing.get_context("spawn")
+    children: list[SpawnProcess] = []
+
+    def start(target: Callable[..., None], *args: Any) -> SpawnProcess:
+        child = ctx.Process(target=target, args=args, daemon=True)
+        child.start()
+        children.append(child)
+        return child
+
+    yield start
+    for child in children:
+        if child.is_alive():
+            child.kill()
+        child.join(WAIT)

@@ -6,7 +6,6 @@ Each PostgreSQL test gets a schema of its own, dropped afterwards.
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,31 +13,13 @@ from pathlib import Path
 import pytest
 
 from callgate.contract import Context
+from tests.conftest import BACKENDS, drop_schema, pg_dsn
 
 StoreSpec = tuple[str, str, str | None]
 """("sqlite", path, None) or ("postgres", dsn, schema): enough to open the same database."""
 
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
 ACME = Context(principal="ann", tenant="acme", roles=frozenset({"supplier_admin"}),
                run_id="run-1")
-
-
-def pg_dsn() -> str:
-    dsn = os.environ.get("CALLGATE_PG_DSN")
-    if not dsn:
-        reason = "PostgreSQL not configured: set CALLGATE_PG_DSN (e.g. `. .ci/postgres.sh`)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return dsn
-
-
-def drop_schema(dsn: str, schema: str) -> None:
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
 @pytest.fixture

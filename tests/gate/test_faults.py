@@ -9,7 +9,7 @@ import os
 import signal
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from multiprocessing.context import SpawnContext, SpawnProcess
 from pathlib import Path
 from typing import Any
@@ -19,31 +19,12 @@ import pytest
 from callgate import ToolCall, tool
 from callgate.contract import Route
 from callgate.gate import Gate, ReceiptSettings
+from tests.conftest import WAIT
 from tests.gate import _workers
 from tests.gate._workers import ALLOW, CTX, LEASE_MARGIN, StoreSpec, open_spec
 
 pytestmark = pytest.mark.slow
 
-WAIT = 60.0
-"""Upper bound for a child to report; only there so that a broken test fails, not hangs."""
-
-
-@pytest.fixture
-def spawn() -> Iterator[Callable[..., SpawnProcess]]:
-    ctx = multiprocessing.get_context("spawn")
-    children: list[SpawnProcess] = []
-
-    def start(target: Callable[..., None], *args: Any) -> SpawnProcess:
-        child = ctx.Process(target=target, args=args, daemon=True)
-        child.start()
-        children.append(child)
-        return child
-
-    yield start
-    for child in children:
-        if child.is_alive():
-            child.kill()
-        child.join(WAIT)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
 from typing import Any
@@ -17,10 +17,9 @@ import pytest
 from callgate import CallContext, ToolCall, tool
 from callgate.gate import Gate
 from callgate.store import StoreUnavailable
+from tests.conftest import WAIT
 from tests.gate import _workers
 from tests.gate._workers import ALLOW, CTX, StoreSpec, open_spec
-
-WAIT = 60.0
 
 
 def _spy(store: Any, name: str, sizes: list[int]) -> None:
@@ -125,24 +124,6 @@ def test_calls_in_a_sync_loop_and_an_async_loop_of_one_gate(tmp_path: Path) -> N
     assert len(ran) == 8 and set(ran.values()) == {1}
     assert store.receipts.verify().ok
     store.close()
-
-
-@pytest.fixture
-def spawn() -> Iterator[Callable[..., SpawnProcess]]:
-    ctx = multiprocessing.get_context("spawn")
-    children: list[SpawnProcess] = []
-
-    def start(target: Callable[..., None], *args: Any) -> SpawnProcess:
-        child = ctx.Process(target=target, args=args, daemon=True)
-        child.start()
-        children.append(child)
-        return child
-
-    yield start
-    for child in children:
-        if child.is_alive():
-            child.kill()
-        child.join(WAIT)
 
 
 @pytest.mark.slow

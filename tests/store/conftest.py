@@ -8,8 +8,6 @@ its own, dropped afterwards. Without the DSN the PostgreSQL cases skip, except u
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,8 +15,7 @@ import pytest
 
 from callgate.store import PostgresStore, SQLiteStore, Store
 from callgate.store._sql_store import SQLStore
-
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+from tests.conftest import BACKENDS
 
 
 class FakeClock:
@@ -34,36 +31,9 @@ class FakeClock:
         self.now += seconds
 
 
-def pg_dsn() -> str:
-    """The server's DSN; skips (or fails under CI) when none is configured."""
-    dsn = os.environ.get("CALLGATE_PG_DSN")
-    if not dsn:
-        reason = "PostgreSQL not configured: set CALLGATE_PG_DSN (e.g. `. .ci/postgres.sh`)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return dsn
-
-
-def drop_schema(dsn: str, schema: str) -> None:
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-
-
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
-
-
-@pytest.fixture
-def pg_schema() -> Iterator[tuple[str, str]]:
-    """A fresh schema name on the configured server, dropped after the test."""
-    dsn = pg_dsn()
-    schema = f"callgate_test_{uuid.uuid4().hex[:12]}"
-    yield dsn, schema
-    drop_schema(dsn, schema)
 
 
 StoreFactory = Callable[..., SQLStore]

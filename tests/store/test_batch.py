@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.context import SpawnContext, SpawnProcess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,11 +21,10 @@ from callgate.store import (
 )
 from callgate.store._db import Tx
 from callgate.store._sql_store import SQLStore
+from tests.conftest import WAIT
 from tests.store import _workers
 from tests.store._workers import StoreSpec, open_spec, receipt
 from tests.store.conftest import FakeClock, StoreFactory
-
-WAIT = 60.0
 
 
 def claim(key: str, owner: str = "w1", request_hash: str = "h1") -> ClaimRequest:
@@ -149,24 +147,6 @@ def spec(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> StoreS
         return ("sqlite", str(tmp_path / "shared.db"), None)
     dsn, schema = request.getfixturevalue("pg_schema")
     return ("postgres", dsn, schema)
-
-
-@pytest.fixture
-def spawn() -> Iterator[Callable[..., SpawnProcess]]:
-    ctx = multiprocessing.get_context("spawn")
-    children: list[SpawnProcess] = []
-
-    def start(target: Callable[..., None], *args: Any) -> SpawnProcess:
-        child = ctx.Process(target=target, args=args, daemon=True)
-        child.start()
-        children.append(child)
-        return child
-
-    yield start
-    for child in children:
-        if child.is_alive():
-            child.kill()
-        child.join(WAIT)
 
 
 @pytest.mark.slow

@@ -10,21 +10,19 @@ import signal
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from multiprocessing.context import SpawnContext, SpawnProcess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from callgate.store import PostgresStore, SQLiteStore, StoreUnavailable, open_store
+from tests.conftest import WAIT
 from tests.store import _workers
 from tests.store._workers import StoreSpec, open_spec, receipt
 
 pytestmark = pytest.mark.slow
 
-WAIT = 60.0
-"""Upper bound for a child to report; only there so a broken test fails instead of hanging."""
 
 
 @pytest.fixture
@@ -39,24 +37,6 @@ def spec(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> StoreS
         return ("sqlite", str(tmp_path / "shared.db"), None)
     dsn, schema = request.getfixturevalue("pg_schema")
     return ("postgres", dsn, schema)
-
-
-@pytest.fixture
-def spawn(ctx: SpawnContext) -> Iterator[Callable[..., SpawnProcess]]:
-    """Start children; at the end kill any that are left and wait for all of them."""
-    children: list[SpawnProcess] = []
-
-    def start(target: Callable[..., None], *args: Any) -> SpawnProcess:
-        child = ctx.Process(target=target, args=args, daemon=True)
-        child.start()
-        children.append(child)
-        return child
-
-    yield start
-    for child in children:
-        if child.is_alive():
-            child.kill()
-        child.join(WAIT)
 
 
 def test_eight_processes_racing_one_key_claim_it_once(
