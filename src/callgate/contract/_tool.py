@@ -120,7 +120,7 @@ class Tool:
         """Safe to repeat: a read, or a tool whose author declared it idempotent."""
         return self.effect is Effect.READ or bool(self.annotations.idempotent)
 
-    def bind(self, arguments: dict[str, Any], call: CallContext) -> dict[str, Any]:
+    def bind(self, arguments: dict[str, Any], call: CallContext | None) -> dict[str, Any]:
         """Keyword arguments for the executor from validated JSON arguments."""
         if self.arguments_model is not None:
             model = self.arguments_model.model_validate(arguments)

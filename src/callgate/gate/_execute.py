@@ -47,8 +47,10 @@ async def execute(prepared: Prepared, context: Context, settings: ExecutionSetti
     call = prepared.call
     started, t0 = time.time(), time.perf_counter()
     timeout = budget or tool.timeout or settings.default_timeout
-    ctx = CallContext(call_id=call.id, tool_name=tool.name, context=context,
-                      idempotency_key=idempotency_key, attempt=attempt)
+    # Only executors that declare a CallContext parameter get one: most tools never do.
+    ctx = (CallContext(call_id=call.id, tool_name=tool.name, context=context,
+                       idempotency_key=idempotency_key, attempt=attempt)
+           if tool.context_parameter is not None else None)
     try:
         kwargs = tool.bind(dict(prepared.arguments), ctx)
     except pydantic.ValidationError as exc:
