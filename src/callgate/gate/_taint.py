@@ -48,7 +48,8 @@ class TaintTracker:
                 self._runs.popitem(last=False)
 
     def mark(self, run_id: str, label: str, source: str) -> None:
-        """Restore a label for a resumed run (the loop persists `seen` with its state)."""
+        """Restore a label for a run resumed without the loop (`Agent.resume` restores
+        labels itself, from the run's completed calls)."""
         with self._lock:
             self._runs.setdefault(run_id, {}).setdefault(label, source)
 

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from callgate._errors import UserError
-from callgate.contract import Catalog, Context, Tool
+from callgate.contract import Catalog, Context, Route, Tool
 from callgate.dialects import Message
 from callgate.gate import Gate
 from callgate.loop import _events as ev
@@ -116,6 +116,8 @@ class Agent:
         self._check_prices(limits)
         if self.selector is not None:
             restore(self.selector, self.gate.catalog, state.shown)
+        if resumed:
+            _restore_taint(self.gate, state)
         plan = Plan(model=self.model, gate=self.gate, tools=self.tools, limits=limits,
                     approver=self.approver, decisions=decisions, resumed=resumed,
                     selector=self.selector)
@@ -178,3 +180,18 @@ def _events(start: Callable[[Emit], Any]) -> AsyncIterator[ev.Event]:
                 task.cancel()
 
     return generate()
+
+
+def _restore_taint(gate: Gate, state: RunState) -> None:
+    """Give the gate back the Rule of Two labels the run's data had touched.
+
+    A gate in another process (or a fresh one) knows nothing of the run; without this, a
+    resumed run could complete untrusted input + private data + an irreversible action.
+    """
+    results = [record.result for record in state.records]
+    if state.pending is not None:
+        results += list(state.pending.results.values())
+    for result in results:
+        tool = gate.catalog.resolve(result.name)
+        if tool is not None and result.route in (Route.COMPLETED, Route.VERIFIED):
+            gate.taint.observe(tool, state.run_id)
