@@ -28,7 +28,7 @@ def test_demo_runs_without_network_or_key_and_exits_0() -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     out = done.stdout
     for route in ("completed", "invalid", "failed", "denied", "held", "verified", "declined",
-                  "conflict", "unknown_outcome"):
+                  "conflict", "unknown_outcome", "timeout"):
         assert route in out
     assert "supplier record writes: 2" in out
     assert "ok=True" in out

@@ -97,12 +97,16 @@ def scenes(old_draft: Callable[[], str]) -> list[Scene]:
                   Turn.say("Ann has one order, O-1001 (shipped, 129.50). O-2001 is not an "
                            "order of your organisation."),
               ]),
-        Scene(title="Weather", story="Open-world data: a forecast, and one out of range.",
-              prompt="Weather in Malmö for the next 3 days, and for 10 days?",
-              context=CLERK, routes=("completed", "failed"), turns=[
+        Scene(title="Weather",
+              story="Open-world data: a forecast, one out of range, and an upstream that "
+                    "hangs past the tool's deadline (a read: nothing changed, safe to retry).",
+              prompt="Weather in Malmö for the next 3 days, for 10 days, and in Reykjavík?",
+              context=CLERK, routes=("completed", "failed", "timeout"), turns=[
                   Turn.call(("get_weather_forecast", {"city": "Malmö", "days": 3}),
-                            ("get_weather_forecast", {"city": "Malmö", "days": 10})),
-                  Turn.say("Sunny, then light rain, 14-16 °C. Forecasts go 7 days ahead."),
+                            ("get_weather_forecast", {"city": "Malmö", "days": 10}),
+                            ("get_weather_forecast", {"city": "Reykjavík", "days": 3})),
+                  Turn.say("Malmö: sunny, then light rain, 14-16 °C; forecasts go 7 days "
+                           "ahead. The Reykjavík service did not answer in time."),
               ]),
         Scene(title="Supplier address change, by a clerk",
               story="Reading and drafting are allowed; committing needs the supplier_admin "
@@ -169,7 +173,7 @@ class Demo:
     def __init__(self, console: Console, workdir: Path, model: Model | None) -> None:
         self.console = console
         self.registry = SupplierRegistry.sample()
-        tools = [*order_tools(OrderBook.sample()), *weather_tools(WeatherService()),
+        tools = [*order_tools(OrderBook.sample()), *weather_tools(WeatherService(slow={"Reykjavík": 1.5}), timeout=TOOL_TIMEOUT),
                  *supplier_tools(self.registry, timeout=TOOL_TIMEOUT)]
         self.store: Store = open_store(f"sqlite:///{workdir / 'callgate.db'}")
         self.gate = Gate(tools, store=self.store, policy=Policy.loads(SUPPLIER_POLICY))

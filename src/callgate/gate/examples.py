@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
@@ -317,13 +317,19 @@ def order_tools(book: OrderBook) -> list[Tool]:
 
 @dataclass(kw_only=True)
 class WeatherService:
-    """A canned forecast; `notice` is appended to every answer (the open world talking)."""
+    """A canned forecast; `notice` is appended to every answer (the open world talking).
+
+    Cities in `slow` answer only after that many seconds: an upstream that hangs.
+    """
 
     notice: str = ""
     calls: int = 0
+    slow: Mapping[str, float] = field(default_factory=dict)
 
     def forecast(self, city: str, days: int) -> dict[str, Any]:
         self.calls += 1
+        if city in self.slow:
+            time.sleep(self.slow[city])
         daily = [{"day": d + 1, "summary": "light rain" if d % 2 else "sunny",
                   "high_c": 14 + d} for d in range(days)]
         answer: dict[str, Any] = {"city": city, "days": daily}
@@ -332,10 +338,10 @@ class WeatherService:
         return answer
 
 
-def weather_tools(service: WeatherService) -> list[Tool]:
+def weather_tools(service: WeatherService, *, timeout: float | None = None) -> list[Tool]:
     """`get_weather_forecast`: open-world data, so its output is untrusted."""
 
-    @tool(effect="read", labels=["untrusted_output"],
+    @tool(effect="read", labels=["untrusted_output"], timeout=timeout,
           annotations=ToolAnnotations(open_world=True),
           examples=[{"city": "Malmö", "days": 3}])
     def get_weather_forecast(city: str, days: int = 3) -> dict[str, Any]:
