@@ -173,7 +173,9 @@ class Demo:
     def __init__(self, console: Console, workdir: Path, model: Model | None) -> None:
         self.console = console
         self.registry = SupplierRegistry.sample()
-        tools = [*order_tools(OrderBook.sample()), *weather_tools(WeatherService(slow={"Reykjavík": 1.5}), timeout=TOOL_TIMEOUT),
+        weather = WeatherService(slow={"Reykjavík": 1.5})  # hangs past TOOL_TIMEOUT
+        tools = [*order_tools(OrderBook.sample()),
+                 *weather_tools(weather, timeout=TOOL_TIMEOUT),
                  *supplier_tools(self.registry, timeout=TOOL_TIMEOUT)]
         self.store: Store = open_store(f"sqlite:///{workdir / 'callgate.db'}")
         self.gate = Gate(tools, store=self.store, policy=Policy.loads(SUPPLIER_POLICY))
