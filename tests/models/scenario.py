@@ -4,7 +4,19 @@ one with invalid arguments and one whose tool fails, then the corrected call, th
 from __future__ import annotations
 
 from callgate import ToolError, tool
-from callgate.models import Turn
+from callgate.models import (
+    AnthropicModel,
+    FakeAnthropicServer,
+    FakeGeminiServer,
+    FakeOpenAIChatServer,
+    FakeOpenAIResponsesServer,
+    FakeProviderServer,
+    GeminiModel,
+    OpenAIChatModel,
+    OpenAIResponsesModel,
+    SDKModel,
+    Turn,
+)
 
 CALLS: list[str] = []
 
@@ -35,3 +47,12 @@ def script() -> list[Turn]:
         Turn.call(("get_weather", {"city": "Lyon", "days": 2})),
         Turn.say("Paris and Lyon are sunny; orders are unavailable."),
     ]
+
+
+PAIRS: list[tuple[type[FakeProviderServer], type[SDKModel]]] = [
+    (FakeOpenAIChatServer, OpenAIChatModel),
+    (FakeOpenAIResponsesServer, OpenAIResponsesModel),
+    (FakeAnthropicServer, AnthropicModel),
+    (FakeGeminiServer, GeminiModel),
+]
+"""Each fake provider server with the adapter over its official SDK."""

@@ -9,15 +9,9 @@ import pytest
 
 from callgate.loop import Agent, ModelFailed
 from callgate.models import (
-    AnthropicModel,
-    FakeAnthropicServer,
-    FakeGeminiServer,
     FakeOpenAIChatServer,
-    FakeOpenAIResponsesServer,
     FakeProviderServer,
-    GeminiModel,
     OpenAIChatModel,
-    OpenAIResponsesModel,
     RetryPolicy,
     SDKModel,
     Turn,
@@ -25,12 +19,7 @@ from callgate.models import (
 from callgate.models._retry import retry_after, transient
 from tests.models import scenario
 
-PAIRS: list[tuple[type[FakeProviderServer], type[SDKModel]]] = [
-    (FakeOpenAIChatServer, OpenAIChatModel),
-    (FakeOpenAIResponsesServer, OpenAIResponsesModel),
-    (FakeAnthropicServer, AnthropicModel),
-    (FakeGeminiServer, GeminiModel),
-]
+PAIRS = scenario.PAIRS
 
 
 class Waits:

@@ -14,25 +14,16 @@ import pytest
 
 from callgate.loop import Agent, CallProposed, RunEnded, TextDelta
 from callgate.models import (
-    AnthropicModel,
     FakeAnthropicServer,
     FakeGeminiServer,
     FakeOpenAIChatServer,
     FakeOpenAIResponsesServer,
     FakeProviderServer,
-    GeminiModel,
-    OpenAIChatModel,
-    OpenAIResponsesModel,
     SDKModel,
 )
 from tests.models import scenario
 
-PAIRS: list[tuple[type[FakeProviderServer], type[SDKModel]]] = [
-    (FakeOpenAIChatServer, OpenAIChatModel),
-    (FakeOpenAIResponsesServer, OpenAIResponsesModel),
-    (FakeAnthropicServer, AnthropicModel),
-    (FakeGeminiServer, GeminiModel),
-]
+PAIRS = scenario.PAIRS
 
 
 def _chat(body: Any) -> dict[str, tuple[str, bool]]:

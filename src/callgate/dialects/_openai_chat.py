@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from callgate.contract import ToolCall, ToolResult
@@ -12,7 +12,7 @@ from callgate.dialects._errors import DialectError
 from callgate.dialects._kinds import Dialect, DialectWarning, ToolChoice
 from callgate.dialects._model import Message, ParsedTurn, WireContext, WireTool
 
-__all__ = ["OpenAIChat", "arguments_text", "chat_arguments"]
+__all__ = ["OpenAIChat", "arguments_text", "chat_arguments", "openai_tools_payload"]
 
 D = Dialect.OPENAI_CHAT
 
@@ -23,14 +23,8 @@ class OpenAIChat(Codec):
     def tools(self, tools: Sequence[WireTool], choice: ToolChoice | None,
               parallel: bool | None, ctx: WireContext
               ) -> tuple[dict[str, Any], list[DialectWarning]]:
-        payload: dict[str, Any] = {}
-        if tools:
-            payload["tools"] = [_tool(t) for t in tools]
-        if choice is not None:
-            payload["tool_choice"] = _choice(choice, ctx)
-        if parallel is not None and tools:
-            payload["parallel_tool_calls"] = parallel
-        return payload, []
+        return openai_tools_payload(tools, choice, parallel, ctx, tool=_tool,
+                                    choose=_choice), []
 
     def parse(self, data: Any, ctx: WireContext) -> ParsedTurn:
         data = as_data(data, D)
@@ -159,6 +153,23 @@ def arguments_text(call: ToolCall) -> str:
         # An empty string means "no arguments"; Chat replays need a JSON object text.
         return call.arguments if call.arguments.strip() else "{}"
     return dumps(dict(call.arguments or {}))
+
+
+def openai_tools_payload(
+    tools: Sequence[WireTool], choice: ToolChoice | None, parallel: bool | None,
+    ctx: WireContext, *, tool: Callable[[WireTool], dict[str, Any]],
+    choose: Callable[[ToolChoice, WireContext], Any],
+) -> dict[str, Any]:
+    """`tools`, `tool_choice` and `parallel_tool_calls`: the same fields in Chat and
+    Responses, each tool and choice in its own API's shape."""
+    payload: dict[str, Any] = {}
+    if tools:
+        payload["tools"] = [tool(t) for t in tools]
+    if choice is not None:
+        payload["tool_choice"] = choose(choice, ctx)
+    if parallel is not None and tools:
+        payload["parallel_tool_calls"] = parallel
+    return payload
 
 
 def _tool(t: WireTool) -> dict[str, Any]:

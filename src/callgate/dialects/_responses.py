@@ -11,7 +11,7 @@ from callgate.dialects._data import as_data, items, new_call_id, req_str, text_o
 from callgate.dialects._errors import DialectError
 from callgate.dialects._kinds import Dialect, DialectWarning, ToolChoice
 from callgate.dialects._model import Message, ParsedTurn, Role, WireContext, WireTool
-from callgate.dialects._openai_chat import arguments_text, chat_arguments
+from callgate.dialects._openai_chat import arguments_text, chat_arguments, openai_tools_payload
 
 __all__ = ["OpenAIResponses"]
 
@@ -26,14 +26,8 @@ class OpenAIResponses(Codec):
     def tools(self, tools: Sequence[WireTool], choice: ToolChoice | None,
               parallel: bool | None, ctx: WireContext
               ) -> tuple[dict[str, Any], list[DialectWarning]]:
-        payload: dict[str, Any] = {}
-        if tools:
-            payload["tools"] = [_tool(t) for t in tools]
-        if choice is not None:
-            payload["tool_choice"] = _choice(choice, ctx)
-        if parallel is not None and tools:
-            payload["parallel_tool_calls"] = parallel
-        return payload, []
+        return openai_tools_payload(tools, choice, parallel, ctx, tool=_tool,
+                                    choose=_choice), []
 
     def parse(self, data: Any, ctx: WireContext) -> ParsedTurn:
         data = as_data(data, D)

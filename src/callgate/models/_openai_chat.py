@@ -26,16 +26,22 @@ def openai_client(client: Any, base_url: str | None, api_key: str | None) -> Any
     return openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0)
 
 
-class OpenAIChatModel(SDKModel):
-    """`chat.completions.create`; streaming through the SDK's `chat.completions.stream`."""
+class OpenAIModel(SDKModel):
+    """An adapter over the `openai` client: your own `client=`, or one made from
+    `base_url`/`api_key` (any OpenAI-compatible server), closed with the model."""
 
-    dialect = Dialect.OPENAI_CHAT
     provider_name = "openai"
 
     def __init__(self, model: str, *, client: Any = None, base_url: str | None = None,
                  api_key: str | None = None, **kwargs: Any) -> None:
         super().__init__(model, client=openai_client(client, base_url, api_key), **kwargs)
         self.owns_client = client is None
+
+
+class OpenAIChatModel(OpenAIModel):
+    """`chat.completions.create`; streaming through the SDK's `chat.completions.stream`."""
+
+    dialect = Dialect.OPENAI_CHAT
 
     def _body(self, request: ModelRequest, rendered: Rendered | None,
               messages: Sequence[Any]) -> dict[str, Any]:

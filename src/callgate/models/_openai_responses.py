@@ -7,25 +7,19 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from callgate.dialects import Dialect, ParsedTurn, Rendered
-from callgate.models._adapter import Final, SDKModel
-from callgate.models._openai_chat import openai_client
+from callgate.models._adapter import Final
+from callgate.models._openai_chat import OpenAIModel
 from callgate.models._types import ArgumentsDelta, CallStarted, ModelRequest, StreamEvent, TextDelta
 from callgate.models._types import Usage as _Usage
 
 __all__ = ["OpenAIResponsesModel"]
 
 
-class OpenAIResponsesModel(SDKModel):
+class OpenAIResponsesModel(OpenAIModel):
     """`responses.create`; streaming reads the typed events, and the final response comes
     whole in `response.completed`."""
 
     dialect = Dialect.OPENAI_RESPONSES
-    provider_name = "openai"
-
-    def __init__(self, model: str, *, client: Any = None, base_url: str | None = None,
-                 api_key: str | None = None, **kwargs: Any) -> None:
-        super().__init__(model, client=openai_client(client, base_url, api_key), **kwargs)
-        self.owns_client = client is None
 
     def _body(self, request: ModelRequest, rendered: Rendered | None,
               messages: Sequence[Any]) -> dict[str, Any]:
