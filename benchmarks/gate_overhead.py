@@ -111,12 +111,15 @@ def main() -> None:
     floor = numbers["validate_plus_call_us"]
     report = {
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
-        "iterations": N, "repeats": REPEATS, "unit": "microseconds per call (median of repeats)",
+        "iterations": N,
+        "repeats": REPEATS,
+        "unit": "microseconds per call (median of repeats)",
         "numbers": {k: round(v, 3) for k, v in numbers.items()},
         "ratios": {
             "gate_vs_validate_plus_call": round(numbers["gate_call_us"] / floor, 2),
             "gate_vs_parse_validate_plus_call": round(
-                numbers["gate_call_us"] / numbers["parse_validate_plus_call_us"], 2),
+                numbers["gate_call_us"] / numbers["parse_validate_plus_call_us"], 2
+            ),
             "gate_vs_direct_call": round(numbers["gate_call_us"] / numbers["direct_call_us"], 2),
         },
         "gate_calls_per_second": round(1e6 / numbers["gate_call_us"]),

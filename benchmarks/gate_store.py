@@ -69,8 +69,11 @@ async def _drive(gate: Gate, worker: int, seconds: float, in_flight: int) -> int
         nonlocal done
         n = 0
         while time.perf_counter() < deadline:
-            call = ToolCall(id=f"c{lane_id}-{n}", name="record_payment",
-                            arguments={"invoice": f"INV-{n}", "amount": n})
+            call = ToolCall(
+                id=f"c{lane_id}-{n}",
+                name="record_payment",
+                arguments={"invoice": f"INV-{n}", "amount": n},
+            )
             result = await gate.call(call, context=ctx, request_id=f"{worker}-{lane_id}-{n}")
             if result.route != "completed" or result.replayed:
                 raise RuntimeError(f"unexpected route: {result}")
@@ -81,8 +84,16 @@ async def _drive(gate: Gate, worker: int, seconds: float, in_flight: int) -> int
     return done
 
 
-def worker(kind: str, target: str, schema: str | None, in_flight: int, seconds: float,
-           index: int, start: Any, results: Any) -> None:
+def worker(
+    kind: str,
+    target: str,
+    schema: str | None,
+    in_flight: int,
+    seconds: float,
+    index: int,
+    start: Any,
+    results: Any,
+) -> None:
     store = _open(kind, target, schema, in_flight)
     policy = POLICY if store is not None else None
     with Gate([record_payment], store=store, policy=policy) as gate:
@@ -95,13 +106,17 @@ def worker(kind: str, target: str, schema: str | None, in_flight: int, seconds: 
         store.close()
 
 
-def run_case(kind: str, processes: int, target: str, schema: str | None, in_flight: int,
-             seconds: float) -> dict[str, Any]:
+def run_case(
+    kind: str, processes: int, target: str, schema: str | None, in_flight: int, seconds: float
+) -> dict[str, Any]:
     ctx = multiprocessing.get_context("spawn")
     start, results = ctx.Barrier(processes), ctx.Queue()
-    children = [ctx.Process(target=worker, args=(kind, target, schema, in_flight, seconds, i,
-                                                 start, results))
-                for i in range(processes)]
+    children = [
+        ctx.Process(
+            target=worker, args=(kind, target, schema, in_flight, seconds, i, start, results)
+        )
+        for i in range(processes)
+    ]
     for child in children:
         child.start()
     outcomes = [results.get(timeout=300) for _ in children]
@@ -109,8 +124,11 @@ def run_case(kind: str, processes: int, target: str, schema: str | None, in_flig
         child.join(60)
     total = sum(o[0] for o in outcomes)
     wall = max(o[1] for o in outcomes)
-    case: dict[str, Any] = {"calls": total, "seconds": round(wall, 3),
-                            "calls_per_second": round(total / wall)}
+    case: dict[str, Any] = {
+        "calls": total,
+        "seconds": round(wall, 3),
+        "calls_per_second": round(total / wall),
+    }
     if kind != "none":
         expected = total + sum(o[2] for o in outcomes)
         executed = sum(o[3] for o in outcomes)
@@ -118,8 +136,9 @@ def run_case(kind: str, processes: int, target: str, schema: str | None, in_flig
     return case
 
 
-def _check(kind: str, target: str, schema: str | None, expected: int, executed: int
-           ) -> dict[str, Any]:
+def _check(
+    kind: str, target: str, schema: str | None, expected: int, executed: int
+) -> dict[str, Any]:
     """Exactly once and an intact chain: the tool ran once per call, and there is one
     receipt and one completed key per call."""
     store = _open(kind, target, schema, 1)
@@ -153,8 +172,9 @@ def _plans() -> list[tuple[str, str, str | None]]:
     return plans
 
 
-def _one_run(kind: str, dsn: str, processes: int, workdir: Path, in_flight: int,
-             seconds: float) -> dict[str, Any]:
+def _one_run(
+    kind: str, dsn: str, processes: int, workdir: Path, in_flight: int, seconds: float
+) -> dict[str, Any]:
     """One case on a fresh database (a new file, or a new schema dropped afterwards)."""
     target, schema = dsn, None
     if kind == "sqlite":
@@ -172,16 +192,28 @@ def _one_run(kind: str, dsn: str, processes: int, workdir: Path, in_flight: int,
             _drop(dsn, schema)
 
 
-def _summary(kind: str, processes: int, runs: list[dict[str, Any]],
-             baselines: list[dict[str, Any]], in_flight: int) -> dict[str, Any]:
+def _summary(
+    kind: str,
+    processes: int,
+    runs: list[dict[str, Any]],
+    baselines: list[dict[str, Any]],
+    in_flight: int,
+) -> dict[str, Any]:
     rates = [r["calls_per_second"] for r in runs]
     case: dict[str, Any] = {
-        "store": kind, "processes": processes, "in_flight_per_process": in_flight,
-        "calls_per_second": round(statistics.median(rates)), "runs": rates,
+        "store": kind,
+        "processes": processes,
+        "in_flight_per_process": in_flight,
+        "calls_per_second": round(statistics.median(rates)),
+        "runs": rates,
         # Each run against the no-store gate with as many processes, in the same repeat.
-        "vs_no_store": round(statistics.median(
-            r["calls_per_second"] / b["calls_per_second"]
-            for r, b in zip(runs, baselines, strict=True)), 3),
+        "vs_no_store": round(
+            statistics.median(
+                r["calls_per_second"] / b["calls_per_second"]
+                for r, b in zip(runs, baselines, strict=True)
+            ),
+            3,
+        ),
     }
     if kind != "none":
         case["chain_ok"] = all(r["chain_ok"] for r in runs)
@@ -192,8 +224,13 @@ def _summary(kind: str, processes: int, runs: list[dict[str, Any]],
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--in-flight", type=int, nargs="+", default=[1, 8, 16],
-                        help="concurrent calls per process (each value is a sweep)")
+    parser.add_argument(
+        "--in-flight",
+        type=int,
+        nargs="+",
+        default=[1, 8, 16],
+        help="concurrent calls per process (each value is a sweep)",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0, help="per case, after warm-up")
     parser.add_argument("--out", type=Path, default=RESULTS / "gate_store.json")
@@ -210,31 +247,43 @@ def main() -> None:
                     run = _one_run(kind, dsn, processes, workdir, in_flight, args.seconds)
                     runs.setdefault((in_flight, kind, processes), []).append(run)
                     ok = run.get("chain_ok", True) and run.get("exactly_once", True)
-                    print(f"[{repeat + 1}/{args.repeats}] in flight {in_flight:>2} {kind:>9} "
-                          f"x{processes}: {run['calls_per_second']:>7} write calls/s "
-                          f"({run['calls']} calls, {'ok' if ok else 'BROKEN'})", flush=True)
-    cases = [_summary(kind, processes, group, runs[(in_flight, "none", processes)], in_flight)
-             for (in_flight, kind, processes), group in runs.items()]
+                    print(
+                        f"[{repeat + 1}/{args.repeats}] in flight {in_flight:>2} {kind:>9} "
+                        f"x{processes}: {run['calls_per_second']:>7} write calls/s "
+                        f"({run['calls']} calls, {'ok' if ok else 'BROKEN'})",
+                        flush=True,
+                    )
+    cases = [
+        _summary(kind, processes, group, runs[(in_flight, "none", processes)], in_flight)
+        for (in_flight, kind, processes), group in runs.items()
+    ]
     report = {
-        "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "cpus": os.cpu_count(), "load_average_at_end": os.getloadavg()},
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "load_average_at_end": os.getloadavg(),
+        },
         "seconds_per_case": args.seconds,
         "repeats": args.repeats,
         "in_flight_per_process": args.in_flight,
         "statistic": "median of the repeats; vs_no_store: median of per-repeat ratios to the "
-                     "no-store gate with as many processes and calls in flight",
+        "no-store gate with as many processes and calls in flight",
         "tool": "async write tool, own request id per call, allow rule, receipts on",
         "targets": {"sqlite_1_process": 2000, "postgres_4_processes_total": 2000},
         "cases": cases,
-        "postgres": "measured" if any(k == "postgres" for k, _, _ in plans)
+        "postgres": "measured"
+        if any(k == "postgres" for k, _, _ in plans)
         else "skipped: CALLGATE_PG_DSN not set",
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     for case in cases:
-        print(f"median in flight {case['in_flight_per_process']:>2} {case['store']:>9} "
-              f"x{case['processes']}: {case['calls_per_second']:>7}/s (runs {case['runs']}, "
-              f"vs no store {case['vs_no_store']})")
+        print(
+            f"median in flight {case['in_flight_per_process']:>2} {case['store']:>9} "
+            f"x{case['processes']}: {case['calls_per_second']:>7}/s (runs {case['runs']}, "
+            f"vs no store {case['vs_no_store']})"
+        )
 
 
 def _drop(dsn: str, schema: str) -> None:

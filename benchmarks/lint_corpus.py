@@ -39,9 +39,11 @@ def data_dir(arg: str | None) -> Path:
 
 def corpora(data: Path) -> dict[str, LoadedCatalog]:
     bfcl = sorted((data / "bfcl").glob("BFCL_v4_*.json"))
-    return {"bfcl": merge_catalogs([load_catalog(p) for p in bfcl], dedupe=True),
-            "livemcpbench": load_catalog(data / "mcp-tools" / "livemcpbench-tools.json"),
-            "docker-mcp-registry": load_catalog(data / "mcp-tools" / "docker-mcp-registry")}
+    return {
+        "bfcl": merge_catalogs([load_catalog(p) for p in bfcl], dedupe=True),
+        "livemcpbench": load_catalog(data / "mcp-tools" / "livemcpbench-tools.json"),
+        "docker-mcp-registry": load_catalog(data / "mcp-tools" / "docker-mcp-registry"),
+    }
 
 
 def metaschema_only(catalog: LoadedCatalog) -> int:
@@ -76,16 +78,26 @@ def measure(name: str, catalog: LoadedCatalog, rounds: int) -> dict[str, Any]:
     return {
         "tools": tools,
         "findings": len(report.active),
-        "tools_with_finding": {s.label: len(report.tools_with(s))
-                               for s in (Severity.HIGH, Severity.MEDIUM, Severity.LOW)},
-        "by_rule": {r: {"name": RULES[r].name, "severity": RULES[r].severity.label,
-                        "findings": n,
-                        "tools": len({(f.location.group, f.location.tool)
-                                      for f in report.active if f.rule == r})}
-                    for r, n in per_rule.items()},
+        "tools_with_finding": {
+            s.label: len(report.tools_with(s))
+            for s in (Severity.HIGH, Severity.MEDIUM, Severity.LOW)
+        },
+        "by_rule": {
+            r: {
+                "name": RULES[r].name,
+                "severity": RULES[r].severity.label,
+                "findings": n,
+                "tools": len(
+                    {(f.location.group, f.location.tool) for f in report.active if f.rule == r}
+                ),
+            }
+            for r, n in per_rule.items()
+        },
         "metaschema_invalid_baseline": metaschema_only(catalog),
-        "ms_per_1000_tools": {"lint": round(lint_s / tools * 1e6, 1),
-                              "metaschema_baseline": round(base_s / tools * 1e6, 1)},
+        "ms_per_1000_tools": {
+            "lint": round(lint_s / tools * 1e6, 1),
+            "metaschema_baseline": round(base_s / tools * 1e6, 1),
+        },
         "ratio_vs_baseline": round(lint_s / base_s, 1) if base_s else None,
     }
 
@@ -96,15 +108,22 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     results: dict[str, Any] = {
-        "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "cpus": os.cpu_count()},
-        "rounds": args.rounds, "baseline": "jsonschema_rs.meta.is_valid on every input schema",
-        "corpora": {}}
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+        },
+        "rounds": args.rounds,
+        "baseline": "jsonschema_rs.meta.is_valid on every input schema",
+        "corpora": {},
+    }
     for name, catalog in corpora(data_dir(args.data)).items():
         results["corpora"][name] = row = measure(name, catalog, args.rounds)
-        print(f"{name}: {row['tools']} tools, {row['findings']} findings, "
-              f"{row['ms_per_1000_tools']['lint']} ms per 1,000 tools "
-              f"({row['ratio_vs_baseline']}x the metaschema-only check)")
+        print(
+            f"{name}: {row['tools']} tools, {row['findings']} findings, "
+            f"{row['ms_per_1000_tools']['lint']} ms per 1,000 tools "
+            f"({row['ratio_vs_baseline']}x the metaschema-only check)"
+        )
     out = HERE / "results" / "lint_corpus.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")

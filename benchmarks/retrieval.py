@@ -66,8 +66,9 @@ def bfcl(root: Path) -> tuple[list[dict[str, Any]], list[Query]]:
             entry = json.loads(line)
             for doc in entry["function"]:
                 docs.setdefault(json.dumps(doc, sort_keys=True), doc)
-            texts[entry["id"]] = "\n".join(m["content"] for m in entry["question"][0]
-                                           if m["role"] == "user")
+            texts[entry["id"]] = "\n".join(
+                m["content"] for m in entry["question"][0] if m["role"] == "user"
+            )
     queries = []
     for path in sorted((root / "possible_answer").glob("*.json")):
         live = path.stem.removeprefix("BFCL_v4_").startswith("live")
@@ -95,11 +96,14 @@ def unique_tools(declarations: Iterable[tuple[dict[str, Any], str | None]]) -> l
         while name in used:
             n += 1
             suffix = f"-dup{n}"
-            name = base[:64 - len(suffix)] + suffix
+            name = base[: 64 - len(suffix)] + suffix
         used.add(name)
         meta = {**made.metadata, "group": namespace or ""}
-        tools.append(made if name == made.name and not namespace
-                     else dataclasses.replace(made, name=name, metadata=meta))
+        tools.append(
+            made
+            if name == made.name and not namespace
+            else dataclasses.replace(made, name=name, metadata=meta)
+        )
     return tools
 
 
@@ -122,9 +126,15 @@ def mcp_set(root: Path) -> tuple[list[Tool], list[Query]]:
         namespace = "docker_" + "_".join(split_words(path.stem))[:24]
         declarations += [(t, namespace) for t in json.loads(path.read_text(encoding="utf-8"))]
     tools = unique_tools(declarations)
-    queries = [Query(id=ns, text=text, live=True,
-                     gold=tuple(t.name for t in tools if t.metadata["group"] == ns))
-               for ns, text in described.items()]
+    queries = [
+        Query(
+            id=ns,
+            text=text,
+            live=True,
+            gold=tuple(t.name for t in tools if t.metadata["group"] == ns),
+        )
+        for ns, text in described.items()
+    ]
     return tools, [q for q in queries if q.gold]
 
 
@@ -167,8 +177,9 @@ def word_overlap(tools: Sequence[Tool], key: Callable[[Tool], str]) -> Ranker:
     return rank
 
 
-def bm25_name_description(tools: Sequence[Tool], key: Callable[[Tool], str], *,
-                          plain: bool) -> Ranker:
+def bm25_name_description(
+    tools: Sequence[Tool], key: Callable[[Tool], str], *, plain: bool
+) -> Ranker:
     """Baseline: BM25 (bm25s defaults) over name + description only.
 
     `plain` tokenizes as bm25s does by default (raw name, no stemming); otherwise with
@@ -179,10 +190,11 @@ def bm25_name_description(tools: Sequence[Tool], key: Callable[[Tool], str], *,
 
     analyzer = Analyzer()
     if plain:
+
         def tokens(text: str) -> list[str]:
-            out = bm25s.tokenize([text], stopwords="en", show_progress=False,
-                                 return_ids=False)
+            out = bm25s.tokenize([text], stopwords="en", show_progress=False, return_ids=False)
             return list(out[0])
+
         texts = [t.name + " " + t.description for t in tools]
     else:
         tokens = analyzer
@@ -204,6 +216,7 @@ def bm25_name_description(tools: Sequence[Tool], key: Callable[[Tool], str], *,
 def callgate_ranker(index: ToolIndex, key: Callable[[Tool], str]) -> Ranker:
     def rank(query: str) -> list[str]:
         return distinct(key(h.tool) for h in index.search(query, 30))
+
     return rank
 
 
@@ -212,34 +225,52 @@ def callgate_ranker(index: ToolIndex, key: Callable[[Tool], str]) -> Ranker:
 
 def metrics(ranker: Ranker, queries: Sequence[Query]) -> dict[str, dict[str, Any]]:
     ranked = [ranker(q.text) for q in queries]
-    splits = {"all": range(len(queries)),
-              "non_live": [i for i, q in enumerate(queries) if not q.live],
-              "live": [i for i, q in enumerate(queries) if q.live]}
-    return {name: summarize([ranked[i] for i in rows], [queries[i] for i in rows])
-            for name, rows in splits.items() if rows}
+    splits = {
+        "all": range(len(queries)),
+        "non_live": [i for i, q in enumerate(queries) if not q.live],
+        "live": [i for i, q in enumerate(queries) if q.live],
+    }
+    return {
+        name: summarize([ranked[i] for i in rows], [queries[i] for i in rows])
+        for name, rows in splits.items()
+        if rows
+    }
 
 
 def summarize(ranked: Sequence[list[str]], queries: Sequence[Query]) -> dict[str, Any]:
     n = len(queries)
     out: dict[str, Any] = {"queries": n}
     for k in KS:
-        out[f"recall@{k}"] = sum(len(set(r[:k]) & set(q.gold)) / len(q.gold)
-                                 for r, q in zip(ranked, queries, strict=True)) / n
+        out[f"recall@{k}"] = (
+            sum(
+                len(set(r[:k]) & set(q.gold)) / len(q.gold)
+                for r, q in zip(ranked, queries, strict=True)
+            )
+            / n
+        )
     multi = [(r, q) for r, q in zip(ranked, queries, strict=True) if len(q.gold) > 1]
     out["multi_tool_queries"] = len(multi)
     for k in KS:
-        out[f"all_gold@{k}"] = (sum(set(q.gold) <= set(r[:k]) for r, q in multi) / len(multi)
-                                if multi else None)
-    out["mrr"] = sum(next((1 / i for i, name in enumerate(r, 1) if name in q.gold), 0.0)
-                     for r, q in zip(ranked, queries, strict=True)) / n
+        out[f"all_gold@{k}"] = (
+            sum(set(q.gold) <= set(r[:k]) for r, q in multi) / len(multi) if multi else None
+        )
+    out["mrr"] = (
+        sum(
+            next((1 / i for i, name in enumerate(r, 1) if name in q.gold), 0.0)
+            for r, q in zip(ranked, queries, strict=True)
+        )
+        / n
+    )
     out["ndcg@10"] = sum(ndcg(r, q.gold, 10) for r, q in zip(ranked, queries, strict=True)) / n
     return {k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()}
 
 
 def capped(ranked: Sequence[list[str]], queries: Sequence[Query], k: int) -> float:
     """Share of the top k that is gold, out of what k places can hold (min(k, |gold|))."""
-    return sum(len(set(r[:k]) & set(q.gold)) / min(k, len(q.gold))
-               for r, q in zip(ranked, queries, strict=True)) / len(queries)
+    return sum(
+        len(set(r[:k]) & set(q.gold)) / min(k, len(q.gold))
+        for r, q in zip(ranked, queries, strict=True)
+    ) / len(queries)
 
 
 def ndcg(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
@@ -253,15 +284,24 @@ def mcp_metrics(ranker: Ranker, queries: Sequence[Query]) -> dict[str, Any]:
     n = len(queries)
     return {
         "queries": n,
-        "hit@1": round(sum(bool(r[:1]) and r[0] in q.gold
-                           for r, q in zip(ranked, queries, strict=True)) / n, 4),
-        "hit@5": round(sum(bool(set(r[:5]) & set(q.gold))
-                           for r, q in zip(ranked, queries, strict=True)) / n, 4),
+        "hit@1": round(
+            sum(bool(r[:1]) and r[0] in q.gold for r, q in zip(ranked, queries, strict=True)) / n, 4
+        ),
+        "hit@5": round(
+            sum(bool(set(r[:5]) & set(q.gold)) for r, q in zip(ranked, queries, strict=True)) / n, 4
+        ),
         "recall@5_capped": round(capped(ranked, queries, 5), 4),
-        "mrr": round(sum(next((1 / i for i, name in enumerate(r, 1) if name in q.gold), 0.0)
-                         for r, q in zip(ranked, queries, strict=True)) / n, 4),
-        "ndcg@10": round(sum(ndcg(r, q.gold, 10)
-                             for r, q in zip(ranked, queries, strict=True)) / n, 4),
+        "mrr": round(
+            sum(
+                next((1 / i for i, name in enumerate(r, 1) if name in q.gold), 0.0)
+                for r, q in zip(ranked, queries, strict=True)
+            )
+            / n,
+            4,
+        ),
+        "ndcg@10": round(
+            sum(ndcg(r, q.gold, 10) for r, q in zip(ranked, queries, strict=True)) / n, 4
+        ),
     }
 
 
@@ -282,9 +322,11 @@ def latency(index: ToolIndex, queries: Sequence[str], k: int = 8) -> dict[str, f
         index.search(text, k)
         samples.append((time.perf_counter() - started) * 1000)
     samples.sort()
-    return {"p50_ms": round(statistics.median(samples), 3),
-            "p95_ms": round(samples[int(0.95 * (len(samples) - 1))], 3),
-            "queries": len(samples)}
+    return {
+        "p50_ms": round(statistics.median(samples), 3),
+        "p95_ms": round(samples[int(0.95 * (len(samples) - 1))], 3),
+        "queries": len(samples),
+    }
 
 
 def grow(tools: Sequence[Tool], size: int) -> list[Tool]:
@@ -304,9 +346,14 @@ def grow(tools: Sequence[Tool], size: int) -> list[Tool]:
         if name in used:  # a long name cut to the same 64 characters
             name = f"{service}_{i:06d}"
         used.add(name)
-        out.append(dataclasses.replace(original, name=name, tags=(service,),
-                                       metadata={**original.metadata,
-                                                 "copy_of": original.name}))
+        out.append(
+            dataclasses.replace(
+                original,
+                name=name,
+                tags=(service,),
+                metadata={**original.metadata, "copy_of": original.name},
+            )
+        )
         i += 1
     return out
 
@@ -327,9 +374,12 @@ def scale(tools: Sequence[Tool], queries: Sequence[str], size: int) -> dict[str,
     before = rss_mb()
     index, build = timed_build(grown)
     after = rss_mb()
-    out: dict[str, Any] = {"tools": len(grown), "build_s": round(build, 3),
-                           "query": latency(index, queries),
-                           "incremental": incremental(index, grown, queries[0])}
+    out: dict[str, Any] = {
+        "tools": len(grown),
+        "build_s": round(build, 3),
+        "query": latency(index, queries),
+        "incremental": incremental(index, grown, queries[0]),
+    }
     del index
     gc.collect()
     # A second build under tracemalloc (which slows allocation several times over).
@@ -338,9 +388,11 @@ def scale(tools: Sequence[Tool], queries: Sequence[str], size: int) -> dict[str,
     held, peak = tracemalloc.get_traced_memory()  # `held`: while the index is alive
     tracemalloc.stop()
     del kept
-    out["memory"] = {"tracemalloc_peak_mb": round(peak / 2**20, 1),
-                     "tracemalloc_held_mb": round(held / 2**20, 1),
-                     "rss_growth_mb": round(after - before, 1)}
+    out["memory"] = {
+        "tracemalloc_peak_mb": round(peak / 2**20, 1),
+        "tracemalloc_held_mb": round(held / 2**20, 1),
+        "rss_growth_mb": round(after - before, 1),
+    }
     return out
 
 
@@ -354,15 +406,18 @@ def incremental(index: ToolIndex, tools: Sequence[Tool], query: str) -> dict[str
     index.add(removed)
     index.search(query, 8)
     add_s = time.perf_counter() - started
-    return {"remove_then_search_ms": round(remove_s * 1000, 2),
-            "add_then_search_ms": round(add_s * 1000, 2)}
+    return {
+        "remove_then_search_ms": round(remove_s * 1000, 2),
+        "add_then_search_ms": round(add_s * 1000, 2),
+    }
 
 
 # -- the run ------------------------------------------------------------------------------
 
 
-def quality(tools: Sequence[Tool], queries: Sequence[Query], index: ToolIndex,
-            hybrid: ToolIndex | None) -> dict[str, Any]:
+def quality(
+    tools: Sequence[Tool], queries: Sequence[Query], index: ToolIndex, hybrid: ToolIndex | None
+) -> dict[str, Any]:
     rankers: dict[str, Ranker] = {
         "word_overlap_name_first_sentence": word_overlap(tools, source),
         "bm25_name_description_plain_tokens": bm25_name_description(tools, source, plain=True),
@@ -375,8 +430,11 @@ def quality(tools: Sequence[Tool], queries: Sequence[Query], index: ToolIndex,
     for name, ranker in rankers.items():
         started = time.perf_counter()
         out[name] = metrics(ranker, queries)
-        print(f"  {name:38s} recall@5 {out[name]['all']['recall@5']:.4f}  "
-              f"({time.perf_counter() - started:.1f}s)", flush=True)
+        print(
+            f"  {name:38s} recall@5 {out[name]['all']['recall@5']:.4f}  "
+            f"({time.perf_counter() - started:.1f}s)",
+            flush=True,
+        )
     return out
 
 
@@ -392,19 +450,24 @@ def mcp_quality(root: Path, cache: _Cache | None) -> dict[str, Any]:
         hybrid = ToolIndex(tools, embedder=cache)
         cache.prime([q.text for q in queries])
         rankers["callgate_hybrid"] = callgate_ranker(hybrid, lambda t: t.name)
-    return {"tools": len(tools), "queries": len(queries),
-            "methods": {name: mcp_metrics(r, queries) for name, r in rankers.items()}}
+    return {
+        "tools": len(tools),
+        "queries": len(queries),
+        "methods": {name: mcp_metrics(r, queries) for name, r in rankers.items()},
+    }
 
 
-def dense_costs(tools: Sequence[Tool], queries: Sequence[str], size: int, cache: _Cache
-                ) -> tuple[ToolIndex, dict[str, Any]]:
+def dense_costs(
+    tools: Sequence[Tool], queries: Sequence[str], size: int, cache: _Cache
+) -> tuple[ToolIndex, dict[str, Any]]:
     from callgate.retrieval import card_for
 
     cache.embed(["load the model"])  # loading the model is not building the index
     hybrid, build = timed_build(tools, embedder=cache)
     cache.bypass = True  # latency: every query embedded for real, one at a time
     costs: dict[str, Any] = {
-        "tools": len(tools), "build_s": round(build, 2),
+        "tools": len(tools),
+        "build_s": round(build, 2),
         "cards_per_s": round(len(tools) / build, 1),
         "query": latency(hybrid, queries[:200]),
     }
@@ -414,9 +477,12 @@ def dense_costs(tools: Sequence[Tool], queries: Sequence[str], size: int, cache:
     grown = grow(tools, size)
     table = {card_for(g).text(): originals[_original(g, originals)] for g in grown}
     big, big_build = timed_build(grown, embedder=_Lookup(cache, table))
-    costs["at_scale"] = {"tools": len(grown), "build_s_without_embedding": round(big_build, 2),
-                         "build_s_extrapolated": round(len(grown) / costs["cards_per_s"], 1),
-                         "query": latency(big, queries[:200])}
+    costs["at_scale"] = {
+        "tools": len(grown),
+        "build_s_without_embedding": round(big_build, 2),
+        "build_s_extrapolated": round(len(grown) / costs["cards_per_s"], 1),
+        "query": latency(big, queries[:200]),
+    }
     cache.bypass = False
     return hybrid, costs
 
@@ -487,12 +553,18 @@ def main() -> None:
         hybrid, dense = dense_costs(tools, texts, args.size, cache)
         cache.prime(texts)
     result: dict[str, Any] = {
-        "machine": {"python": platform.python_version(), "cpus": _cpus(),
-                    "platform": platform.platform()},
-        "catalog": {"docs": len(tools), "names": len({source(t) for t in tools}),
-                    "queries": len(queries),
-                    "live_queries": sum(q.live for q in queries),
-                    "multi_tool_queries": sum(len(q.gold) > 1 for q in queries)},
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": _cpus(),
+            "platform": platform.platform(),
+        },
+        "catalog": {
+            "docs": len(tools),
+            "names": len({source(t) for t in tools}),
+            "queries": len(queries),
+            "live_queries": sum(q.live for q in queries),
+            "multi_tool_queries": sum(len(q.gold) > 1 for q in queries),
+        },
         "tuned_on": (
             "BFCL non-live queries; live never used for choosing. Changes were checked on "
             "live and LiveMCPBench only after being chosen on non-live, and dropped when they "
@@ -500,14 +572,14 @@ def main() -> None:
             "and RRF k=3 with b=0.9 (lost on BFCL live). Turn-taking of clause heads lost on "
             "BFCL live when given to every multi-sentence query; it was then restricted to "
             "chained clauses (chosen on non-live, checked once more on live), so BFCL live is "
-            "not fully untouched for that change."),
+            "not fully untouched for that change."
+        ),
         "methods": quality(tools, queries, index, hybrid),
     }
     result["mcp_not_tuned"] = mcp_quality(root / "mcp-tools", cache)
     sample = random.Random(7).sample(texts, 500)
     result["costs"] = {
-        "bfcl": {"tools": len(tools), "build_s": round(build, 3),
-                 "query": latency(index, sample)},
+        "bfcl": {"tools": len(tools), "build_s": round(build, 3), "query": latency(index, sample)},
         "scaled": scale(tools, sample, args.size),
         "dense": dense,
     }
@@ -531,8 +603,9 @@ START, END = "<!-- results:start -->", "<!-- results:end -->"
 
 
 def write_doc(result: dict[str, Any]) -> None:
-    text = (DOC.read_text(encoding="utf-8") if DOC.exists()
-            else f"# Tool retrieval\n\n{START}\n{END}\n")
+    text = (
+        DOC.read_text(encoding="utf-8") if DOC.exists() else f"# Tool retrieval\n\n{START}\n{END}\n"
+    )
     head, _, rest = text.partition(START)
     _, _, tail = rest.partition(END)
     DOC.write_text(head + START + "\n" + report(result) + END + tail, encoding="utf-8")
@@ -540,57 +613,80 @@ def write_doc(result: dict[str, Any]) -> None:
 
 def report(r: dict[str, Any]) -> str:
     c = r["catalog"]
-    lines = [f"BFCL pooled catalog: {c['docs']:,} docs under {c['names']:,} names; "
-             f"{c['queries']:,} queries ({c['queries'] - c['live_queries']:,} non-live, "
-             f"{c['live_queries']:,} live; {c['multi_tool_queries']} with several gold tools). "
-             "Defaults tuned on non-live only.", "",
-             "| method | recall@5 | recall@8 | recall@10 | all gold@5 (multi) | MRR | nDCG@10 "
-             "| recall@5 non-live (tuned) | recall@5 live (not tuned) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"BFCL pooled catalog: {c['docs']:,} docs under {c['names']:,} names; "
+        f"{c['queries']:,} queries ({c['queries'] - c['live_queries']:,} non-live, "
+        f"{c['live_queries']:,} live; {c['multi_tool_queries']} with several gold tools). "
+        "Defaults tuned on non-live only.",
+        "",
+        "| method | recall@5 | recall@8 | recall@10 | all gold@5 (multi) | MRR | nDCG@10 "
+        "| recall@5 non-live (tuned) | recall@5 live (not tuned) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, m in r["methods"].items():
         a = m["all"]
-        lines.append(f"| {LABELS.get(name, name)} | {a['recall@5']:.3f} | {a['recall@8']:.3f} "
-                     f"| {a['recall@10']:.3f} | {a['all_gold@5']:.3f} | {a['mrr']:.3f} "
-                     f"| {a['ndcg@10']:.3f} | {m['non_live']['recall@5']:.3f} "
-                     f"| {m['live']['recall@5']:.3f} |")
+        lines.append(
+            f"| {LABELS.get(name, name)} | {a['recall@5']:.3f} | {a['recall@8']:.3f} "
+            f"| {a['recall@10']:.3f} | {a['all_gold@5']:.3f} | {a['mrr']:.3f} "
+            f"| {a['ndcg@10']:.3f} | {m['non_live']['recall@5']:.3f} "
+            f"| {m['live']['recall@5']:.3f} |"
+        )
     mcp = r["mcp_not_tuned"]
-    lines += ["", f"Not tuned on: LiveMCPBench, {mcp['queries']} server descriptions as queries, "
-              f"that server's tools as gold, {mcp['tools']:,} tools (Docker MCP registry tools "
-              "as distractors).", "",
-              "| method | hit@1 | hit@5 | recall@5 (capped) | MRR | nDCG@10 |",
-              "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        f"Not tuned on: LiveMCPBench, {mcp['queries']} server descriptions as queries, "
+        f"that server's tools as gold, {mcp['tools']:,} tools (Docker MCP registry tools "
+        "as distractors).",
+        "",
+        "| method | hit@1 | hit@5 | recall@5 (capped) | MRR | nDCG@10 |",
+        "|---|---|---|---|---|---|",
+    ]
     for name, m in mcp["methods"].items():
-        lines.append(f"| {LABELS.get(name, name)} | {m['hit@1']:.3f} | {m['hit@5']:.3f} "
-                     f"| {m['recall@5_capped']:.3f} | {m['mrr']:.3f} | {m['ndcg@10']:.3f} |")
-    lines += ["", *costs_table(r["costs"]), "",
-              f"Machine: {r['machine']['cpus']} CPUs, Python {r['machine']['python']}; "
-              f"whole run {r['seconds']:.0f} s (`python benchmarks/retrieval.py"
-              f"{' --dense' if r['costs']['dense'] else ''}`).", ""]
+        lines.append(
+            f"| {LABELS.get(name, name)} | {m['hit@1']:.3f} | {m['hit@5']:.3f} "
+            f"| {m['recall@5_capped']:.3f} | {m['mrr']:.3f} | {m['ndcg@10']:.3f} |"
+        )
+    lines += [
+        "",
+        *costs_table(r["costs"]),
+        "",
+        f"Machine: {r['machine']['cpus']} CPUs, Python {r['machine']['python']}; "
+        f"whole run {r['seconds']:.0f} s (`python benchmarks/retrieval.py"
+        f"{' --dense' if r['costs']['dense'] else ''}`).",
+        "",
+    ]
     return "\n".join(lines)
 
 
 def costs_table(costs: dict[str, Any]) -> list[str]:
     b, s = costs["bfcl"], costs["scaled"]
-    lines = ["| index | tools | build | query p50 | query p95 | memory |",
-             "|---|---|---|---|---|---|",
-             f"| lexical | {b['tools']:,} | {b['build_s']:.2f} s | {b['query']['p50_ms']:.2f} ms "
-             f"| {b['query']['p95_ms']:.2f} ms | |",
-             f"| lexical | {s['tools']:,} | {s['build_s']:.2f} s | {s['query']['p50_ms']:.2f} ms "
-             f"| {s['query']['p95_ms']:.2f} ms | {s['memory']['tracemalloc_peak_mb']:.0f} MB "
-             f"peak, {s['memory']['tracemalloc_held_mb']:.0f} MB held (tracemalloc); RSS "
-             f"+{s['memory']['rss_growth_mb']:.0f} MB |"]
+    lines = [
+        "| index | tools | build | query p50 | query p95 | memory |",
+        "|---|---|---|---|---|---|",
+        f"| lexical | {b['tools']:,} | {b['build_s']:.2f} s | {b['query']['p50_ms']:.2f} ms "
+        f"| {b['query']['p95_ms']:.2f} ms | |",
+        f"| lexical | {s['tools']:,} | {s['build_s']:.2f} s | {s['query']['p50_ms']:.2f} ms "
+        f"| {s['query']['p95_ms']:.2f} ms | {s['memory']['tracemalloc_peak_mb']:.0f} MB "
+        f"peak, {s['memory']['tracemalloc_held_mb']:.0f} MB held (tracemalloc); RSS "
+        f"+{s['memory']['rss_growth_mb']:.0f} MB |",
+    ]
     d = costs["dense"]
     if d:
         big = d["at_scale"]
-        lines += [f"| hybrid | {d['tools']:,} | {d['build_s']:.1f} s ({d['cards_per_s']:.0f} "
-                  f"cards/s) | {d['query']['p50_ms']:.1f} ms | {d['query']['p95_ms']:.1f} ms | |",
-                  f"| hybrid | {big['tools']:,} | ~{big['build_s_extrapolated']:.0f} s "
-                  f"(extrapolated; {big['build_s_without_embedding']:.1f} s without embedding) "
-                  f"| {big['query']['p50_ms']:.1f} ms | {big['query']['p95_ms']:.1f} ms | |"]
+        lines += [
+            f"| hybrid | {d['tools']:,} | {d['build_s']:.1f} s ({d['cards_per_s']:.0f} "
+            f"cards/s) | {d['query']['p50_ms']:.1f} ms | {d['query']['p95_ms']:.1f} ms | |",
+            f"| hybrid | {big['tools']:,} | ~{big['build_s_extrapolated']:.0f} s "
+            f"(extrapolated; {big['build_s_without_embedding']:.1f} s without embedding) "
+            f"| {big['query']['p50_ms']:.1f} ms | {big['query']['p95_ms']:.1f} ms | |",
+        ]
     inc = s["incremental"]
-    lines += ["", f"Incremental at {s['tools']:,} tools: remove one tool and search "
-              f"{inc['remove_then_search_ms']:.1f} ms (the row is masked); add one and search "
-              f"{inc['add_then_search_ms']:.0f} ms (BM25 rebuilt from kept tokens)."]
+    lines += [
+        "",
+        f"Incremental at {s['tools']:,} tools: remove one tool and search "
+        f"{inc['remove_then_search_ms']:.1f} ms (the row is masked); add one and search "
+        f"{inc['add_then_search_ms']:.0f} ms (BM25 rebuilt from kept tokens).",
+    ]
     return lines
 
 

@@ -19,8 +19,10 @@ from _data import RESULTS, data_dir
 from callgate import UserError
 from callgate.schema import SchemaCompiler, check
 
-DRAFTS = {"draft2020-12": "https://json-schema.org/draft/2020-12/schema",
-          "draft7": "http://json-schema.org/draft-07/schema#"}
+DRAFTS = {
+    "draft2020-12": "https://json-schema.org/draft/2020-12/schema",
+    "draft7": "http://json-schema.org/draft-07/schema#",
+}
 
 
 def run_part(folder: Path, draft: str, compiler: SchemaCompiler) -> dict[str, Any]:
@@ -40,8 +42,12 @@ def run_part(folder: Path, draft: str, compiler: SchemaCompiler) -> dict[str, An
                 passed += ok
                 if not ok:
                     failures.append(f"{path.stem}: {group['description']} / {case['description']}")
-    return {"passed": passed, "total": total, "rate": round(passed / max(total, 1), 4),
-            "failures": failures}
+    return {
+        "passed": passed,
+        "total": total,
+        "rate": round(passed / max(total, 1), 4),
+        "failures": failures,
+    }
 
 
 def main() -> None:

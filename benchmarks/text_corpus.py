@@ -66,7 +66,7 @@ def _entries(category: str) -> list[dict[str, Any]]:
 def _gold(truth: list[dict[str, Any]]) -> list[Call] | None:
     calls: list[Call] = []
     for item in truth:
-        (name, params), = item.items()
+        ((name, params),) = item.items()
         args = {}
         for key, allowed in params.items():
             if not allowed or allowed[0] == "":
@@ -82,6 +82,7 @@ def _jsonl(path: Path) -> list[dict[str, Any]]:
 
 # --- how models write calls -------------------------------------------------------------
 
+
 def _case(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     calls: list[Call] = [(n, a) for n, a in entry["calls"]]
     written = [(_written_name(n, rng), a) for n, a in calls]
@@ -90,9 +91,14 @@ def _case(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     APPLIED.clear()
     output = FORMS[form](written, breaks, rng)
     effective = sorted(APPLIED | {b for b in breaks if b in _VALUE_BREAKS})
-    return {"id": entry["id"], "form": form, "breaks": effective, "tools": entry["functions"],
-            "output": output, "expected": [{"name": _canonical(n), "arguments": a}
-                                           for n, a in calls]}
+    return {
+        "id": entry["id"],
+        "form": form,
+        "breaks": effective,
+        "tools": entry["functions"],
+        "output": output,
+        "expected": [{"name": _canonical(n), "arguments": a} for n, a in calls],
+    }
 
 
 def _written_name(name: str, rng: random.Random) -> str:
@@ -119,8 +125,9 @@ def _dump(value: Any, breaks: list[str]) -> str:
     text = json.dumps(value, ensure_ascii=False)
     steps = {
         "single_quotes": lambda t: _single_quotes(value),
-        "python_literals": lambda t: re.sub(r"\btrue\b", "True", re.sub(
-            r"\bfalse\b", "False", re.sub(r"\bnull\b", "None", t))),
+        "python_literals": lambda t: re.sub(
+            r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", re.sub(r"\bnull\b", "None", t))
+        ),
         "unquoted_keys": lambda t: re.sub(r'"([A-Za-z_][A-Za-z0-9_]*)":', r"\1:", t),
         "trailing_comma": lambda t: re.sub(r"(\S)\}$", r"\1,}", t),
         "comment": lambda t: t[:-1] + " // done\n}" if t.endswith("}") else t + " // done",
@@ -139,8 +146,11 @@ def _single_quotes(value: Any) -> str:
     if isinstance(value, str):
         return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_single_quotes(k)}: {_single_quotes(v)}"
-                               for k, v in value.items()) + "}"
+        return (
+            "{"
+            + ", ".join(f"{_single_quotes(k)}: {_single_quotes(v)}" for k, v in value.items())
+            + "}"
+        )
     if isinstance(value, list):
         return "[" + ", ".join(_single_quotes(v) for v in value) + "]"
     return json.dumps(value)
@@ -151,8 +161,10 @@ _VALUE_BREAKS = ("numbers_as_strings", "stringified_arguments")
 
 def _args(args: dict[str, Any], breaks: list[str]) -> Any:
     if "numbers_as_strings" in breaks:
-        args = {k: str(v) if isinstance(v, int) and not isinstance(v, bool) else v
-                for k, v in args.items()}
+        args = {
+            k: str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+            for k, v in args.items()
+        }
     if "stringified_arguments" in breaks:
         return json.dumps(args)
     return args
@@ -177,8 +189,11 @@ def _hermes(calls: list[Call], breaks: list[str], rng: random.Random) -> str:
 
 def _fenced(calls: list[Call], breaks: list[str], rng: random.Random) -> str:
     lang = rng.choice(["json", "", "tool_call"])
-    body = "\n".join(_objects(calls, breaks)) if rng.random() < 0.5 else _bare_object(
-        calls, breaks, rng)
+    body = (
+        "\n".join(_objects(calls, breaks))
+        if rng.random() < 0.5
+        else _bare_object(calls, breaks, rng)
+    )
     return f"{rng.choice(PREFACES)}```{lang}\n{body}\n```\n{rng.choice(AFTERWORDS)}"
 
 
@@ -199,13 +214,18 @@ def _mistral(calls: list[Call], breaks: list[str], rng: random.Random) -> str:
 
 def _llama(calls: list[Call], breaks: list[str], rng: random.Random) -> str:
     tag = "<|python_tag|>" if rng.random() < 0.6 else ""
-    return tag + "; ".join(_objects(calls, breaks, key="parameters")) + rng.choice(
-        ["", "<|eom_id|>"])
+    return (
+        tag + "; ".join(_objects(calls, breaks, key="parameters")) + rng.choice(["", "<|eom_id|>"])
+    )
 
 
 def _openai_like(calls: list[Call], breaks: list[str], rng: random.Random) -> str:
-    value = {"tool_calls": [{"type": "function", "function": {
-        "name": n, "arguments": json.dumps(a)}} for n, a in calls]}
+    value = {
+        "tool_calls": [
+            {"type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+            for n, a in calls
+        ]
+    }
     return rng.choice(PREFACES) + _dump(value, breaks)
 
 
@@ -227,8 +247,9 @@ def _py_call(name: str, args: dict[str, Any]) -> str:
 def _qwen_xml(calls: list[Call], breaks: list[str], rng: random.Random) -> str:
     blocks = []
     for name, args in calls:
-        params = "".join(f"<parameter={k}>\n{_xml_value(v)}\n</parameter>\n"
-                         for k, v in args.items())
+        params = "".join(
+            f"<parameter={k}>\n{_xml_value(v)}\n</parameter>\n" for k, v in args.items()
+        )
         blocks.append(f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>")
     return "\n".join(blocks)
 
@@ -238,30 +259,52 @@ def _xml_value(value: Any) -> str:
 
 
 FORMS = {
-    "bare_json": _bare_object, "hermes": _hermes, "fenced": _fenced, "prose": _prose,
-    "mistral": _mistral, "llama": _llama, "openai_like": _openai_like,
-    "pythonic_list": _pythonic_list, "pythonic_prose": _pythonic_prose,
+    "bare_json": _bare_object,
+    "hermes": _hermes,
+    "fenced": _fenced,
+    "prose": _prose,
+    "mistral": _mistral,
+    "llama": _llama,
+    "openai_like": _openai_like,
+    "pythonic_list": _pythonic_list,
+    "pythonic_prose": _pythonic_prose,
     "qwen_xml": _qwen_xml,
 }
-BREAKS = ["trailing_comma", "single_quotes", "truncated", "comment", "unquoted_keys",
-          "python_literals", "numbers_as_strings", "stringified_arguments"]
-PREFACES = ["", "Sure! ", "Let me look that up.\n", "I'll use the tools for this.\n\n",
-            "To answer, I need to call a function:\n"]
-AFTERWORDS = ["", "Let me know if you need anything else.", "I'll report back with the results.",
-              "(waiting for the result)"]
+BREAKS = [
+    "trailing_comma",
+    "single_quotes",
+    "truncated",
+    "comment",
+    "unquoted_keys",
+    "python_literals",
+    "numbers_as_strings",
+    "stringified_arguments",
+]
+PREFACES = [
+    "",
+    "Sure! ",
+    "Let me look that up.\n",
+    "I'll use the tools for this.\n\n",
+    "To answer, I need to call a function:\n",
+]
+AFTERWORDS = [
+    "",
+    "Let me know if you need anything else.",
+    "I'll report back with the results.",
+    "(waiting for the result)",
+]
 
 
 # --- text that is not a call -----------------------------------------------------------
 
 NEGATIVE_TEMPLATES = [
-    "Here is an example configuration in JSON: {{\"debug\": true, \"level\": {n}}}. "
-    "You can adapt it.",
-    "The API returns something like ```json\n{{\"status\": \"ok\", \"count\": {n}}}\n```",
+    'Here is an example configuration in JSON: {{"debug": true, "level": {n}}}. You can adapt it.',
+    'The API returns something like ```json\n{{"status": "ok", "count": {n}}}\n```',
     "I don't need a tool for this: the answer is {n}.",
     "You could call it like this in Python: print(sum([1, 2, {n}]))",
-    "<tool_call>\n{{\"name\": \"unknown_tool_{n}\", \"arguments\": {{}}}}\n</tool_call>",
+    '<tool_call>\n{{"name": "unknown_tool_{n}", "arguments": {{}}}}\n</tool_call>',
     "The function {name} needs a parameter, but I can answer directly: {n}.",
-    "{{\"name\": \"search_web\", \"arguments\": {{\"q\": \"weather {n}\"}}}}",
+    '{{"name": "search_web", "arguments": {{"q": "weather {n}"}}}}',
     "Use a JSON array like [1, 2, {n}] to list the values.",
 ]
 
@@ -270,8 +313,14 @@ def _negative(entry: dict[str, Any], i: int, rng: random.Random) -> dict[str, An
     template = NEGATIVE_TEMPLATES[i % len(NEGATIVE_TEMPLATES)]
     name = entry["functions"][0]["name"]
     output = template.format(n=rng.randint(2, 99), name=name)
-    return {"id": f"negative_{i}", "form": "no_call", "breaks": [], "tools": entry["functions"],
-            "output": output, "expected": []}
+    return {
+        "id": f"negative_{i}",
+        "form": "no_call",
+        "breaks": [],
+        "tools": entry["functions"],
+        "output": output,
+        "expected": [],
+    }
 
 
 if __name__ == "__main__":

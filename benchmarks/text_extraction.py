@@ -68,9 +68,11 @@ def _known(value: Any, tools: list[Tool]) -> list[tuple[str, Any]]:
     return out
 
 
-READERS: dict[str, Reader] = {"json.loads alone": json_loads_alone,
-                              "json-repair alone": json_repair_alone,
-                              "callgate extract_calls": callgate}
+READERS: dict[str, Reader] = {
+    "json.loads alone": json_loads_alone,
+    "json-repair alone": json_repair_alone,
+    "callgate extract_calls": callgate,
+}
 
 
 def load() -> list[dict[str, Any]]:
@@ -106,16 +108,22 @@ def main() -> None:
     RESULTS.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
 
 
-def _report(cases: list[dict[str, Any]], hits: dict[str, Counter[str]],
-            totals: Counter[str]) -> dict[str, Any]:
+def _report(
+    cases: list[dict[str, Any]], hits: dict[str, Counter[str]], totals: Counter[str]
+) -> dict[str, Any]:
     n = len(cases)
     return {
-        "corpus": str(CORPUS.relative_to(ROOT)), "cases": n,
-        "python": platform.python_version(), "json_repair": json_repair.__version__
-        if hasattr(json_repair, "__version__") else "unknown",
+        "corpus": str(CORPUS.relative_to(ROOT)),
+        "cases": n,
+        "python": platform.python_version(),
+        "json_repair": json_repair.__version__
+        if hasattr(json_repair, "__version__")
+        else "unknown",
         "exact_share": {label: round(sum(hits[label].values()) / n, 4) for label in READERS},
-        "by_form": {form: {"cases": count, **{label: hits[label][form] for label in READERS}}
-                    for form, count in sorted(totals.items())},
+        "by_form": {
+            form: {"cases": count, **{label: hits[label][form] for label in READERS}}
+            for form, count in sorted(totals.items())
+        },
         "target": "callgate >= 0.75 (DESIGN.md, Text mode)",
     }
 
@@ -126,8 +134,7 @@ def _print(report: dict[str, Any]) -> None:
     print(f"{'form':<16}{'cases':>6}" + "".join(f"{label:>24}" for label in labels))
     for form, row in report["by_form"].items():
         print(f"{form:<16}{row['cases']:>6}" + "".join(f"{row[label]:>24}" for label in labels))
-    print(f"{'share':<22}" + "".join(f"{report['exact_share'][label]:>24.1%}"
-                                     for label in labels))
+    print(f"{'share':<22}" + "".join(f"{report['exact_share'][label]:>24.1%}" for label in labels))
 
 
 if __name__ == "__main__":

@@ -44,8 +44,9 @@ async def main() -> None:
     turn = [
         ToolCall(id="call_1", name="get_weather_forecast", arguments='{"city": "Москва"}'),
         ToolCall(id="call_2", name="get_weather_forecast", arguments='{"city": "Oslo", "days": 9}'),
-        ToolCall(id="call_3", name="find_orders",
-                 arguments={"customer": "ann", "status": "CANCELED"}),
+        ToolCall(
+            id="call_3", name="find_orders", arguments={"customer": "ann", "status": "CANCELED"}
+        ),
         ToolCall(id="call_4", name="find_orders", arguments={"customer": "nobody"}),
         ToolCall(id="call_5", name="find_orders", arguments={"customer": "slow"}),
         ToolCall(id="call_6", name="get_wheather", arguments="{}"),

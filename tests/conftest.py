@@ -27,7 +27,7 @@ def data_dir() -> Path:
     """The evaluation data; skipped where absent, a failure in CI (`CI=true`)."""
     path = shared_data_dir()
     if path is None:
-        reason = ("evaluation data not found: set CALLGATE_DATA or place it at ../shared/data")
+        reason = "evaluation data not found: set CALLGATE_DATA or place it at ../shared/data"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)

@@ -28,8 +28,13 @@ def test_readme_first_python_block_runs() -> None:
 
 
 def test_quickstart_shows_every_route_of_the_core() -> None:
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "quickstart.py")],
-                         capture_output=True, text=True, timeout=60, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "quickstart.py")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
     routes = re.findall(r"^call_\d+\s+(\w+)", out, re.M)
     assert routes == ["completed", "invalid", "invalid", "failed", "timeout", "invalid"]
     assert 'did you mean "CANCELLED"?' in out

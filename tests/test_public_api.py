@@ -9,8 +9,16 @@ import pytest
 import callgate
 
 PUBLIC_PACKAGES = [
-    "callgate", "callgate.schema", "callgate.contract", "callgate.dialects", "callgate.store",
-    "callgate.gate", "callgate.models", "callgate.loop", "callgate.testing", "callgate.lint",
+    "callgate",
+    "callgate.schema",
+    "callgate.contract",
+    "callgate.dialects",
+    "callgate.store",
+    "callgate.gate",
+    "callgate.models",
+    "callgate.loop",
+    "callgate.testing",
+    "callgate.lint",
     "callgate.retrieval",
 ]
 
@@ -33,11 +41,37 @@ def test_all_is_sorted_and_complete(name: str) -> None:
 
 def test_top_level_names() -> None:
     expected = {
-        "Agent", "ArgumentLimits", "CallContext", "CallgateError", "Catalog", "ConflictError",
-        "Context", "Decision", "Dialect", "Effect", "FromContext", "Gate", "MissingExtraError",
-        "Policy", "Redactor", "Route", "Rule", "RunResult", "Store", "StoreUnavailable",
-        "Timings", "Tool", "ToolAnnotations", "ToolCall", "ToolError", "ToolResult",
-        "TransientError", "UnknownToolError", "UserError", "open_store", "tool",
+        "Agent",
+        "ArgumentLimits",
+        "CallContext",
+        "CallgateError",
+        "Catalog",
+        "ConflictError",
+        "Context",
+        "Decision",
+        "Dialect",
+        "Effect",
+        "FromContext",
+        "Gate",
+        "MissingExtraError",
+        "Policy",
+        "Redactor",
+        "Route",
+        "Rule",
+        "RunResult",
+        "Store",
+        "StoreUnavailable",
+        "Timings",
+        "Tool",
+        "ToolAnnotations",
+        "ToolCall",
+        "ToolError",
+        "ToolResult",
+        "TransientError",
+        "UnknownToolError",
+        "UserError",
+        "open_store",
+        "tool",
         "tool_from_declaration",
     }
     assert set(callgate.__all__) == expected
@@ -47,6 +81,14 @@ def test_top_level_names() -> None:
 
 def test_routes_are_the_closed_set_of_the_design() -> None:
     assert [r.value for r in callgate.Route] == [
-        "invalid", "denied", "held", "declined", "failed", "timeout", "unknown_outcome",
-        "conflict", "completed", "verified",
+        "invalid",
+        "denied",
+        "held",
+        "declined",
+        "failed",
+        "timeout",
+        "unknown_outcome",
+        "conflict",
+        "completed",
+        "verified",
     ]

@@ -44,15 +44,23 @@ async def get_order(order_id: str) -> dict[str, Any]:
 
 
 def calls(*names: str) -> list[ToolCall]:
-    return [ToolCall(id=f"call_{i}", name=n, arguments={"query": "q", "order_id": "o1"}
-                     if n == "get_order" else {"query": "q"}) for i, n in enumerate(names)]
+    return [
+        ToolCall(
+            id=f"call_{i}",
+            name=n,
+            arguments={"query": "q", "order_id": "o1"} if n == "get_order" else {"query": "q"},
+        )
+        for i, n in enumerate(names)
+    ]
 
 
 async def test_failing_slow_and_normal_in_one_batch(caplog: pytest.LogCaptureFixture) -> None:
     gate = Gate([slow_search, broken, get_order])
-    batch = [ToolCall(id="a", name="broken", arguments={"query": "q"}),
-             ToolCall(id="b", name="slow_search", arguments={"query": "q"}),
-             ToolCall(id="c", name="get_order", arguments={"order_id": "o1"})]
+    batch = [
+        ToolCall(id="a", name="broken", arguments={"query": "q"}),
+        ToolCall(id="b", name="slow_search", arguments={"query": "q"}),
+        ToolCall(id="c", name="get_order", arguments={"order_id": "o1"}),
+    ]
     started = time.perf_counter()
     with caplog.at_level(logging.ERROR, logger="callgate.gate"):
         results = await gate.run_batch(batch)
@@ -188,17 +196,29 @@ class Reading(BaseModel):
     unit: str
 
 
-@pytest.mark.parametrize(("value", "content", "structured"), [
-    ("plain text", "plain text", None),
-    ({"a": "ü"}, '{"a": "ü"}', {"a": "ü"}),
-    ([1, 2], "[1, 2]", [1, 2]),
-    (Point(x=1, label="p"), '{"x": 1, "label": "p"}', {"x": 1, "label": "p"}),
-    (Reading(value=1.5, unit="°C"), '{"value": 1.5, "unit": "°C"}', {"value": 1.5, "unit": "°C"}),
-    (42, "42", None),
-])
+@pytest.mark.parametrize(
+    ("value", "content", "structured"),
+    [
+        ("plain text", "plain text", None),
+        ({"a": "ü"}, '{"a": "ü"}', {"a": "ü"}),
+        ([1, 2], "[1, 2]", [1, 2]),
+        (Point(x=1, label="p"), '{"x": 1, "label": "p"}', {"x": 1, "label": "p"}),
+        (
+            Reading(value=1.5, unit="°C"),
+            '{"value": 1.5, "unit": "°C"}',
+            {"value": 1.5, "unit": "°C"},
+        ),
+        (42, "42", None),
+    ],
+)
 def test_results_become_json(value: Any, content: str, structured: Any) -> None:
-    made = Tool(name="produce", description="d", input_schema={"type": "object"},
-                executor=lambda: value, effect="read")
+    made = Tool(
+        name="produce",
+        description="d",
+        input_schema={"type": "object"},
+        executor=lambda: value,
+        effect="read",
+    )
     with Gate([made]) as gate:
         result = gate.call_sync(ToolCall(id="1", name="produce"))
     assert (result.content, result.structured) == (content, structured)

@@ -8,8 +8,7 @@ from callgate import Catalog, Tool, UnknownToolError, UserError, tool
 
 
 def _tool(name: str, **options: object) -> Tool:
-    return Tool(name=name, description=f"{name} tool.", input_schema={"type": "object"},
-                **options)  # type: ignore[arg-type]
+    return Tool(name=name, description=f"{name} tool.", input_schema={"type": "object"}, **options)  # type: ignore[arg-type]
 
 
 def test_register_and_unregister() -> None:
@@ -28,28 +27,39 @@ def test_duplicates_are_rejected() -> None:
     assert catalog.get("get_order").version == "2"
 
 
-@pytest.mark.parametrize(("name", "message"), [
-    ("", "must not be empty"),
-    ("get weather", "' '"),
-    ("x" * 65, "65 characters"),
-    ("héllo", "'é'"),
-])
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "must not be empty"),
+        ("get weather", "' '"),
+        ("x" * 65, "65 characters"),
+        ("héllo", "'é'"),
+    ],
+)
 def test_names_follow_the_strictest_rule(name: str, message: str) -> None:
     with pytest.raises(UserError, match=message):
         _tool(name)
 
 
 def test_namespaces_as_prefixes_and_groups() -> None:
-    catalog = Catalog([_tool("notes_search", namespace="notes"), _tool("notes_create",
-                                                                       namespace="notes"),
-                       _tool("get_order")])
+    catalog = Catalog(
+        [
+            _tool("notes_search", namespace="notes"),
+            _tool("notes_create", namespace="notes"),
+            _tool("get_order"),
+        ]
+    )
     assert [t.name for t in catalog.in_namespace("notes")] == ["notes_search", "notes_create"]
     assert catalog.get("notes.search").name == "notes_search"
 
 
 def test_versions_and_deprecation() -> None:
-    catalog = Catalog([_tool("get_weather", deprecated=True, replacement="get_weather_v2"),
-                       _tool("get_weather_v2", version="2")])
+    catalog = Catalog(
+        [
+            _tool("get_weather", deprecated=True, replacement="get_weather_v2"),
+            _tool("get_weather_v2", version="2"),
+        ]
+    )
     replacement = catalog.replacement_for("get_weather")
     assert replacement is not None and replacement.name == "get_weather_v2"
     with pytest.raises(UserError, match="not deprecated"):
@@ -72,10 +82,12 @@ def test_invalid_schema_fails_at_registration() -> None:
 
 def test_catalog_accepts_only_tools() -> None:
     def plain() -> None: ...
+
     with pytest.raises(UserError, match="@tool"):
         Catalog([plain])  # type: ignore[list-item]
 
     @tool(effect="read")
     def fine() -> None:
         """Fine."""
+
     assert Catalog([fine]).names == ["fine"]

@@ -13,16 +13,30 @@ SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "require
 
 SHAPES: dict[str, dict[str, Any]] = {
     "plain": {"name": "get_weather", "description": "Weather.", "parameters": SCHEMA},
-    "openai_chat": {"type": "function", "function": {"name": "get_weather",
-                                                     "description": "Weather.",
-                                                     "parameters": SCHEMA, "strict": True}},
-    "openai_responses": {"type": "function", "name": "get_weather", "description": "Weather.",
-                         "parameters": SCHEMA, "strict": False},
+    "openai_chat": {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Weather.",
+            "parameters": SCHEMA,
+            "strict": True,
+        },
+    },
+    "openai_responses": {
+        "type": "function",
+        "name": "get_weather",
+        "description": "Weather.",
+        "parameters": SCHEMA,
+        "strict": False,
+    },
     "anthropic": {"name": "get_weather", "description": "Weather.", "input_schema": SCHEMA},
-    "mcp": {"name": "get_weather", "description": "Weather.", "inputSchema": SCHEMA,
-            "annotations": {"readOnlyHint": True}},
-    "gemini": {"name": "get_weather", "description": "Weather.",
-               "parametersJsonSchema": SCHEMA},
+    "mcp": {
+        "name": "get_weather",
+        "description": "Weather.",
+        "inputSchema": SCHEMA,
+        "annotations": {"readOnlyHint": True},
+    },
+    "gemini": {"name": "get_weather", "description": "Weather.", "parametersJsonSchema": SCHEMA},
 }
 
 
@@ -32,27 +46,38 @@ def test_every_shape(shape: str) -> None:
     assert read_declaration(SHAPES[shape]).shape == shape
     assert made.name == "get_weather"
     assert made.input_schema["required"] == ["city"]
-    result = Gate([made]).call_sync(ToolCall(id="1", name="get_weather",
-                                             arguments={"city": "Oslo"}))
+    result = Gate([made]).call_sync(
+        ToolCall(id="1", name="get_weather", arguments={"city": "Oslo"})
+    )
     assert result.route == "completed" and result.content == "sunny in Oslo"
 
 
 def test_mcp_annotations_decide_the_effect() -> None:
     base = {"name": "t", "description": "d", "inputSchema": {"type": "object"}}
-    assert tool_from_declaration({**base, "annotations": {"readOnlyHint": True}}).effect \
-        is Effect.READ
-    assert tool_from_declaration({**base, "annotations": {"readOnlyHint": False,
-                                                          "destructiveHint": False}}).effect \
+    assert (
+        tool_from_declaration({**base, "annotations": {"readOnlyHint": True}}).effect is Effect.READ
+    )
+    assert (
+        tool_from_declaration(
+            {**base, "annotations": {"readOnlyHint": False, "destructiveHint": False}}
+        ).effect
         is Effect.WRITE
-    assert tool_from_declaration({**base, "annotations": {"readOnlyHint": False}}).effect \
+    )
+    assert (
+        tool_from_declaration({**base, "annotations": {"readOnlyHint": False}}).effect
         is Effect.IRREVERSIBLE
+    )
     assert tool_from_declaration(base).effect is Effect.WRITE
 
 
 def test_dotted_names_become_namespaces() -> None:
-    made = tool_from_declaration({"name": "math_toolkit.sum_of_multiples", "description": "x",
-                                  "parameters": {"type": "dict", "properties": {
-                                      "n": {"type": "float"}}}})
+    made = tool_from_declaration(
+        {
+            "name": "math_toolkit.sum_of_multiples",
+            "description": "x",
+            "parameters": {"type": "dict", "properties": {"n": {"type": "float"}}},
+        }
+    )
     assert made.name == "math_toolkit_sum_of_multiples"
     assert made.namespace == "math_toolkit"
     assert made.metadata["source_name"] == "math_toolkit.sum_of_multiples"
@@ -62,11 +87,16 @@ def test_dotted_names_become_namespaces() -> None:
 
 
 def test_legacy_argument_lists() -> None:
-    made = tool_from_declaration({"name": "read_query", "description": "Run a query",
-                                  "arguments": [{"name": "query", "type": "string",
-                                                 "desc": "SQL"},
-                                                {"name": "limit", "type": "integer",
-                                                 "optional": True}]})
+    made = tool_from_declaration(
+        {
+            "name": "read_query",
+            "description": "Run a query",
+            "arguments": [
+                {"name": "query", "type": "string", "desc": "SQL"},
+                {"name": "limit", "type": "integer", "optional": True},
+            ],
+        }
+    )
     assert made.input_schema["required"] == ["query"]
     assert made.input_schema["properties"]["query"]["description"] == "SQL"
 
@@ -80,6 +110,8 @@ def test_bad_declarations_raise_user_errors(bad: Any) -> None:
 def test_catalog_from_declarations_matches_executors_by_name() -> None:
     catalog = Catalog.from_declarations(
         [SHAPES["anthropic"], {"name": "notes.search", "description": "Search notes."}],
-        {"get_weather": lambda city: city, "notes.search": list}, effect="read")
+        {"get_weather": lambda city: city, "notes.search": list},
+        effect="read",
+    )
     assert catalog.names == ["get_weather", "notes_search"]
     assert all(t.executor is not None for t in catalog)

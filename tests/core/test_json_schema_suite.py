@@ -13,8 +13,10 @@ from callgate.schema import SchemaCompiler, check
 from tests.conftest import shared_data_dir
 
 SUITE = (shared_data_dir() or Path("/nonexistent")) / "json-schema-test-suite"
-DRAFTS = {"draft2020-12": "https://json-schema.org/draft/2020-12/schema",
-          "draft7": "http://json-schema.org/draft-07/schema#"}
+DRAFTS = {
+    "draft2020-12": "https://json-schema.org/draft/2020-12/schema",
+    "draft7": "http://json-schema.org/draft-07/schema#",
+}
 
 
 def _remote_retriever(remotes: Path) -> Any:
@@ -22,7 +24,8 @@ def _remote_retriever(remotes: Path) -> Any:
         prefix = "http://localhost:1234/"
         if not uri.startswith(prefix):
             raise ValueError(f"unexpected remote {uri}")
-        return json.loads((remotes / uri[len(prefix):].split("#")[0]).read_text())
+        return json.loads((remotes / uri[len(prefix) :].split("#")[0]).read_text())
+
     return retrieve
 
 
@@ -31,9 +34,13 @@ def _cases(draft: str) -> Iterator[Any]:
     for path in sorted(folder.glob("*.json")):
         for group in json.loads(path.read_text()):
             for case in group["tests"]:
-                yield pytest.param(draft, group["schema"], case["data"], case["valid"],
-                                   id=f"{draft}/{path.stem}/{group['description']}/"
-                                      f"{case['description']}")
+                yield pytest.param(
+                    draft,
+                    group["schema"],
+                    case["data"],
+                    case["valid"],
+                    id=f"{draft}/{path.stem}/{group['description']}/{case['description']}",
+                )
 
 
 def _all_cases() -> list[Any]:
@@ -45,13 +52,16 @@ def _all_cases() -> list[Any]:
 @pytest.fixture(scope="module")
 def compiler(data_dir: Path) -> SchemaCompiler:
     # The required tests follow the specification's default: `format` only annotates.
-    return SchemaCompiler(assert_formats=False, retriever=_remote_retriever(
-        data_dir / "json-schema-test-suite" / "remotes"))
+    return SchemaCompiler(
+        assert_formats=False,
+        retriever=_remote_retriever(data_dir / "json-schema-test-suite" / "remotes"),
+    )
 
 
 @pytest.mark.parametrize(("draft", "schema", "data", "valid"), _all_cases())
-def test_required_suite(compiler: SchemaCompiler, draft: str, schema: Any, data: Any,
-                        valid: bool) -> None:
+def test_required_suite(
+    compiler: SchemaCompiler, draft: str, schema: Any, data: Any, valid: bool
+) -> None:
     if isinstance(schema, dict) and "$schema" not in schema:
         # The suite's files are per draft; a schema without `$schema` is meant for that draft.
         schema = {**schema, "$schema": DRAFTS[draft]}

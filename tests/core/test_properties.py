@@ -19,10 +19,14 @@ from callgate.schema import (
 )
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children,
-                                                                       max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4)
+    ),
     max_leaves=20,
 )
 json_objects = st.dictionaries(st.text(), json_values, max_size=5)
@@ -48,23 +52,36 @@ def test_depth_limit_is_exact(depth: int) -> None:
 
 
 scalar_schemas = st.one_of(
-    st.builds(lambda lo, hi: {"type": "integer", "minimum": min(lo, hi), "maximum": max(lo, hi)},
-              st.integers(-50, 50), st.integers(-50, 50)),
+    st.builds(
+        lambda lo, hi: {"type": "integer", "minimum": min(lo, hi), "maximum": max(lo, hi)},
+        st.integers(-50, 50),
+        st.integers(-50, 50),
+    ),
     st.builds(lambda n: {"type": "string", "minLength": n}, st.integers(0, 20)),
-    st.sampled_from([{"type": "string", "format": f} for f in
-                     ("date", "date-time", "email", "uuid", "uri", "ipv4", "hostname")]),
-    st.lists(st.text(min_size=1), min_size=1, max_size=4, unique=True).map(
-        lambda e: {"enum": e}),
+    st.sampled_from(
+        [
+            {"type": "string", "format": f}
+            for f in ("date", "date-time", "email", "uuid", "uri", "ipv4", "hostname")
+        ]
+    ),
+    st.lists(st.text(min_size=1), min_size=1, max_size=4, unique=True).map(lambda e: {"enum": e}),
     st.just({"type": "boolean"}),
     st.just({"type": "number", "exclusiveMinimum": 0}),
 )
 object_schemas = st.recursive(
     scalar_schemas,
-    lambda inner: st.dictionaries(st.from_regex(r"[a-z]{1,8}", fullmatch=True), inner,
-                                  min_size=1, max_size=4).flatmap(
+    lambda inner: st.dictionaries(
+        st.from_regex(r"[a-z]{1,8}", fullmatch=True), inner, min_size=1, max_size=4
+    ).flatmap(
         lambda props: st.lists(st.sampled_from(sorted(props)), unique=True).map(
-            lambda req: {"type": "object", "properties": props, "required": req,
-                         "additionalProperties": False})),
+            lambda req: {
+                "type": "object",
+                "properties": props,
+                "required": req,
+                "additionalProperties": False,
+            }
+        )
+    ),
     max_leaves=8,
 )
 
@@ -79,9 +96,13 @@ def test_generated_examples_are_valid_or_absent(schema: dict[str, Any]) -> None:
 
 @given(json_objects)
 def test_fill_defaults_is_idempotent(value: dict[str, Any]) -> None:
-    schema = {"type": "object", "properties": {"n": {"type": "integer", "default": 1},
-                                               "o": {"type": "object", "default": {},
-                                                     "properties": {"k": {"default": "v"}}}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "default": 1},
+            "o": {"type": "object", "default": {}, "properties": {"k": {"default": "v"}}},
+        },
+    }
     once = fill_defaults(schema, copy.deepcopy(value))
     assert fill_defaults(schema, copy.deepcopy(once)) == once
     assert "n" in once and "o" in once
@@ -95,9 +116,11 @@ flat_defaults = st.dictionaries(
 
 
 @given(st.one_of(flat_defaults, object_schemas), json_objects)
-def test_specialised_filler_matches_the_general_walk(schema: dict[str, Any],
-                                                     value: dict[str, Any]) -> None:
+def test_specialised_filler_matches_the_general_walk(
+    schema: dict[str, Any], value: dict[str, Any]
+) -> None:
     from callgate.schema import defaults_filler
 
-    assert defaults_filler(schema)(copy.deepcopy(value)) == fill_defaults(schema,
-                                                                           copy.deepcopy(value))
+    assert defaults_filler(schema)(copy.deepcopy(value)) == fill_defaults(
+        schema, copy.deepcopy(value)
+    )

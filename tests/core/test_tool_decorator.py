@@ -62,21 +62,27 @@ def test_nested_models_are_closed_and_converted() -> None:
     nested = set_address.input_schema["$defs"]["Address"]
     assert nested["additionalProperties"] is False
     with Gate([set_address]) as gate:
-        result = gate.call_sync(ToolCall(id="1", name="set_address",
-                                         arguments={"supplier_id": "s1",
-                                                    "address": {"street": "Tverskaya 1"}}))
+        result = gate.call_sync(
+            ToolCall(
+                id="1",
+                name="set_address",
+                arguments={"supplier_id": "s1", "address": {"street": "Tverskaya 1"}},
+            )
+        )
     assert result.route == "completed"
     assert seen == [Address(street="Tverskaya 1", city="Moscow")]
 
 
-@pytest.mark.parametrize("doc", [
-    '''Look up a supplier. Use when the user names a supplier.
+@pytest.mark.parametrize(
+    "doc",
+    [
+        """Look up a supplier. Use when the user names a supplier.
 
     Args:
         supplier_id: The supplier's id, e.g. S-1.
         verbose: Include history.
-    ''',
-    '''Look up a supplier. Use when the user names a supplier.
+    """,
+        """Look up a supplier. Use when the user names a supplier.
 
     Parameters
     ----------
@@ -84,13 +90,15 @@ def test_nested_models_are_closed_and_converted() -> None:
         The supplier's id, e.g. S-1.
     verbose : bool
         Include history.
-    ''',
-    '''Look up a supplier. Use when the user names a supplier.
+    """,
+        """Look up a supplier. Use when the user names a supplier.
 
     :param supplier_id: The supplier's id, e.g. S-1.
     :param verbose: Include history.
-    ''',
-], ids=["google", "numpy", "sphinx"])
+    """,
+    ],
+    ids=["google", "numpy", "sphinx"],
+)
 def test_docstring_styles(doc: str) -> None:
     def supplier_lookup(supplier_id: str, verbose: bool = False) -> dict[str, str]:
         return {}
@@ -111,8 +119,9 @@ async def test_async_function_and_context_parameter() -> None:
 
     assert whoami.is_async
     assert "call" not in whoami.input_schema["properties"]
-    result = await Gate([whoami]).call(ToolCall(id="c1", name="whoami",
-                                                arguments='{"prefix": "> "}'))
+    result = await Gate([whoami]).call(
+        ToolCall(id="c1", name="whoami", arguments='{"prefix": "> "}')
+    )
     assert result.content == "> anonymous:c1"
 
 
@@ -139,6 +148,7 @@ def test_errors_are_readable() -> None:
     with pytest.raises(UserError, match="no description"):
         tool(lambda x: x)
     with pytest.raises(UserError, match="named parameters"):
+
         @tool
         def spread(*args: int) -> None:
             """Spread."""
@@ -148,6 +158,7 @@ def test_fingerprint_tracks_what_the_model_sees() -> None:
     def make(desc: str) -> Tool:
         def ping(host: str) -> str:
             return host
+
         ping.__doc__ = desc
         return tool(effect="read")(ping)
 

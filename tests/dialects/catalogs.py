@@ -21,18 +21,34 @@ WEATHER = {
 ORDER = {
     "type": "object",
     "$defs": {
-        "Item": {"type": "object", "properties": {
-            "sku": {"type": "string", "pattern": "^[A-Z]{3}-\\d+$"},
-            "qty": {"type": "integer", "exclusiveMinimum": 0},
-            "note": {"type": ["string", "null"]},
-        }, "required": ["sku", "qty"]},
+        "Item": {
+            "type": "object",
+            "properties": {
+                "sku": {"type": "string", "pattern": "^[A-Z]{3}-\\d+$"},
+                "qty": {"type": "integer", "exclusiveMinimum": 0},
+                "note": {"type": ["string", "null"]},
+            },
+            "required": ["sku", "qty"],
+        },
     },
     "properties": {
-        "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}, "minItems": 1,
-                  "maxItems": 50, "uniqueItems": True},
-        "ship": {"oneOf": [{"type": "string", "const": "pickup"},
-                           {"type": "object", "properties": {"street": {"type": "string"}},
-                            "required": ["street"]}]},
+        "items": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/Item"},
+            "minItems": 1,
+            "maxItems": 50,
+            "uniqueItems": True,
+        },
+        "ship": {
+            "oneOf": [
+                {"type": "string", "const": "pickup"},
+                {
+                    "type": "object",
+                    "properties": {"street": {"type": "string"}},
+                    "required": ["street"],
+                },
+            ]
+        },
         "email": {"type": "string", "format": "email", "maxLength": 200},
         "when": {"type": "string", "format": "date-time"},
         "site": {"type": "string", "format": "uri"},
@@ -45,17 +61,25 @@ ORDER = {
 
 OPEN_MAP = {
     "type": "object",
-    "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}},
-                   "query": {"type": "string"}},
+    "properties": {
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+        "query": {"type": "string"},
+    },
     "required": ["query"],
 }
 
 TREE = {
     "type": "object",
-    "$defs": {"Node": {"type": "object", "properties": {
-        "name": {"type": "string"},
-        "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
-        "required": ["name"]}},
+    "$defs": {
+        "Node": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            },
+            "required": ["name"],
+        }
+    },
     "properties": {"root": {"$ref": "#/$defs/Node"}},
     "required": ["root"],
 }
@@ -72,16 +96,35 @@ CONDITIONAL = {
 def tools() -> list[Tool]:
     """A small catalog covering enums, refs, unions, maps, recursion, odd names."""
     return [
-        Tool(name="get_weather", description="Current weather for a city.",
-             input_schema=WEATHER, effect="read",
-             annotations=ToolAnnotations(title="Weather", idempotent=True)),
-        Tool(name="place_order", description="Place an order.", input_schema=ORDER,
-             output_schema={"type": "object", "properties": {"id": {"type": "string"}}}),
-        Tool(name="search-notes", description="Search notes by label.",
-             input_schema=OPEN_MAP, effect="read"),
-        Tool(name="1password_lookup", description="Look a secret up.",
-             input_schema={"type": "object", "properties": {"item": {"type": "string"}},
-                           "required": ["item"]}, effect="read"),
+        Tool(
+            name="get_weather",
+            description="Current weather for a city.",
+            input_schema=WEATHER,
+            effect="read",
+            annotations=ToolAnnotations(title="Weather", idempotent=True),
+        ),
+        Tool(
+            name="place_order",
+            description="Place an order.",
+            input_schema=ORDER,
+            output_schema={"type": "object", "properties": {"id": {"type": "string"}}},
+        ),
+        Tool(
+            name="search-notes",
+            description="Search notes by label.",
+            input_schema=OPEN_MAP,
+            effect="read",
+        ),
+        Tool(
+            name="1password_lookup",
+            description="Look a secret up.",
+            input_schema={
+                "type": "object",
+                "properties": {"item": {"type": "string"}},
+                "required": ["item"],
+            },
+            effect="read",
+        ),
         Tool(name="walk_tree", description="Walk a tree.", input_schema=TREE, effect="read"),
         Tool(name="resize", description="Resize.", input_schema=CONDITIONAL),
         Tool(name="ping", description="", input_schema={"type": "object"}, effect="read"),

@@ -32,8 +32,11 @@ def _closed_typeddicts(package: str) -> Iterator[None]:
         if not name.startswith(package):
             continue
         for obj in vars(module).values():
-            if isinstance(obj, type) and is_typeddict(obj) and \
-                    "__pydantic_config__" not in obj.__dict__:
+            if (
+                isinstance(obj, type)
+                and is_typeddict(obj)
+                and "__pydantic_config__" not in obj.__dict__
+            ):
                 obj.__pydantic_config__ = _FORBID  # type: ignore[attr-defined]
                 patched.append(obj)
     try:
@@ -61,20 +64,29 @@ def drain(value: Any) -> Any:
 
 
 def openai_chat_request(request: dict[str, Any]) -> None:
-    ta = adapter("openai.types", "openai.types.chat.completion_create_params",
-                 "CompletionCreateParamsNonStreaming")
+    ta = adapter(
+        "openai.types",
+        "openai.types.chat.completion_create_params",
+        "CompletionCreateParamsNonStreaming",
+    )
     drain(ta.validate_python({"model": "gpt-test", **request}))
 
 
 def openai_responses_request(request: dict[str, Any]) -> None:
-    ta = adapter("openai.types", "openai.types.responses.response_create_params",
-                 "ResponseCreateParamsNonStreaming")
+    ta = adapter(
+        "openai.types",
+        "openai.types.responses.response_create_params",
+        "ResponseCreateParamsNonStreaming",
+    )
     drain(ta.validate_python({"model": "gpt-test", **request}))
 
 
 def anthropic_request(request: dict[str, Any]) -> None:
-    ta = adapter("anthropic.types", "anthropic.types.message_create_params",
-                 "MessageCreateParamsNonStreaming")
+    ta = adapter(
+        "anthropic.types",
+        "anthropic.types.message_create_params",
+        "MessageCreateParamsNonStreaming",
+    )
     drain(ta.validate_python({"model": "claude-test", "max_tokens": 10, **request}))
 
 

@@ -29,8 +29,14 @@ def test_docs_example_runs() -> None:
     namespace: dict[str, object] = {"__name__": "docs_dialects"}
     exec(compile(block.group(1), "docs/dialects.md", "exec"), namespace)
     follow_up = namespace["follow_up"]
-    assert follow_up == [{"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "toolu_01", "content": "18 C in Oslo"}]}]
+    assert follow_up == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_01", "content": "18 C in Oslo"}
+            ],
+        }
+    ]
     namespace["gate"].close()  # type: ignore[attr-defined]
 
 

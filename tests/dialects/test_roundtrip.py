@@ -30,16 +30,23 @@ from callgate.schema import parse_arguments
 PROVIDERS = ["openai_chat", "openai_responses", "anthropic", "gemini"]
 NAMES = ["get_weather", "notes.search", "1password_lookup", "send-mail", "x" * 70]
 
-json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
-                         st.text(max_size=20))
-json_values = st.recursive(json_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)),
-    max_leaves=8)
+json_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.text(max_size=20)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 arguments = st.dictionaries(st.text(min_size=1, max_size=10), json_values, max_size=4)
-words = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")),
-                min_size=1, max_size=40).filter(lambda s: s.strip() == s and s)
-ids = st.one_of(st.from_regex(r"\Acall_[A-Za-z0-9]{4,12}\Z"),
-                st.from_regex(r"\A[a-z]{2,6}[.:/][a-z0-9]{2,6}\Z"))
+words = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=40
+).filter(lambda s: s.strip() == s and s)
+ids = st.one_of(
+    st.from_regex(r"\Acall_[A-Za-z0-9]{4,12}\Z"), st.from_regex(r"\A[a-z]{2,6}[.:/][a-z0-9]{2,6}\Z")
+)
 
 
 @st.composite
@@ -50,22 +57,38 @@ def turns(draw: st.DrawFn, turn: int) -> list[Message]:
         call_id = f"{draw(ids)}{turn}{n}"  # unique within the conversation
         as_text = draw(st.booleans())
         args = draw(arguments)
-        calls.append(ToolCall(id=call_id, name=draw(st.sampled_from(NAMES)),
-                              arguments=json.dumps(args) if as_text else args))
+        calls.append(
+            ToolCall(
+                id=call_id,
+                name=draw(st.sampled_from(NAMES)),
+                arguments=json.dumps(args) if as_text else args,
+            )
+        )
     text = draw(st.one_of(st.just(""), words)) if calls else draw(words)
-    out = [Message(role="user", text=draw(words)),
-           Message(role="assistant", text=text, calls=tuple(calls))]
+    out = [
+        Message(role="user", text=draw(words)),
+        Message(role="assistant", text=text, calls=tuple(calls)),
+    ]
     if calls:
-        out.append(Message(role="tool", results=tuple(
-            _result(c, draw(words), draw(st.booleans())) for c in calls)))
+        out.append(
+            Message(
+                role="tool",
+                results=tuple(_result(c, draw(words), draw(st.booleans())) for c in calls),
+            )
+        )
     return out
 
 
 def _result(call: ToolCall, content: str, is_error: bool) -> ToolResult:
     if not is_error and content.startswith(ERROR_PREFIX):
         content = "ok " + content  # documented loss on OpenAI: see the module docstring
-    return ToolResult(call_id=call.id, name=call.name, content=content, is_error=is_error,
-                      route=Route.FAILED if is_error else Route.COMPLETED)
+    return ToolResult(
+        call_id=call.id,
+        name=call.name,
+        content=content,
+        is_error=is_error,
+        route=Route.FAILED if is_error else Route.COMPLETED,
+    )
 
 
 @st.composite
@@ -102,27 +125,43 @@ def test_canonical_to_each_dialect_and_back(transcript: Transcript) -> None:
 def test_conversation_a_to_b_to_a(transcript: Transcript, a: str, b: str) -> None:
     valid, _ = prepare_transcript(transcript, Dialect(a))  # a conversation A accepts
     start = write_messages(a, valid)
-    there = convert(start.messages, source=a, target=b, system=start.system,
-                    aliases=start.aliases)
-    back = convert(there.messages, source=b, target=a, system=there.system,
-                   aliases=there.aliases, ids={new: old for old, new in there.ids.items()})
+    there = convert(start.messages, source=a, target=b, system=start.system, aliases=start.aliases)
+    back = convert(
+        there.messages,
+        source=b,
+        target=a,
+        system=there.system,
+        aliases=there.aliases,
+        ids={new: old for old, new in there.ids.items()},
+    )
     assert not [n for n in there.notes + back.notes if "synthetic" in n or "dropped" in n]
     original = read_messages(a, start.messages, system=start.system, aliases=start.aliases)
     returned = read_messages(a, back.messages, system=back.system, aliases=back.aliases)
     assert norm(returned) == norm(original)
     # Every id the target needed changed is reported, and results still name their calls.
-    for message in read_messages(b, there.messages, system=there.system,
-                                 aliases=there.aliases).messages:
+    for message in read_messages(
+        b, there.messages, system=there.system, aliases=there.aliases
+    ).messages:
         for call in message.calls:
             assert call.id in there.ids.values() or call.id not in there.ids
 
 
 def test_ids_a_target_rejects_are_rewritten_consistently() -> None:
-    chat = [{"role": "user", "content": "go"},
-            {"role": "assistant", "content": None, "tool_calls": [
-                {"id": "fn:1/a", "type": "function",
-                 "function": {"name": "get_weather", "arguments": "{}"}}]},
-            {"role": "tool", "tool_call_id": "fn:1/a", "content": "ok"}]
+    chat = [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "fn:1/a",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": "{}"},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "fn:1/a", "content": "ok"},
+    ]
     out = convert(chat, source="openai_chat", target="anthropic")
     new = out.ids["fn:1/a"]
     assert out.messages[1]["content"][0]["id"] == new

@@ -39,15 +39,29 @@ def test_openai_strict_makes_optional_nullable_not_mandatory() -> None:
     assert "default" not in params["properties"]["unit"]
     kinds = _by_keyword(rendered.warnings)
     assert kinds["default"] == {"dropped"} and kinds["required"] == {"rewritten"}
-    assert all(w.tool == "t" and w.path.startswith("/properties") for w in rendered.warnings
-               if w.keyword == "required")
+    assert all(
+        w.tool == "t" and w.path.startswith("/properties")
+        for w in rendered.warnings
+        if w.keyword == "required"
+    )
 
 
 def test_strict_nulls_are_dropped_before_validation_and_reported() -> None:
     tool = _tool(WEATHER, "get_weather")
     rendered = render_tools([tool], "openai_chat", strict=True)
-    message = {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {
-        "name": "get_weather", "arguments": '{"city": "Oslo", "unit": null, "days": null}'}}]}
+    message = {
+        "role": "assistant",
+        "tool_calls": [
+            {
+                "id": "c",
+                "type": "function",
+                "function": {
+                    "name": "get_weather",
+                    "arguments": '{"city": "Oslo", "unit": null, "days": null}',
+                },
+            }
+        ],
+    }
     call = parse_response("openai_chat", message, rendered=rendered).calls[0]
     assert call.arguments == {"city": "Oslo"}
     assert len(call.repairs) == 2
@@ -57,20 +71,30 @@ def test_strict_nulls_are_dropped_before_validation_and_reported() -> None:
 def test_strict_nulls_in_refs_are_dropped_too() -> None:
     tool = _tool(ORDER, "place_order")
     rendered = render_tools([tool], "openai_responses", strict=True)
-    output = [{"type": "function_call", "call_id": "c", "name": "place_order", "arguments":
-               '{"items": [{"sku": "ABC-1", "qty": 1, "note": null}], "email": null}'}]
+    output = [
+        {
+            "type": "function_call",
+            "call_id": "c",
+            "name": "place_order",
+            "arguments": '{"items": [{"sku": "ABC-1", "qty": 1, "note": null}], "email": null}',
+        }
+    ]
     call = parse_response("openai_responses", {"output": output}, rendered=rendered).calls[0]
     # `note` allows null in the original schema; `email` does not.
     assert call.arguments == {"items": [{"sku": "ABC-1", "qty": 1, "note": None}]}
 
 
-@pytest.mark.parametrize(("schema", "keyword"), [
-    (OPEN_MAP, "additionalProperties"),
-    (CONDITIONAL, "if"),
-    ({"anyOf": [{"type": "object"}, {"type": "null"}]}, "anyOf"),
-])
-def test_openai_strict_falls_back_per_tool_with_a_warning(schema: dict[str, Any],
-                                                          keyword: str) -> None:
+@pytest.mark.parametrize(
+    ("schema", "keyword"),
+    [
+        (OPEN_MAP, "additionalProperties"),
+        (CONDITIONAL, "if"),
+        ({"anyOf": [{"type": "object"}, {"type": "null"}]}, "anyOf"),
+    ],
+)
+def test_openai_strict_falls_back_per_tool_with_a_warning(
+    schema: dict[str, Any], keyword: str
+) -> None:
     rendered = render_tools([_tool(schema), _tool(WEATHER, "w")], "openai_chat", strict=True)
     first, second = rendered.payload["tools"]
     assert first["function"]["strict"] is False and second["function"]["strict"] is True
@@ -82,8 +106,9 @@ def test_openai_strict_falls_back_per_tool_with_a_warning(schema: dict[str, Any]
 def test_openai_strict_rewrites_oneof_and_drops_unsupported_formats() -> None:
     rendered = render_tools([_tool(ORDER)], "openai_chat", strict=True)
     params = _fn(rendered)["parameters"]
-    assert "anyOf" in params["properties"]["ship"]["anyOf"][0] or \
-        params["properties"]["ship"]["anyOf"]
+    assert (
+        "anyOf" in params["properties"]["ship"]["anyOf"][0] or params["properties"]["ship"]["anyOf"]
+    )
     assert "format" not in str(params["properties"]["site"])
     assert params["properties"]["when"]["format"] == "date-time"
     kinds = _by_keyword(rendered.warnings)
@@ -112,9 +137,13 @@ def test_anthropic_strict_refuses_recursion_and_open_maps() -> None:
 
 
 def test_anthropic_strict_limits_per_request() -> None:
-    many = [_tool({"type": "object", "properties": {f"p{i}": {"type": "string"}
-                                                     for i in range(5)}}, f"t{n}")
-            for n in range(8)]
+    many = [
+        _tool(
+            {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(5)}},
+            f"t{n}",
+        )
+        for n in range(8)
+    ]
     rendered = render_tools(many, "anthropic", strict=True)
     strict = [t["name"] for t in rendered.payload["tools"] if t.get("strict")]
     # 5 optional parameters each: the 24-optional budget admits four tools.

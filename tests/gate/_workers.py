@@ -48,8 +48,14 @@ def _apply(target: str, key: str | None) -> None:
         conn.execute("INSERT INTO writes VALUES (?, ?)", (key, os.getpid()))
 
 
-def pay_tool(target: str, *, done: Event | None = None, hang: Event | None = None,
-             reconcile: Any = None, dwell: float = 0.0) -> Tool:
+def pay_tool(
+    target: str,
+    *,
+    done: Event | None = None,
+    hang: Event | None = None,
+    reconcile: Any = None,
+    dwell: float = 0.0,
+) -> Tool:
     """A write that applies itself to `target`, then optionally signals and hangs."""
 
     @tool(effect="write", timeout=TIMEOUT, reconcile=reconcile)
@@ -73,16 +79,19 @@ def pay_call(call_id: str = "c1") -> ToolCall:
 
 def pay_and_hang(spec: StoreSpec, target: str, done: Event, hang: Event) -> None:
     """Claim the key, apply the write, report it, and hang: the parent kills this process."""
-    gate = Gate([pay_tool(target, done=done, hang=hang)], store=open_spec(spec),
-                policy=ALLOW, lease_margin=LEASE_MARGIN)
+    gate = Gate(
+        [pay_tool(target, done=done, hang=hang)],
+        store=open_spec(spec),
+        policy=ALLOW,
+        lease_margin=LEASE_MARGIN,
+    )
     gate.call_sync(pay_call(), context=CTX, request_id="req-kill")
 
 
 def race(spec: StoreSpec, target: str, barrier: Barrier, results: Any, worker: int) -> None:
     """Wait for the others, then pay the one invoice under the one request id."""
     store = open_spec(spec)
-    gate = Gate([pay_tool(target, dwell=0.2)], store=store, policy=ALLOW,
-                lease_margin=LEASE_MARGIN)
+    gate = Gate([pay_tool(target, dwell=0.2)], store=store, policy=ALLOW, lease_margin=LEASE_MARGIN)
     gate.call_sync(pay_call(f"warm-{worker}"), context=CTX, request_id=f"warm-{worker}")
     barrier.wait()
     result = gate.call_sync(pay_call(f"c{worker}"), context=CTX, request_id="req-race")
@@ -102,8 +111,15 @@ def target_path(directory: Path) -> str:
     return str(directory / "target.db")
 
 
-def batch_race(spec: StoreSpec, target: str, barrier: Barrier, results: Any, worker: int,
-               keys: int, in_flight: int) -> None:
+def batch_race(
+    spec: StoreSpec,
+    target: str,
+    barrier: Barrier,
+    results: Any,
+    worker: int,
+    keys: int,
+    in_flight: int,
+) -> None:
     """Pay `keys` invoices under request ids that every worker uses too, `in_flight` calls
     at a time (so claims and finishes are group-committed), starting at a worker-specific
     invoice so that processes collide on keys."""
@@ -119,7 +135,9 @@ def batch_race(spec: StoreSpec, target: str, barrier: Barrier, results: Any, wor
             async with lanes:
                 result = await gate.call(
                     ToolCall(id=f"c{worker}-{n}", name="pay", arguments={"invoice": f"INV-{n}"}),
-                    context=CTX, request_id=f"req-{n}")
+                    context=CTX,
+                    request_id=f"req-{n}",
+                )
                 return result.route.value, result.replayed
 
         return await asyncio.gather(*(one(n) for n in order))

@@ -18,8 +18,7 @@ from tests.conftest import BACKENDS, drop_schema, pg_dsn
 StoreSpec = tuple[str, str, str | None]
 """("sqlite", path, None) or ("postgres", dsn, schema): enough to open the same database."""
 
-ACME = Context(principal="ann", tenant="acme", roles=frozenset({"supplier_admin"}),
-               run_id="run-1")
+ACME = Context(principal="ann", tenant="acme", roles=frozenset({"supplier_admin"}), run_id="run-1")
 
 
 @pytest.fixture

@@ -67,8 +67,7 @@ async def test_declined_reaches_the_model_as_do_not_retry(sqlite_url: str) -> No
     done: list[dict[str, Any]] = []
     with Gate([_transfer(done)], store=sqlite_url) as gate:
         held = await gate.call(_call(), context=CTX)
-        await gate.decide(held.approval_id, approve=False, decided_by="boss",
-                          note="not this month")
+        await gate.decide(held.approval_id, approve=False, decided_by="boss", note="not this month")
         result = await gate.resume(held.approval_id)
     assert result.route is Route.DECLINED and result.is_error
     assert "Do not retry; ask the user" in result.content and "not this month" in result.content
@@ -125,13 +124,25 @@ async def test_edit_is_validated_again_and_runs_with_a_new_hash(sqlite_url: str)
     with Gate([_transfer(done)], store=sqlite_url) as gate:
         held = await gate.call(_call(amount=5000), context=CTX)
         with pytest.raises(UserError, match="invalid"):
-            await gate.decide(held.approval_id, approve=True, decided_by="boss",
-                              edited_arguments={"account": "savings", "amount": "lots"})
+            await gate.decide(
+                held.approval_id,
+                approve=True,
+                decided_by="boss",
+                edited_arguments={"account": "savings", "amount": "lots"},
+            )
         with pytest.raises(UserError, match="invalid"):
-            await gate.decide(held.approval_id, approve=True, decided_by="boss",
-                              edited_arguments={"account": "savings", "amount": 1, "x": 1})
-        decided = await gate.decide(held.approval_id, approve=True, decided_by="boss",
-                                    edited_arguments={"account": "savings", "amount": 500})
+            await gate.decide(
+                held.approval_id,
+                approve=True,
+                decided_by="boss",
+                edited_arguments={"account": "savings", "amount": 1, "x": 1},
+            )
+        decided = await gate.decide(
+            held.approval_id,
+            approve=True,
+            decided_by="boss",
+            edited_arguments={"account": "savings", "amount": 500},
+        )
         assert decided.edited_request_hash not in (None, decided.request_hash)
         result = await gate.resume(held.approval_id)
     assert result.route is Route.COMPLETED and result.content == "moved 500 to savings"
@@ -159,16 +170,19 @@ async def test_approval_arguments_are_stored_redacted(sqlite_url: str) -> None:
         return "connected"
 
     with Gate([connect], store=sqlite_url) as gate:
-        held = await gate.call(ToolCall(id="c1", name="connect",
-                                        arguments={"host": "db", "password": "hunter2"}),
-                               context=CTX)
+        held = await gate.call(
+            ToolCall(id="c1", name="connect", arguments={"host": "db", "password": "hunter2"}),
+            context=CTX,
+        )
         stored = gate.approvals.get(held.approval_id)
         await gate.decide(held.approval_id, approve=True, decided_by="boss")
         with pytest.raises(UserError, match="redacted"):
             await gate.resume(held.approval_id)
-        ok = await gate.resume(ToolCall(id="c1", name="connect",
-                                        arguments={"host": "db", "password": "hunter2"}),
-                               approval_id=held.approval_id, context=CTX)
+        ok = await gate.resume(
+            ToolCall(id="c1", name="connect", arguments={"host": "db", "password": "hunter2"}),
+            approval_id=held.approval_id,
+            context=CTX,
+        )
     assert stored.arguments == {"host": "db", "password": "[REDACTED]"}
     assert ok.route is Route.COMPLETED
 
@@ -183,9 +197,12 @@ async def test_re_proposing_a_held_call_finds_its_approval(sqlite_url: str) -> N
         await gate.decide(held.approval_id, approve=False, decided_by="boss")
         declined = await gate.call(_call(), context=CTX)
         edited = await gate.call(_call(amount=1, call_id="c9"), context=CTX)
-        await gate.decide(edited.approval_id, approve=True, decided_by="boss",
-                          edited_arguments={"account": "savings", "amount": 2})
+        await gate.decide(
+            edited.approval_id,
+            approve=True,
+            decided_by="boss",
+            edited_arguments={"account": "savings", "amount": 2},
+        )
         proposed_again = await gate.call(_call(amount=1, call_id="c9"), context=CTX)
     assert declined.route is Route.DECLINED
-    assert proposed_again.route is Route.COMPLETED and done == [{"account": "savings",
-                                                                  "amount": 2}]
+    assert proposed_again.route is Route.COMPLETED and done == [{"account": "savings", "amount": 2}]

@@ -32,9 +32,15 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
 
 def _held(path: Path, n: int) -> list[str]:
     with Gate([refund], store=SQLiteStore(path)) as gate:
-        held = [gate.call_sync(ToolCall(id=f"c{i}", name="refund",
-                                        arguments={"order": f"O-{i}", "amount": 10 + i}),
-                               context=CTX) for i in range(n)]
+        held = [
+            gate.call_sync(
+                ToolCall(
+                    id=f"c{i}", name="refund", arguments={"order": f"O-{i}", "amount": 10 + i}
+                ),
+                context=CTX,
+            )
+            for i in range(n)
+        ]
         assert gate.store is not None
         gate.store.close()
     return [h.approval_id or "" for h in held]
@@ -49,8 +55,7 @@ def test_list_show_approve_deny_then_resume(tmp_path: Path) -> None:
     shown = json.loads(out)
     assert code == 0 and shown["arguments"] == {"order": "O-0", "amount": 10}
     assert shown["state"] == "pending" and shown["rule_id"] == "default:write"
-    code, out = _cli("approvals", "approve", first, "--by", "boss", "--grant",
-                     "--store", str(path))
+    code, out = _cli("approvals", "approve", first, "--by", "boss", "--grant", "--store", str(path))
     assert code == 0 and "approved" in out and "rest of the run" in out
     code, out = _cli("approvals", "deny", second, "--note", "too late", "--store", str(path))
     assert code == 0 and "declined" in out
@@ -74,11 +79,14 @@ def test_show_of_an_unknown_approval_fails(tmp_path: Path) -> None:
 
 
 def _journal(path: Path) -> None:
-    with Gate([refund], store=SQLiteStore(path),
-              policy=Policy([Rule.allow("refunds", tools=["refund"])])) as gate:
+    with Gate(
+        [refund], store=SQLiteStore(path), policy=Policy([Rule.allow("refunds", tools=["refund"])])
+    ) as gate:
         for i in range(4):
-            gate.call_sync(ToolCall(id=f"c{i}", name="refund",
-                                    arguments={"order": f"O-{i}", "amount": i}), context=CTX)
+            gate.call_sync(
+                ToolCall(id=f"c{i}", name="refund", arguments={"order": f"O-{i}", "amount": i}),
+                context=CTX,
+            )
         assert gate.store is not None
         gate.store.close()
 
@@ -97,13 +105,13 @@ def test_receipts_list_show_and_verify(tmp_path: Path) -> None:
 
 
 TAMPER: dict[str, Callable[[sqlite3.Connection], None]] = {
-    "edited": lambda db: db.execute(
-        "UPDATE callgate_receipts SET route = 'denied' WHERE seq = 2"),
+    "edited": lambda db: db.execute("UPDATE callgate_receipts SET route = 'denied' WHERE seq = 2"),
     "deleted": lambda db: db.execute("DELETE FROM callgate_receipts WHERE seq = 2"),
     "reordered": lambda db: db.executescript(
         "UPDATE callgate_receipts SET seq = -1 WHERE seq = 2;"
         "UPDATE callgate_receipts SET seq = 2 WHERE seq = 3;"
-        "UPDATE callgate_receipts SET seq = 3 WHERE seq = -1;"),
+        "UPDATE callgate_receipts SET seq = 3 WHERE seq = -1;"
+    ),
 }
 
 

@@ -26,15 +26,14 @@ from tests.gate._workers import ALLOW, CTX, LEASE_MARGIN, StoreSpec, open_spec
 pytestmark = pytest.mark.slow
 
 
-
 @pytest.fixture
 def mp() -> SpawnContext:
     return multiprocessing.get_context("spawn")
 
 
 def test_killed_after_started_is_unknown_then_reconciled_never_repeated(
-        store_spec: StoreSpec, tmp_path: Path, mp: SpawnContext,
-        spawn: Callable[..., SpawnProcess]) -> None:
+    store_spec: StoreSpec, tmp_path: Path, mp: SpawnContext, spawn: Callable[..., SpawnProcess]
+) -> None:
     target = _workers.target_path(tmp_path)
     done, hang = mp.Event(), mp.Event()
     child = spawn(_workers.pay_and_hang, store_spec, target, done, hang)
@@ -54,8 +53,12 @@ def test_killed_after_started_is_unknown_then_reconciled_never_repeated(
         return key in _workers.applied(target)
 
     store = open_spec(store_spec)
-    with Gate([_workers.pay_tool(target, reconcile=reconcile)], store=store, policy=ALLOW,
-              lease_margin=LEASE_MARGIN) as gate:
+    with Gate(
+        [_workers.pay_tool(target, reconcile=reconcile)],
+        store=store,
+        policy=ALLOW,
+        lease_margin=LEASE_MARGIN,
+    ) as gate:
         unknown = gate.call_sync(_workers.pay_call(), context=CTX, request_id="req-kill")
         reachable[0] = True
         settled = gate.call_sync(_workers.pay_call(), context=CTX, request_id="req-kill")
@@ -71,19 +74,20 @@ def test_killed_after_started_is_unknown_then_reconciled_never_repeated(
 
 
 def test_eight_processes_racing_one_key_run_it_once(
-        store_spec: StoreSpec, tmp_path: Path, mp: SpawnContext,
-        spawn: Callable[..., SpawnProcess]) -> None:
+    store_spec: StoreSpec, tmp_path: Path, mp: SpawnContext, spawn: Callable[..., SpawnProcess]
+) -> None:
     target = _workers.target_path(tmp_path)
     open_spec(store_spec).close()  # migrate once, so that the race is about the key only
     barrier, results = mp.Barrier(8, timeout=WAIT), mp.Queue()
-    children = [spawn(_workers.race, store_spec, target, barrier, results, n)
-                for n in range(8)]
+    children = [spawn(_workers.race, store_spec, target, barrier, results, n) for n in range(8)]
     outcomes = [results.get(timeout=WAIT) for _ in children]
     for child in children:
         child.join(WAIT)
         assert child.exitcode == 0
     assert Counter((route, replayed) for _, route, replayed in outcomes) == {
-        ("completed", False): 1, ("completed", True): 7}
+        ("completed", False): 1,
+        ("completed", True): 7,
+    }
     assert _workers.applied(target).count("acme:req-race:pay") == 1
 
 
@@ -105,8 +109,9 @@ class _Outage:
 
     def stop(self) -> None:
         if self.spec[0] == "sqlite":
-            self.holder = sqlite3.connect(self.spec[1], isolation_level=None,
-                                          check_same_thread=False)
+            self.holder = sqlite3.connect(
+                self.spec[1], isolation_level=None, check_same_thread=False
+            )
             self.holder.execute("BEGIN EXCLUSIVE")
         else:
             _workers.pg_ctl("stop")
@@ -122,7 +127,8 @@ class _Outage:
 
 @pytest.mark.timeout(120)
 def test_store_stopped_mid_run_denies_writes_and_leaves_nothing_half_written(
-        store_spec: StoreSpec) -> None:
+    store_spec: StoreSpec,
+) -> None:
     outage = _Outage(store_spec)
     writes: list[str] = []
     reads: list[str] = []
@@ -144,15 +150,19 @@ def test_store_stopped_mid_run_denies_writes_and_leaves_nothing_half_written(
     store = open_spec(store_spec, **outage.options())
     strict = ReceiptSettings(reads_without_store="deny")
     try:
-        with Gate([pay, balance], store=store, policy=ALLOW) as gate, \
-                Gate([pay, balance], store=store, policy=ALLOW, receipts=strict) as strict_gate:
+        with (
+            Gate([pay, balance], store=store, policy=ALLOW) as gate,
+            Gate([pay, balance], store=store, policy=ALLOW, receipts=strict) as strict_gate,
+        ):
             results = _run_through_outage(gate, strict_gate, outage)
             outage.start()
             _wait_until_available(store)
             check = store.receipts.verify()
             receipts = store.receipts.list(limit=1000)
-            records = {k: store.idempotency.get(k) for k in (
-                "acme:req-0:pay", "acme:req-stop:pay", "acme:req-down:pay")}
+            records = {
+                k: store.idempotency.get(k)
+                for k in ("acme:req-0:pay", "acme:req-stop:pay", "acme:req-down:pay")
+            }
     finally:
         outage.start()
         store.close()
@@ -175,9 +185,11 @@ def test_store_stopped_mid_run_denies_writes_and_leaves_nothing_half_written(
 
 def _run_through_outage(gate: Gate, strict_gate: Gate, outage: _Outage) -> list[Any]:
     def pay(invoice: str, request_id: str) -> Any:
-        return gate.call_sync(ToolCall(id=request_id, name="pay",
-                                       arguments={"invoice": invoice}),
-                              context=CTX, request_id=request_id)
+        return gate.call_sync(
+            ToolCall(id=request_id, name="pay", arguments={"invoice": invoice}),
+            context=CTX,
+            request_id=request_id,
+        )
 
     ok = pay("INV-0", "req-0")
     mid = pay("INV-stop", "req-stop")

@@ -37,13 +37,17 @@ def _down(*args: Any, **kwargs: Any) -> Any:
 
 
 def _calls(keys: int, copies: int) -> list[tuple[ToolCall, str]]:
-    return [(ToolCall(id=f"c{n}-{copy}", name="pay", arguments={"invoice": f"INV-{n}"}),
-             f"req-{n}") for copy in range(copies) for n in range(keys)]
+    return [
+        (ToolCall(id=f"c{n}-{copy}", name="pay", arguments={"invoice": f"INV-{n}"}), f"req-{n}")
+        for copy in range(copies)
+        for n in range(keys)
+    ]
 
 
 async def _run_all(gate: Gate, calls: list[tuple[ToolCall, str]]) -> list[Any]:
-    return await asyncio.gather(*(gate.call(call, context=CTX, request_id=request_id)
-                                  for call, request_id in calls))
+    return await asyncio.gather(
+        *(gate.call(call, context=CTX, request_id=request_id) for call, request_id in calls)
+    )
 
 
 def _counting_tool() -> tuple[Any, Counter[str]]:
@@ -60,7 +64,8 @@ def _counting_tool() -> tuple[Any, Counter[str]]:
 
 
 async def test_concurrent_calls_share_transactions_and_each_key_runs_once(
-        store_spec: StoreSpec) -> None:
+    store_spec: StoreSpec,
+) -> None:
     store = open_spec(store_spec)
     claims: list[int] = []
     finishes: list[int] = []
@@ -94,8 +99,7 @@ async def test_a_failed_claim_batch_fails_every_member_closed(store_spec: StoreS
     store.close()
 
 
-async def test_a_failed_finish_batch_records_no_member_and_says_so(
-        store_spec: StoreSpec) -> None:
+async def test_a_failed_finish_batch_records_no_member_and_says_so(store_spec: StoreSpec) -> None:
     store = open_spec(store_spec)
     pay, ran = _counting_tool()
     gate = Gate([pay], store=store, policy=ALLOW)
@@ -105,8 +109,10 @@ async def test_a_failed_finish_batch_records_no_member_and_says_so(
     assert len(ran) == 12
     assert all("outcome not recorded (StoreUnavailable)" in (r.reason or "") for r in results)
     # The claims stay `started`: their leases run out and the next attempt reconciles.
-    assert {store.idempotency.get(f"acme:req-{n}:pay").state  # type: ignore[union-attr]
-            for n in range(12)} == {"started"}
+    assert {
+        store.idempotency.get(f"acme:req-{n}:pay").state  # type: ignore[union-attr]
+        for n in range(12)
+    } == {"started"}
     assert store.receipts.head().seq == 0
     gate.close()
     store.close()
@@ -128,14 +134,17 @@ def test_calls_in_a_sync_loop_and_an_async_loop_of_one_gate(tmp_path: Path) -> N
 
 @pytest.mark.slow
 def test_processes_group_committing_the_same_keys_run_each_once(
-        store_spec: StoreSpec, tmp_path: Path, spawn: Callable[..., SpawnProcess]) -> None:
+    store_spec: StoreSpec, tmp_path: Path, spawn: Callable[..., SpawnProcess]
+) -> None:
     workers, keys, in_flight = 4, 40, 8
     target = _workers.target_path(tmp_path)
     open_spec(store_spec).close()  # migrate once, so that the race is about the keys only
     ctx = multiprocessing.get_context("spawn")
     barrier, results = ctx.Barrier(workers, timeout=WAIT), ctx.Queue()
-    children = [spawn(_workers.batch_race, store_spec, target, barrier, results, n, keys,
-                      in_flight) for n in range(workers)]
+    children = [
+        spawn(_workers.batch_race, store_spec, target, barrier, results, n, keys, in_flight)
+        for n in range(workers)
+    ]
     outcomes = [results.get(timeout=WAIT) for _ in children]
     for child in children:
         child.join(WAIT)

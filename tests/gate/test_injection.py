@@ -15,8 +15,11 @@ def _scoped() -> tuple[Any, list[tuple[str, str, str]]]:
     seen: list[tuple[str, str, str]] = []
 
     @tool(effect="read")
-    def list_invoices(status: str, tenant: Annotated[str, FromContext("tenant")],
-                      user: Annotated[str, FromContext("principal")]) -> str:
+    def list_invoices(
+        status: str,
+        tenant: Annotated[str, FromContext("tenant")],
+        user: Annotated[str, FromContext("principal")],
+    ) -> str:
         """List the tenant's invoices."""
         seen.append((status, tenant, user))
         return f"{tenant}:{status}"
@@ -35,11 +38,15 @@ async def test_the_context_value_is_the_only_one_used(store: bool, sqlite_url: s
     scoped, seen = _scoped()
     ctx = Context(principal="ann", tenant="acme")
     with Gate([scoped], store=sqlite_url if store else None) as gate:
-        ok = await gate.call(ToolCall(id="1", name="list_invoices",
-                                      arguments={"status": "open"}), context=ctx)
-        sneaky = await gate.call(ToolCall(id="2", name="list_invoices",
-                                          arguments={"status": "open", "tenant": "globex"}),
-                                 context=ctx)
+        ok = await gate.call(
+            ToolCall(id="1", name="list_invoices", arguments={"status": "open"}), context=ctx
+        )
+        sneaky = await gate.call(
+            ToolCall(
+                id="2", name="list_invoices", arguments={"status": "open", "tenant": "globex"}
+            ),
+            context=ctx,
+        )
     assert ok.route is Route.COMPLETED and ok.content == "acme:open"
     assert sneaky.route is Route.INVALID and "'tenant' is set by the host" in sneaky.content
     assert seen == [("open", "acme", "ann")]
@@ -48,9 +55,10 @@ async def test_the_context_value_is_the_only_one_used(store: bool, sqlite_url: s
 async def test_a_missing_context_value_denies_the_call() -> None:
     scoped, seen = _scoped()
     with Gate([scoped]) as gate:
-        result = await gate.call(ToolCall(id="1", name="list_invoices",
-                                          arguments={"status": "open"}),
-                                 context=Context(principal="ann"))
+        result = await gate.call(
+            ToolCall(id="1", name="list_invoices", arguments={"status": "open"}),
+            context=Context(principal="ann"),
+        )
     assert result.route is Route.DENIED and "tenant" in result.content
     assert seen == []
 
@@ -61,25 +69,42 @@ async def test_attributes_and_policy_see_injected_values() -> None:
         """Report for the caller's region."""
         return region
 
-    policy = Policy([Rule.deny("no-eu", "EU reports are closed",
-                               arguments={"properties": {"region": {"const": "eu"}},
-                                          "required": ["region"]})])
+    policy = Policy(
+        [
+            Rule.deny(
+                "no-eu",
+                "EU reports are closed",
+                arguments={"properties": {"region": {"const": "eu"}}, "required": ["region"]},
+            )
+        ]
+    )
     with Gate([region_report], policy=policy) as gate:
-        us = await gate.call(ToolCall(id="1", name="region_report"),
-                             context=Context(attributes={"region": "us"}))
-        eu = await gate.call(ToolCall(id="2", name="region_report"),
-                             context=Context(attributes={"region": "eu"}))
+        us = await gate.call(
+            ToolCall(id="1", name="region_report"), context=Context(attributes={"region": "us"})
+        )
+        eu = await gate.call(
+            ToolCall(id="2", name="region_report"), context=Context(attributes={"region": "eu"})
+        )
     assert (us.route, us.content) == (Route.COMPLETED, "us")
     assert (eu.route, eu.rule_id) == (Route.DENIED, "no-eu")
 
 
 def test_declared_tools_take_server_parameters_but_never_in_the_schema() -> None:
-    decl = {"name": "get_doc", "description": "Get a document.",
-            "parameters": {"type": "object", "properties": {"doc_id": {"type": "string"}}}}
-    made = tool_from_declaration(decl, lambda doc_id, tenant: doc_id, effect="read",
-                                 server_parameters={"tenant": "tenant"})
+    decl = {
+        "name": "get_doc",
+        "description": "Get a document.",
+        "parameters": {"type": "object", "properties": {"doc_id": {"type": "string"}}},
+    }
+    made = tool_from_declaration(
+        decl, lambda doc_id, tenant: doc_id, effect="read", server_parameters={"tenant": "tenant"}
+    )
     assert made.server_parameters == {"tenant": "tenant"}
-    leaky = {**decl, "parameters": {"type": "object", "properties": {
-        "doc_id": {"type": "string"}, "tenant": {"type": "string"}}}}
+    leaky = {
+        **decl,
+        "parameters": {
+            "type": "object",
+            "properties": {"doc_id": {"type": "string"}, "tenant": {"type": "string"}},
+        },
+    }
     with pytest.raises(UserError, match="must not appear in the input schema"):
         tool_from_declaration(leaky, effect="read", server_parameters={"tenant": "tenant"})

@@ -27,8 +27,13 @@ class Ledger:
         self.lock = threading.Lock()
         self.reconcile_asked: list[str] = []
 
-    def tool(self, *, reconcile: Any = None, timeout: float | None = None,
-             hang: asyncio.Event | None = None) -> Tool:
+    def tool(
+        self,
+        *,
+        reconcile: Any = None,
+        timeout: float | None = None,
+        hang: asyncio.Event | None = None,
+    ) -> Tool:
         @tool(effect="write", reconcile=reconcile, timeout=timeout)
         async def book(amount: int, call: CallContext) -> str:
             """Book an amount."""
@@ -106,8 +111,9 @@ def test_concurrent_duplicates_in_threads_run_once(tmp_path: Path) -> None:
 async def test_concurrent_duplicates_in_one_loop_run_once(sqlite_url: str) -> None:
     ledger = Ledger()
     with Gate([ledger.tool()], store=sqlite_url, policy=ALLOW) as gate:
-        results = await asyncio.gather(*(gate.call(_call(call_id=f"c{i}"), context=CTX,
-                                                   request_id="req-g") for i in range(5)))
+        results = await asyncio.gather(
+            *(gate.call(_call(call_id=f"c{i}"), context=CTX, request_id="req-g") for i in range(5))
+        )
     assert len(ledger.applied) == 1
     assert sum(r.replayed for r in results) == 4
 

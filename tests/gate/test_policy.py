@@ -32,25 +32,30 @@ def _tools() -> list[Tool]:
     return [lookup, pay_invoice, send_email]
 
 
-def _request(name: str, arguments: dict[str, object] | None = None,
-             context: Context = ANN) -> PolicyRequest:
+def _request(
+    name: str, arguments: dict[str, object] | None = None, context: Context = ANN
+) -> PolicyRequest:
     catalog = Catalog(_tools())
     return PolicyRequest(tool=catalog.get(name), arguments=arguments or {}, context=context)
 
 
-async def _decide(policy: Policy, name: str, arguments: dict[str, object] | None = None,
-                  context: Context = ANN) -> Decision:
+async def _decide(
+    policy: Policy, name: str, arguments: dict[str, object] | None = None, context: Context = ANN
+) -> Decision:
     return await policy.decide(_request(name, arguments, context))
 
 
-@pytest.mark.parametrize(("matcher", "hit", "miss"), [
-    ({"tools": ["pay_invoice"]}, "pay_invoice", "send_email"),
-    ({"tools": ["pay_*"]}, "pay_invoice", "crm_lookup"),
-    ({"namespaces": ["crm"]}, "crm_lookup", "pay_invoice"),
-    ({"effects": ["irreversible"]}, "send_email", "pay_invoice"),
-    ({"annotations": {"open_world": True}}, "send_email", "pay_invoice"),
-    ({"annotations": {"read_only": True}}, "crm_lookup", "send_email"),
-])
+@pytest.mark.parametrize(
+    ("matcher", "hit", "miss"),
+    [
+        ({"tools": ["pay_invoice"]}, "pay_invoice", "send_email"),
+        ({"tools": ["pay_*"]}, "pay_invoice", "crm_lookup"),
+        ({"namespaces": ["crm"]}, "crm_lookup", "pay_invoice"),
+        ({"effects": ["irreversible"]}, "send_email", "pay_invoice"),
+        ({"annotations": {"open_world": True}}, "send_email", "pay_invoice"),
+        ({"annotations": {"read_only": True}}, "crm_lookup", "send_email"),
+    ],
+)
 async def test_each_tool_matcher(matcher: dict[str, object], hit: str, miss: str) -> None:
     policy = Policy([Rule.deny("r", "because", **matcher)])
     assert (await _decide(policy, hit)).action == "deny"
@@ -72,18 +77,31 @@ async def test_principal_matchers() -> None:
 
 
 async def test_argument_predicates_are_json_schema_fragments() -> None:
-    policy = Policy([
-        Rule.deny("big-payments", "above 1000 needs the finance desk", tools=["pay_invoice"],
-                  arguments={"properties": {"amount": {"exclusiveMinimum": 1000}},
-                             "required": ["amount"]}),
-        Rule.allow("small-payments", tools=["pay_invoice"]),
-        Rule.allow("mail-inside", tools=["send_email"],
-                   arguments={"properties": {"to": {"pattern": "@acme\\.com$"}}}),
-    ])
+    policy = Policy(
+        [
+            Rule.deny(
+                "big-payments",
+                "above 1000 needs the finance desk",
+                tools=["pay_invoice"],
+                arguments={
+                    "properties": {"amount": {"exclusiveMinimum": 1000}},
+                    "required": ["amount"],
+                },
+            ),
+            Rule.allow("small-payments", tools=["pay_invoice"]),
+            Rule.allow(
+                "mail-inside",
+                tools=["send_email"],
+                arguments={"properties": {"to": {"pattern": "@acme\\.com$"}}},
+            ),
+        ]
+    )
     assert (await _decide(policy, "pay_invoice", {"invoice": "i", "amount": 5000})).rule_id == (
-        "big-payments")
+        "big-payments"
+    )
     assert (await _decide(policy, "pay_invoice", {"invoice": "i", "amount": 999})).action == (
-        "allow")
+        "allow"
+    )
     inside = await _decide(policy, "send_email", {"to": "bo@acme.com", "body": "hi"})
     outside = await _decide(policy, "send_email", {"to": "eve@evil.example", "body": "hi"})
     assert inside.rule_id == "mail-inside"
@@ -91,9 +109,11 @@ async def test_argument_predicates_are_json_schema_fragments() -> None:
 
 
 async def test_deny_wins_whatever_the_order() -> None:
-    allow, deny, ask = (Rule.allow("a", tools=["pay_invoice"]),
-                        Rule.deny("d", "no payments", tools=["pay_*"]),
-                        Rule.ask("q", tools=["pay_invoice"]))
+    allow, deny, ask = (
+        Rule.allow("a", tools=["pay_invoice"]),
+        Rule.deny("d", "no payments", tools=["pay_*"]),
+        Rule.ask("q", tools=["pay_invoice"]),
+    )
     for rules in ([allow, deny, ask], [ask, allow, deny], [deny, allow]):
         assert (await _decide(Policy(rules), "pay_invoice")).rule_id == "d"
     assert (await _decide(Policy([allow, ask]), "pay_invoice")).rule_id == "q"
@@ -129,7 +149,8 @@ async def test_hook_joins_the_rules_and_its_deny_wins() -> None:
 
 def test_toml_file_and_its_errors(tmp_path: Path) -> None:
     path = tmp_path / "policy.toml"
-    path.write_text('''
+    path.write_text(
+        """
 version = "2026-11"
 default = "deny"
 
@@ -144,7 +165,9 @@ action = "deny"
 reason = "too much"
 tools = ["pay_*"]
 arguments = { properties = { amount = { exclusiveMinimum = 1000 } }, required = ["amount"] }
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     policy = Policy.from_toml(path)
     assert policy.version == "2026-11" and policy.default == "deny"
     assert [r.id for r in policy.rules] == ["reads", "big"]
@@ -168,13 +191,21 @@ async def test_a_denial_reaches_the_model_with_rule_and_reason(sqlite_url: str) 
         ran.append(invoice)
         return "paid"
 
-    policy = Policy([Rule.deny("big-payments", "payments above 1000 need the finance desk",
-                               arguments={"properties": {"amount": {"minimum": 1000}}})],
-                    version="p-7")
+    policy = Policy(
+        [
+            Rule.deny(
+                "big-payments",
+                "payments above 1000 need the finance desk",
+                arguments={"properties": {"amount": {"minimum": 1000}}},
+            )
+        ],
+        version="p-7",
+    )
     with Gate([pay_invoice], policy=policy, store=sqlite_url) as gate:
-        result = await gate.call(ToolCall(id="c1", name="pay_invoice",
-                                          arguments={"invoice": "I-1", "amount": 5000}),
-                                 context=ANN)
+        result = await gate.call(
+            ToolCall(id="c1", name="pay_invoice", arguments={"invoice": "I-1", "amount": 5000}),
+            context=ANN,
+        )
         assert result.route is Route.DENIED and result.rule_id == "big-payments"
         assert "payments above 1000 need the finance desk" in result.content
         assert "big-payments" in result.content and "Do not retry" in result.content
@@ -182,4 +213,7 @@ async def test_a_denial_reaches_the_model_with_rule_and_reason(sqlite_url: str) 
         assert gate.store is not None
         [receipt] = gate.store.receipts.list()
         assert (receipt.route, receipt.rule_id, receipt.policy_version) == (
-            Route.DENIED, "big-payments", "p-7")
+            Route.DENIED,
+            "big-payments",
+            "p-7",
+        )

@@ -31,14 +31,30 @@ def test_provider_keys_are_redacted_in_text(secret: str) -> None:
 
 def test_headers_pairs_urls_keys_and_custom_patterns() -> None:
     r = Redactor(patterns=(r"ACCT-\d{6}",), keys=("pin",))
-    text = r.text("Authorization: Bearer abc.def-123456 and password=hunter2, "
-                  "postgres://bob:s3cret@db/x and ACCT-123456")
+    text = r.text(
+        "Authorization: Bearer abc.def-123456 and password=hunter2, "
+        "postgres://bob:s3cret@db/x and ACCT-123456"
+    )
     assert "abc.def-123456" not in text and "hunter2" not in text and "s3cret" not in text
     assert "ACCT-123456" not in text and "Bearer [REDACTED]" in text and "bob:" in text
-    value = r.value({"user": "bo", "Api-Key": "k1", "nested": [{"client_secret": "c"}],
-                     "PIN": "1234", "max_tokens": 300, "password": None})
-    assert value == {"user": "bo", "Api-Key": REDACTED, "nested": [{"client_secret": REDACTED}],
-                     "PIN": REDACTED, "max_tokens": 300, "password": None}
+    value = r.value(
+        {
+            "user": "bo",
+            "Api-Key": "k1",
+            "nested": [{"client_secret": "c"}],
+            "PIN": "1234",
+            "max_tokens": 300,
+            "password": None,
+        }
+    )
+    assert value == {
+        "user": "bo",
+        "Api-Key": REDACTED,
+        "nested": [{"client_secret": REDACTED}],
+        "PIN": REDACTED,
+        "max_tokens": 300,
+        "password": None,
+    }
     pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc\n-----END RSA PRIVATE KEY-----"
     assert r.text(pem) == REDACTED
 
@@ -50,11 +66,14 @@ async def test_receipt_payloads_and_stored_outcomes_are_redacted(sqlite_url: str
         return {"service": service, "log": f"used {token} to log in"}
 
     settings = ReceiptSettings(store_payloads=True)
-    with Gate([deploy], store=sqlite_url, receipts=settings,
-              policy=Policy([Rule.allow("ok")])) as gate:
+    with Gate(
+        [deploy], store=sqlite_url, receipts=settings, policy=Policy([Rule.allow("ok")])
+    ) as gate:
         token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
-        result = await gate.call(ToolCall(id="c", name="deploy", arguments={
-            "service": "api", "token": token}), context=Context(run_id="r"))
+        result = await gate.call(
+            ToolCall(id="c", name="deploy", arguments={"service": "api", "token": token}),
+            context=Context(run_id="r"),
+        )
         assert gate.store is not None
         [receipt] = gate.store.receipts.list()
         record = gate.store.idempotency.get(result.idempotency_key or "")
@@ -100,7 +119,10 @@ async def test_retention_prunes_payloads_never_the_chain(sqlite_url: str) -> Non
             await gate.call(ToolCall(id=f"c{i}", name="echo", arguments={"text": f"t{i}"}))
         assert gate.store is not None
         assert [r.arguments for r in gate.store.receipts.list()] == [
-            {"text": "t0"}, {"text": "t1"}, {"text": "t2"}]
+            {"text": "t0"},
+            {"text": "t1"},
+            {"text": "t2"},
+        ]
         assert gate.prune_payloads() == 3
         pruned = gate.store.receipts.list()
         report = gate.store.receipts.verify()

@@ -41,15 +41,17 @@ ALLOW_ALL = Policy([Rule.allow("trust-everything", tools=["*"])])
 
 
 async def _run(gate: Gate, name: str, args: dict[str, Any], ctx: Context = CTX) -> Any:
-    return await gate.call(ToolCall(id=f"{name}-{len(args)}", name=name, arguments=args),
-                           context=ctx)
+    return await gate.call(
+        ToolCall(id=f"{name}-{len(args)}", name=name, arguments=args), context=ctx
+    )
 
 
 async def test_untrusted_then_private_then_irreversible_is_held_whatever_the_rules() -> None:
     sent: list[str] = []
     with Gate(_tools(sent), policy=ALLOW_ALL) as gate:
         assert (await _run(gate, "fetch_web_page", {"url": "https://shop.example"})).route is (
-            Route.COMPLETED)
+            Route.COMPLETED
+        )
         assert (await _run(gate, "customer_list", {})).route is Route.COMPLETED
         held = await _run(gate, "wire_money", {"to": "eve", "amount": 100})
         sink = await _run(gate, "post_publicly", {"text": "customers"})

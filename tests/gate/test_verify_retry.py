@@ -11,20 +11,29 @@ from callgate.gate import Gate, Policy, RetrySettings, Rule
 from callgate.gate._retry import backoff
 from callgate.gate.examples import SupplierRegistry, supplier_tools
 
-ADMIN = Context(principal="ann", tenant="acme", roles=frozenset({"supplier_admin"}),
-                run_id="run-v")
+ADMIN = Context(principal="ann", tenant="acme", roles=frozenset({"supplier_admin"}), run_id="run-v")
 ALLOW = Policy([Rule.allow("ok", tools=["*"])])
 FAST = RetrySettings(max_attempts=4, base_delay=0.001, max_delay=0.002)
 
 
 async def _commit(gate: Gate, registry: SupplierRegistry, address: str, call_id: str) -> Any:
-    draft = await gate.call(ToolCall(id=f"d-{call_id}", name="supplier_draft_change",
-                                     arguments={"supplier_id": "S-1", "new_address": address}),
-                            context=ADMIN)
+    draft = await gate.call(
+        ToolCall(
+            id=f"d-{call_id}",
+            name="supplier_draft_change",
+            arguments={"supplier_id": "S-1", "new_address": address},
+        ),
+        context=ADMIN,
+    )
     assert draft.route is Route.COMPLETED, draft.content
-    return await gate.call(ToolCall(id=call_id, name="supplier_commit_change",
-                                    arguments={"draft_id": draft.structured["draft_id"]}),
-                           context=ADMIN)
+    return await gate.call(
+        ToolCall(
+            id=call_id,
+            name="supplier_commit_change",
+            arguments={"draft_id": draft.structured["draft_id"]},
+        ),
+        context=ADMIN,
+    )
 
 
 async def test_a_confirmed_write_is_verified(sqlite_url: str) -> None:
@@ -54,22 +63,38 @@ async def test_read_back_also_runs_on_the_lean_gate() -> None:
 async def test_a_stale_version_is_a_conflict(sqlite_url: str) -> None:
     registry = SupplierRegistry.sample()
     with Gate(supplier_tools(registry), store=sqlite_url, policy=ALLOW) as gate:
-        draft = await gate.call(ToolCall(id="d", name="supplier_draft_change", arguments={
-            "supplier_id": "S-1", "new_address": "Hamngatan 5"}), context=ADMIN)
+        draft = await gate.call(
+            ToolCall(
+                id="d",
+                name="supplier_draft_change",
+                arguments={"supplier_id": "S-1", "new_address": "Hamngatan 5"},
+            ),
+            context=ADMIN,
+        )
         registry.change_elsewhere("S-1", "Lilla Torg 2")
-        result = await gate.call(ToolCall(id="c", name="supplier_commit_change", arguments={
-            "draft_id": draft.structured["draft_id"]}), context=ADMIN)
+        result = await gate.call(
+            ToolCall(
+                id="c",
+                name="supplier_commit_change",
+                arguments={"draft_id": draft.structured["draft_id"]},
+            ),
+            context=ADMIN,
+        )
     assert result.route is Route.CONFLICT
     assert "Re-read the object and propose the change again" in result.content
     assert registry.suppliers["S-1"].address == "Lilla Torg 2" and registry.writes == 0
 
 
-def _flaky(failures: int, *, effect: str, idempotent: bool | None = None,
-           reconcile: Any = None) -> tuple[Any, list[int]]:
+def _flaky(
+    failures: int, *, effect: str, idempotent: bool | None = None, reconcile: Any = None
+) -> tuple[Any, list[int]]:
     calls: list[int] = []
 
-    @tool(effect=effect, annotations=ToolAnnotations(idempotent=idempotent),  # type: ignore[arg-type]
-          reconcile=reconcile)
+    @tool(
+        effect=effect,
+        annotations=ToolAnnotations(idempotent=idempotent),  # type: ignore[arg-type]
+        reconcile=reconcile,
+    )
     def quote(symbol: str) -> str:
         """Quote a price."""
         calls.append(1)
@@ -93,15 +118,21 @@ async def test_reads_are_retried_within_the_attempt_cap() -> None:
 
 
 async def test_idempotent_writes_are_retried_plain_writes_only_through_reconcile(
-        sqlite_url: str) -> None:
+    sqlite_url: str,
+) -> None:
     idem, idem_calls = _flaky(1, effect="write", idempotent=True)
     plain, plain_calls = _flaky(1, effect="write")
     checked, checked_calls = _flaky(1, effect="write", reconcile=lambda key: "not_applied")
-    for made, calls, runs in ((idem, idem_calls, 2), (plain, plain_calls, 1),
-                              (checked, checked_calls, 2)):
+    for made, calls, runs in (
+        (idem, idem_calls, 2),
+        (plain, plain_calls, 1),
+        (checked, checked_calls, 2),
+    ):
         with Gate([made], store=sqlite_url, policy=ALLOW, retry=FAST) as gate:
-            await gate.call(ToolCall(id=f"c{runs}{id(made)}", name="quote",
-                                     arguments={"symbol": "X"}), context=ADMIN)
+            await gate.call(
+                ToolCall(id=f"c{runs}{id(made)}", name="quote", arguments={"symbol": "X"}),
+                context=ADMIN,
+            )
         assert len(calls) == runs
 
 
@@ -109,8 +140,9 @@ async def test_denials_are_never_retried(sqlite_url: str) -> None:
     quote, calls = _flaky(5, effect="write")
     deny = Policy([Rule.deny("no", "closed")])
     with Gate([quote], store=sqlite_url, policy=deny, retry=FAST) as gate:
-        result = await gate.call(ToolCall(id="c", name="quote", arguments={"symbol": "X"}),
-                                 context=ADMIN)
+        result = await gate.call(
+            ToolCall(id="c", name="quote", arguments={"symbol": "X"}), context=ADMIN
+        )
     assert result.route is Route.DENIED and calls == []
 
 

@@ -23,8 +23,7 @@ def _corpus(data_dir: Path, name: str) -> LoadedCatalog:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["bfcl", "livemcpbench", "docker-mcp-registry"])
-def test_high_findings_on_benign_corpus_stay_under_one_percent(data_dir: Path,
-                                                               name: str) -> None:
+def test_high_findings_on_benign_corpus_stay_under_one_percent(data_dir: Path, name: str) -> None:
     report = scan(_corpus(data_dir, name))
     flagged = report.tools_with(Severity.HIGH)
     assert len(flagged) <= 0.01 * report.tools

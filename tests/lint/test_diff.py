@@ -10,12 +10,18 @@ import pytest
 from callgate.lint import diff_catalogs
 
 BASE: dict[str, Any] = {
-    "name": "search_notes", "description": "Search notes by keyword.",
-    "inputSchema": {"type": "object", "required": ["query"], "properties": {
-        "query": {"type": "string", "description": "Words.", "maxLength": 200},
-        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 20},
-        "sort": {"type": "string", "enum": ["new", "old", "relevance"]},
-        "tags": {"type": "array", "items": {"type": "string"}}}},
+    "name": "search_notes",
+    "description": "Search notes by keyword.",
+    "inputSchema": {
+        "type": "object",
+        "required": ["query"],
+        "properties": {
+            "query": {"type": "string", "description": "Words.", "maxLength": 200},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 20},
+            "sort": {"type": "string", "enum": ["new", "old", "relevance"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+    },
     "outputSchema": {"type": "object", "properties": {"notes": {"type": "array"}}},
 }
 
@@ -36,38 +42,87 @@ def codes(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> set[tuple[str
 
 CASES = [
     ("tool removed", [], ("breaking", "tool-removed")),
-    ("type changed", changed(lambda t: props(t)["limit"].update(type="number")),
-     ("breaking", "type-changed")),
-    ("type widened", changed(lambda t: props(t)["limit"].update(type=["integer", "string"])),
-     ("breaking", "type-changed")),
-    ("new required", changed(lambda t: (props(t).update(owner={"type": "string"}),
-                                        t["inputSchema"]["required"].append("owner"))),
-     ("breaking", "param-required-added")),
-    ("now required", changed(lambda t: t["inputSchema"]["required"].append("limit")),
-     ("breaking", "param-now-required")),
+    (
+        "type changed",
+        changed(lambda t: props(t)["limit"].update(type="number")),
+        ("breaking", "type-changed"),
+    ),
+    (
+        "type widened",
+        changed(lambda t: props(t)["limit"].update(type=["integer", "string"])),
+        ("breaking", "type-changed"),
+    ),
+    (
+        "new required",
+        changed(
+            lambda t: (
+                props(t).update(owner={"type": "string"}),
+                t["inputSchema"]["required"].append("owner"),
+            )
+        ),
+        ("breaking", "param-required-added"),
+    ),
+    (
+        "now required",
+        changed(lambda t: t["inputSchema"]["required"].append("limit")),
+        ("breaking", "param-now-required"),
+    ),
     ("param removed", changed(lambda t: props(t).pop("tags")), ("breaking", "param-removed")),
-    ("enum narrowed", changed(lambda t: props(t)["sort"].update(enum=["new", "old"])),
-     ("breaking", "enum-narrowed")),
-    ("maximum lowered", changed(lambda t: props(t)["limit"].update(maximum=10)),
-     ("breaking", "constraint-tightened")),
-    ("pattern added", changed(lambda t: props(t)["query"].update(pattern="^[a-z]+$")),
-     ("breaking", "constraint-tightened")),
-    ("closed", changed(lambda t: t["inputSchema"].update(additionalProperties=False)),
-     ("breaking", "constraint-tightened")),
-    ("items type", changed(lambda t: props(t)["tags"]["items"].update(type="integer")),
-     ("breaking", "type-changed")),
-    ("output changed", changed(lambda t: t["outputSchema"].update(required=["notes"])),
-     ("breaking", "output-schema-changed")),
-    ("optional with default", changed(lambda t: props(t).update(
-        page={"type": "integer", "default": 1})), ("compatible", "param-optional-added")),
-    ("enum widened", changed(lambda t: props(t)["sort"]["enum"].append("title")),
-     ("compatible", "enum-widened")),
-    ("maximum raised", changed(lambda t: props(t)["limit"].update(maximum=100)),
-     ("compatible", "constraint-loosened")),
-    ("description", changed(lambda t: t.update(description="Find notes.")),
-     ("review", "description-changed")),
-    ("default", changed(lambda t: props(t)["limit"].update(default=10)),
-     ("review", "default-changed")),
+    (
+        "enum narrowed",
+        changed(lambda t: props(t)["sort"].update(enum=["new", "old"])),
+        ("breaking", "enum-narrowed"),
+    ),
+    (
+        "maximum lowered",
+        changed(lambda t: props(t)["limit"].update(maximum=10)),
+        ("breaking", "constraint-tightened"),
+    ),
+    (
+        "pattern added",
+        changed(lambda t: props(t)["query"].update(pattern="^[a-z]+$")),
+        ("breaking", "constraint-tightened"),
+    ),
+    (
+        "closed",
+        changed(lambda t: t["inputSchema"].update(additionalProperties=False)),
+        ("breaking", "constraint-tightened"),
+    ),
+    (
+        "items type",
+        changed(lambda t: props(t)["tags"]["items"].update(type="integer")),
+        ("breaking", "type-changed"),
+    ),
+    (
+        "output changed",
+        changed(lambda t: t["outputSchema"].update(required=["notes"])),
+        ("breaking", "output-schema-changed"),
+    ),
+    (
+        "optional with default",
+        changed(lambda t: props(t).update(page={"type": "integer", "default": 1})),
+        ("compatible", "param-optional-added"),
+    ),
+    (
+        "enum widened",
+        changed(lambda t: props(t)["sort"]["enum"].append("title")),
+        ("compatible", "enum-widened"),
+    ),
+    (
+        "maximum raised",
+        changed(lambda t: props(t)["limit"].update(maximum=100)),
+        ("compatible", "constraint-loosened"),
+    ),
+    (
+        "description",
+        changed(lambda t: t.update(description="Find notes.")),
+        ("review", "description-changed"),
+    ),
+    (
+        "default",
+        changed(lambda t: props(t)["limit"].update(default=10)),
+        ("review", "default-changed"),
+    ),
 ]
 
 

@@ -17,27 +17,54 @@ SCHEMA = {"type": "object", "properties": {"q": {"type": "string", "description"
 MCP = {"name": "notes_search", "description": "Search notes.", "inputSchema": SCHEMA}
 DIALECTS: dict[str, Any] = {
     "plain list": [MCP],
-    "openai chat": [{"type": "function", "function": {"name": "notes_search",
-                                                     "description": "Search notes.",
-                                                     "parameters": SCHEMA}}],
-    "openai responses": [{"type": "function", "name": "notes_search",
-                          "description": "Search notes.", "parameters": SCHEMA}],
-    "anthropic": [{"name": "notes_search", "description": "Search notes.",
-                   "input_schema": SCHEMA}],
-    "gemini": {"functionDeclarations": [{"name": "notes_search",
-                                         "description": "Search notes.",
-                                         "parametersJsonSchema": SCHEMA}]},
-    "gemini tools": [{"functionDeclarations": [{"name": "notes_search",
-                                                "description": "Search notes.",
-                                                "parameters": {"type": "OBJECT", "properties": {
-                                                    "q": {"type": "STRING"}}}}]}],
+    "openai chat": [
+        {
+            "type": "function",
+            "function": {
+                "name": "notes_search",
+                "description": "Search notes.",
+                "parameters": SCHEMA,
+            },
+        }
+    ],
+    "openai responses": [
+        {
+            "type": "function",
+            "name": "notes_search",
+            "description": "Search notes.",
+            "parameters": SCHEMA,
+        }
+    ],
+    "anthropic": [{"name": "notes_search", "description": "Search notes.", "input_schema": SCHEMA}],
+    "gemini": {
+        "functionDeclarations": [
+            {"name": "notes_search", "description": "Search notes.", "parametersJsonSchema": SCHEMA}
+        ]
+    },
+    "gemini tools": [
+        {
+            "functionDeclarations": [
+                {
+                    "name": "notes_search",
+                    "description": "Search notes.",
+                    "parameters": {"type": "OBJECT", "properties": {"q": {"type": "STRING"}}},
+                }
+            ]
+        }
+    ],
     "mcp tools/list": {"tools": [MCP], "nextCursor": None},
     "json-rpc response": {"jsonrpc": "2.0", "id": 1, "result": {"tools": [MCP]}},
-    "request body": {"model": "x", "tools": [{"name": "notes_search",
-                                              "description": "Search notes.",
-                                              "input_schema": SCHEMA}]},
-    "legacy arguments": [{"name": "notes_search", "description": "Search notes.",
-                          "arguments": [{"name": "q", "type": "string", "desc": "Query."}]}],
+    "request body": {
+        "model": "x",
+        "tools": [{"name": "notes_search", "description": "Search notes.", "input_schema": SCHEMA}],
+    },
+    "legacy arguments": [
+        {
+            "name": "notes_search",
+            "description": "Search notes.",
+            "arguments": [{"name": "q", "type": "string", "desc": "Query."}],
+        }
+    ],
 }
 
 
@@ -52,8 +79,11 @@ def test_every_dialect_reads_the_same_tool(dialect: str, tmp_path: Path) -> None
 
 
 def test_json_lines_reads_each_doc_once_and_keeps_lines(tmp_path: Path) -> None:
-    doc = {"name": "math.sum", "description": "Add numbers.",
-           "parameters": {"type": "dict", "properties": {"a": {"type": "float"}}}}
+    doc = {
+        "name": "math.sum",
+        "description": "Add numbers.",
+        "parameters": {"type": "dict", "properties": {"a": {"type": "float"}}},
+    }
     lines = [{"id": f"q{i}", "question": [], "function": [doc]} for i in range(3)]
     path = tmp_path / "bfcl.json"
     path.write_text("\n".join(json.dumps(x) for x in lines))
@@ -86,18 +116,29 @@ def test_bfcl_pool_has_the_documented_number_of_docs(data_dir: Path) -> None:
 
 def test_legacy_argument_findings_point_at_what_the_author_wrote(tmp_path: Path) -> None:
     path = tmp_path / "legacy.json"
-    path.write_text(json.dumps([{"name": "run_query", "description": "Run one SQL query "
-                                 "on the database and return rows.",
-                                 "arguments": [{"name": "sql", "type": "string"},
-                                               {"name": "p1", "type": "string", "desc": "x"}]}]))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "name": "run_query",
+                    "description": "Run one SQL query on the database and return rows.",
+                    "arguments": [
+                        {"name": "sql", "type": "string"},
+                        {"name": "p1", "type": "string", "desc": "x"},
+                    ],
+                }
+            ]
+        )
+    )
     pointers = {f.location.pointer for f in lint(path, select=["P001", "P008"]).findings}
     assert pointers == {"/arguments/0", "/arguments/1"}
 
 
 def test_unreadable_declaration_is_a_finding_not_a_crash(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps([MCP, {"description": "no name"}, {"name": "x",
-                                                                   "inputSchema": "nope"}]))
+    path.write_text(
+        json.dumps([MCP, {"description": "no name"}, {"name": "x", "inputSchema": "nope"}])
+    )
     catalog = load_catalog(path)
     assert [e.name for e in catalog] == ["notes_search"]
     assert [p.rule for p in catalog.problems] == ["C006", "C006"]
@@ -111,7 +152,8 @@ def test_module_attribute_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         "    '''Weather for a city.'''\n"
         "    return city\n"
         "catalog = Catalog([get_weather])\n"
-        "tools = [get_weather]\n")
+        "tools = [get_weather]\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     for spec in ("my_tools:catalog", "my_tools:tools"):
         catalog = load_catalog(spec)

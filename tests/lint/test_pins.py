@@ -13,13 +13,20 @@ from callgate._errors import UserError
 from callgate.lint import Lockfile, check_pins, pin_catalog, scan
 
 NOTES: dict[str, Any] = {
-    "name": "notes_search", "description": "Search the user's notes by keyword.",
-    "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}},
-                    "required": ["query"]},
+    "name": "notes_search",
+    "description": "Search the user's notes by keyword.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"query": {"type": "string"}},
+        "required": ["query"],
+    },
     "annotations": {"readOnlyHint": True},
 }
-MAIL: dict[str, Any] = {"name": "send_email", "description": "Send one e-mail.",
-                        "inputSchema": {"type": "object", "properties": {}}}
+MAIL: dict[str, Any] = {
+    "name": "send_email",
+    "description": "Send one e-mail.",
+    "inputSchema": {"type": "object", "properties": {}},
+}
 
 
 def test_fingerprint_is_the_tools_own() -> None:

@@ -54,13 +54,21 @@ TOOLS = [log_note, pay, lookup]
 
 def gate(store: Store) -> Gate:
     """Notes are allowed; payments (writes) are held for approval by the default policy."""
-    return Gate(TOOLS, store=store,
-                policy=Policy([Rule.allow("notes", "notes are harmless", tools=["log_note"])]))
+    return Gate(
+        TOOLS,
+        store=store,
+        policy=Policy([Rule.allow("notes", "notes are harmless", tools=["log_note"])]),
+    )
 
 
 def first_turns() -> list[Turn]:
-    return [Turn.call(("lookup", {"name": "acme"}), ("log_note", {"text": "paying acme"}),
-                      ("pay", {"amount": 5}))]
+    return [
+        Turn.call(
+            ("lookup", {"name": "acme"}),
+            ("log_note", {"text": "paying acme"}),
+            ("pay", {"amount": 5}),
+        )
+    ]
 
 
 def _main(argv: Sequence[str]) -> None:
@@ -69,8 +77,7 @@ def _main(argv: Sequence[str]) -> None:
     g = gate(store)
     try:
         if command == "start":
-            agent = Agent(ScriptedModel(first_turns()), gate=g, store=store,
-                          limits=Limits(steps=5))
+            agent = Agent(ScriptedModel(first_turns()), gate=g, store=store, limits=Limits(steps=5))
             result = asyncio.run(agent.run("Pay acme 5 and note it."))
             print(result.status, result.run_id, result.pending[0].approval_id)
         else:

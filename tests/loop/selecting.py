@@ -22,20 +22,32 @@ from callgate.retrieval import ToolIndex, ToolSelector, policy_filter, search_to
 from callgate.store import Store, open_store
 from tests.retrieval.tools import catalog
 
-POLICY = Policy([Rule.deny("no-deletes", "accounts are closed by support", tools=["delete_*"]),
-                 Rule.allow("reads", tools=["*"], effects=["read"])])
+POLICY = Policy(
+    [
+        Rule.deny("no-deletes", "accounts are closed by support", tools=["delete_*"]),
+        Rule.allow("reads", tools=["*"], effects=["read"]),
+    ]
+)
 """Reads run, deletes are denied outright, other writes (send_email) wait for approval."""
 
 
-def agent(turns: Sequence[TurnSource], *, store: Store | None = None, k: int = 2,
-          limits: Limits | None = None) -> tuple[Agent, ScriptedModel, ToolSelector]:
+def agent(
+    turns: Sequence[TurnSource],
+    *,
+    store: Store | None = None,
+    k: int = 2,
+    limits: Limits | None = None,
+) -> tuple[Agent, ScriptedModel, ToolSelector]:
     tools = catalog()
     selector = ToolSelector(ToolIndex(tools), k=k, allowed=policy_filter(POLICY))
     search = search_tool(selector)
     gate = Gate(Catalog([*tools, search]), policy=POLICY, store=store)
     model = ScriptedModel(turns)
-    return (Agent(model, gate=gate, selector=selector, store=store,
-                  limits=limits or Limits(steps=6)), model, selector)
+    return (
+        Agent(model, gate=gate, selector=selector, store=store, limits=limits or Limits(steps=6)),
+        model,
+        selector,
+    )
 
 
 def names(request: ModelRequest) -> list[str]:
@@ -45,10 +57,18 @@ def names(request: ModelRequest) -> list[str]:
 def _main(argv: Sequence[str]) -> None:
     with open_store(f"sqlite:///{argv[1]}") as store:
         if argv[0] == "start":
-            a, _, _ = agent([Turn.call(("tool_search", {"query": "convert currency"}),
-                                       ("send_email", {"to": "ann@example.com",
-                                                       "subject": "Oslo", "body": "Sunny"}))],
-                            store=store)
+            a, _, _ = agent(
+                [
+                    Turn.call(
+                        ("tool_search", {"query": "convert currency"}),
+                        (
+                            "send_email",
+                            {"to": "ann@example.com", "subject": "Oslo", "body": "Sunny"},
+                        ),
+                    )
+                ],
+                store=store,
+            )
             result = asyncio.run(a.run("Email Ann the weather in Oslo."))
             print(result.status, result.run_id, result.pending[0].approval_id)
         else:

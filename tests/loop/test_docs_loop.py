@@ -35,8 +35,13 @@ async def test_large_catalogs_example_builds_a_working_agent() -> None:
     assert block is not None
     model = ScriptedModel([Turn.say("Sunny.")])
     namespace: dict[str, object] = {
-        "__name__": "docs_loop_large", "tools": catalog(), "policy": POLICY,
-        "context": Context(principal="ann"), "model": model, "store": None}
+        "__name__": "docs_loop_large",
+        "tools": catalog(),
+        "policy": POLICY,
+        "context": Context(principal="ann"),
+        "model": model,
+        "store": None,
+    }
     exec(compile(block.group(1), "docs/loop.md", "exec"), namespace)
     agent = namespace["agent"]
     assert isinstance(agent, Agent)

@@ -79,8 +79,10 @@ async def test_step_limit_default_is_ten_and_resume_continues(store: Store) -> N
 
 
 async def test_tool_call_limit_stops_before_the_batch_and_resume_runs_it(store: Store) -> None:
-    turns = [Turn.call(("search", {"q": "a"}), ("search", {"q": "b"})),
-             Turn.call(("search", {"q": "c"}), ("search", {"q": "d"}))]
+    turns = [
+        Turn.call(("search", {"q": "a"}), ("search", {"q": "b"})),
+        Turn.call(("search", {"q": "c"}), ("search", {"q": "d"})),
+    ]
     model = ScriptedModel(turns)
     agent = Agent(model, [search], store=store, limits=Limits(tool_calls=3))
     error = await _stopped(agent, "tool_calls")
@@ -149,8 +151,7 @@ async def test_final_answer_at_a_limit_is_one_tool_less_turn(store: Store) -> No
 async def test_final_answer_closes_a_batch_that_was_not_run(store: Store) -> None:
     turns = [Turn.call(("search", {"q": "a"}), ("search", {"q": "b"})), Turn.say("partial")]
     model = ScriptedModel(turns)
-    agent = Agent(model, [search], store=store,
-                  limits=Limits(tool_calls=1, final_answer=True))
+    agent = Agent(model, [search], store=store, limits=Limits(tool_calls=1, final_answer=True))
     result = await agent.run("search")
     assert result.answer == "partial" and RAN == []
     answered = model.requests[-1].messages[-1]
@@ -161,8 +162,12 @@ async def test_final_answer_closes_a_batch_that_was_not_run(store: Store) -> Non
 async def test_breaker_stops_the_same_failing_call_and_tells_the_model(store: Store) -> None:
     same = [Turn.call(("flaky", {"q": "x"})) for _ in range(3)]
     model = ScriptedModel([*same, Turn.say("flaky is broken")])
-    agent = Agent(model, [search, flaky], store=store,
-                  limits=Limits(same_failing_call=3, same_tool_failures=10))
+    agent = Agent(
+        model,
+        [search, flaky],
+        store=store,
+        limits=Limits(same_failing_call=3, same_tool_failures=10),
+    )
     result = await agent.run("go")
     assert result.answer == "flaky is broken"
     assert RAN == ["flaky x"] * 3
@@ -171,8 +176,7 @@ async def test_breaker_stops_the_same_failing_call_and_tells_the_model(store: St
     assert result.state.breaker.stopped.keys() == {"flaky"}
 
 
-async def test_breaker_same_tool_failing_in_a_row_then_insisting_ends_the_run(
-        store: Store) -> None:
+async def test_breaker_same_tool_failing_in_a_row_then_insisting_ends_the_run(store: Store) -> None:
     turns = [Turn.call(("flaky", {"q": f"q{i}"})) for i in range(3)]
     model = ScriptedModel(turns)
     agent = Agent(model, [search, flaky], store=store, limits=Limits(same_tool_failures=2))
@@ -189,10 +193,15 @@ async def test_breaker_same_tool_failing_in_a_row_then_insisting_ends_the_run(
 
 
 async def test_success_resets_the_in_a_row_count(store: Store) -> None:
-    turns = [Turn.call(("flaky", {"q": "a"})), Turn.call(("flaky", {"q": "ok"})),
-             Turn.call(("flaky", {"q": "b"})), Turn.say("done")]
-    agent = Agent(ScriptedModel(turns), [search, flaky], store=store,
-                  limits=Limits(same_tool_failures=2))
+    turns = [
+        Turn.call(("flaky", {"q": "a"})),
+        Turn.call(("flaky", {"q": "ok"})),
+        Turn.call(("flaky", {"q": "b"})),
+        Turn.say("done"),
+    ]
+    agent = Agent(
+        ScriptedModel(turns), [search, flaky], store=store, limits=Limits(same_tool_failures=2)
+    )
     result = await agent.run("go")
     assert result.answer == "done"
     assert [r.route.value for r in result.calls] == ["failed", "completed", "failed"]

@@ -44,20 +44,26 @@ async def _paused(store: Store) -> tuple[Agent, str, str]:
     result = await agent.run("Pay acme 5 and note it.")
     assert result.status == "paused"
     assert [(c.call.name, c.route.value) for c in result.calls] == [
-        ("lookup", "completed"), ("log_note", "completed"), ("pay", "held")]
+        ("lookup", "completed"),
+        ("log_note", "completed"),
+        ("pay", "held"),
+    ]
     assert [p.call.name for p in result.pending] == ["pay"]
     saved = store.runs.load(result.run_id)
     assert saved is not None and saved.status == "paused"
     return agent, result.run_id, result.pending[0].approval_id
 
 
-@pytest.mark.parametrize(("decision", "route", "paid"), [
-    (Approve(by="ana"), "completed", ["pay 5"]),
-    (Decline(by="ana", reason="not this month"), "declined", []),
-    (Edit(arguments={"amount": 7}, by="ana"), "completed", ["pay 7"]),
-])
+@pytest.mark.parametrize(
+    ("decision", "route", "paid"),
+    [
+        (Approve(by="ana"), "completed", ["pay 5"]),
+        (Decline(by="ana", reason="not this month"), "declined", []),
+        (Edit(arguments={"amount": 7}, by="ana"), "completed", ["pay 7"]),
+    ],
+)
 async def test_resume_with_a_decision_runs_nothing_twice(
-        store: Store, log: Path, decision: ApprovalDecision, route: str, paid: list[str]
+    store: Store, log: Path, decision: ApprovalDecision, route: str, paid: list[str]
 ) -> None:
     agent, run_id, approval = await _paused(store)
     assert _lines(log) == ["log_note paying acme"]
@@ -75,8 +81,7 @@ async def test_resume_with_a_decision_runs_nothing_twice(
     agent.gate.close()
 
 
-async def test_an_invalid_edit_is_refused_and_the_run_stays_paused(store: Store,
-                                                                   log: Path) -> None:
+async def test_an_invalid_edit_is_refused_and_the_run_stays_paused(store: Store, log: Path) -> None:
     agent, run_id, approval = await _paused(store)
     with pytest.raises(UserError, match="edited arguments are invalid"):
         await agent.resume(run_id, {approval: Edit(arguments={"amount": "seven"})})
@@ -97,8 +102,9 @@ async def test_resume_without_a_decision_stays_paused(store: Store, log: Path) -
     agent.gate.close()
 
 
-async def test_resume_from_a_state_object_round_tripped_through_json(store: Store,
-                                                                     log: Path) -> None:
+async def test_resume_from_a_state_object_round_tripped_through_json(
+    store: Store, log: Path
+) -> None:
     agent, run_id, approval = await _paused(store)
     record = store.runs.load(run_id)
     assert record is not None
@@ -127,9 +133,15 @@ async def test_an_approver_decides_in_process_without_pausing(store: Store, log:
 
 def _python(*args: str, log: Path) -> str:
     env = {**os.environ, "CALLGATE_TEST_LOG": str(log), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-W", "error", "-m", "tests.loop.agents", *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=50,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "tests.loop.agents", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=50,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 

@@ -43,8 +43,11 @@ def wire(amount: int) -> str:
 
 def fresh_gate(store: Store) -> Gate:
     """Wires are allowed by the rules: only the Rule of Two can stop one."""
-    return Gate([read_web, read_crm, note, wire], store=store,
-                policy=Policy([Rule.allow("wires-ok", "wires are allowed", tools=["wire"])]))
+    return Gate(
+        [read_web, read_crm, note, wire],
+        store=store,
+        policy=Policy([Rule.allow("wires-ok", "wires are allowed", tools=["wire"])]),
+    )
 
 
 @pytest.fixture
@@ -53,21 +56,31 @@ def store(tmp_path: Path) -> Iterator[Store]:
         yield s
 
 
-async def test_labels_seen_before_the_pause_still_hold_the_irreversible_call(
-        store: Store) -> None:
+async def test_labels_seen_before_the_pause_still_hold_the_irreversible_call(store: Store) -> None:
     wired.clear()
-    first = Agent(ScriptedModel([Turn.call(("read_web", {"url": "https://x.example"}),
-                                           ("read_crm", {"customer": "ann"}),
-                                           ("note", {"text": "check"}))]),
-                  gate=fresh_gate(store), store=store)
+    first = Agent(
+        ScriptedModel(
+            [
+                Turn.call(
+                    ("read_web", {"url": "https://x.example"}),
+                    ("read_crm", {"customer": "ann"}),
+                    ("note", {"text": "check"}),
+                )
+            ]
+        ),
+        gate=fresh_gate(store),
+        store=store,
+    )
     paused = await first.run("Look into ann's account.")
     assert paused.status == "paused"
     approval = paused.pending[0].approval_id
 
     # Another process: a new gate with an empty taint tracker, the same store.
-    second = Agent(ScriptedModel([Turn.call(("wire", {"amount": 10_000})),
-                                  Turn.say("Waiting for approval.")]),
-                   gate=fresh_gate(store), store=store)
+    second = Agent(
+        ScriptedModel([Turn.call(("wire", {"amount": 10_000})), Turn.say("Waiting for approval.")]),
+        gate=fresh_gate(store),
+        store=store,
+    )
     resumed = await second.resume(paused.run_id, {approval: Approve(by="ops")})
     held = [c for c in resumed.calls if c.call.name == "wire"]
     assert [c.route.value for c in held] == ["held"]

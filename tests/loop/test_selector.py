@@ -50,15 +50,17 @@ def sent(requests: list[ModelRequest]) -> list[list[str]]:
 def assert_grows_in_order(lists: list[list[str]]) -> None:
     """Each turn's list starts with the whole list of the turn before it."""
     for before, after in itertools.pairwise(lists):
-        assert after[:len(before)] == before, (before, after)
+        assert after[: len(before)] == before, (before, after)
 
 
 async def test_turns_offer_the_selection_then_what_tool_search_revealed() -> None:
-    a, model, selector = agent([
-        Turn.call(("tool_search", {"query": "convert currency"})),
-        Turn.call(("convert_currency", {"amount": 5, "source": "NOK", "target": "EUR"})),
-        Turn.say("Sunny; 5 NOK is about 0.45 EUR."),
-    ])
+    a, model, selector = agent(
+        [
+            Turn.call(("tool_search", {"query": "convert currency"})),
+            Turn.call(("convert_currency", {"amount": 5, "source": "NOK", "target": "EUR"})),
+            Turn.say("Sunny; 5 NOK is about 0.45 EUR."),
+        ]
+    )
     result = await a.run(WEATHER)
     assert result.status == "finished"
     lists = sent(model.requests)
@@ -74,14 +76,17 @@ async def test_turns_offer_the_selection_then_what_tool_search_revealed() -> Non
 
 
 async def test_the_list_carries_over_when_the_conversation_continues() -> None:
-    a, model, _ = agent([
-        Turn.call(("tool_search", {"query": "send an email"})),
-        Turn.say("Sunny."),
-        Turn.say("Hej means hello."),
-    ])
+    a, model, _ = agent(
+        [
+            Turn.call(("tool_search", {"query": "send an email"})),
+            Turn.say("Sunny."),
+            Turn.say("Hej means hello."),
+        ]
+    )
     first = await a.run(WEATHER)
-    follow_up = await a.run([*first.transcript,
-                             Message(role="user", text="Translate the word hej to English")])
+    follow_up = await a.run(
+        [*first.transcript, Message(role="user", text="Translate the word hej to English")]
+    )
     lists = sent(model.requests)
     assert lists[1] == ["tool_search", "get_weather", "send_email"]
     assert lists[2][:3] == lists[1] and "translate_text" in lists[2][3:]
@@ -90,30 +95,32 @@ async def test_the_list_carries_over_when_the_conversation_continues() -> None:
 
 
 async def test_over_http_the_openai_client_sends_only_the_offered_tools() -> None:
-    script = [Turn.call(("tool_search", {"query": "convert currency"})),
-              Turn.say("Done.")]
+    script = [Turn.call(("tool_search", {"query": "convert currency"})), Turn.say("Done.")]
     tools = catalog()
     with FakeOpenAIChatServer(script, model="fake-1") as server:
-        async with OpenAIChatModel("fake-1", base_url=server.base_url,
-                                   api_key="test-key") as model:
+        async with OpenAIChatModel("fake-1", base_url=server.base_url, api_key="test-key") as model:
             a, _, _ = agent([])
             a.model = model
             result = await a.run(WEATHER)
     assert result.status == "finished"
     wire = [[t["function"]["name"] for t in r.body["tools"]] for r in server.requests]
-    assert wire == [["tool_search", "get_weather"],
-                    ["tool_search", "get_weather", "convert_currency"]]
+    assert wire == [
+        ["tool_search", "get_weather"],
+        ["tool_search", "get_weather", "convert_currency"],
+    ]
     # The schema on the wire is the catalog's own, not a summary.
     params: dict[str, Any] = server.requests[1].body["tools"][2]["function"]["parameters"]
     assert set(params["properties"]) == set(tools[1].input_schema["properties"])
 
 
 async def test_a_denied_tool_is_never_offered_and_a_direct_call_is_still_denied() -> None:
-    a, model, selector = agent([
-        Turn.call(("delete_account", {"user_id": "u1"})),
-        Turn.call(("tool_search", {"query": "delete account"})),
-        Turn.say("Support closes accounts."),
-    ])
+    a, model, selector = agent(
+        [
+            Turn.call(("delete_account", {"user_id": "u1"})),
+            Turn.call(("tool_search", {"query": "delete account"})),
+            Turn.say("Support closes accounts."),
+        ]
+    )
     result = await a.run("Delete my account u1")
     lists = sent(model.requests)
     assert all("delete_account" not in names_ for names_ in lists)
@@ -125,26 +132,37 @@ async def test_a_denied_tool_is_never_offered_and_a_direct_call_is_still_denied(
 
 
 async def test_a_catalog_tool_not_shown_is_routed_by_the_gate_and_shown_from_then_on() -> None:
-    a, model, _ = agent([
-        Turn.call(("translate_text", {"text": "hej", "target_language": "en"}),
-                  ("send_email", {"to": "ann@example.com"}),
-                  ("no_such_tool", {})),
-        Turn.say("Hello."),
-    ])
+    a, model, _ = agent(
+        [
+            Turn.call(
+                ("translate_text", {"text": "hej", "target_language": "en"}),
+                ("send_email", {"to": "ann@example.com"}),
+                ("no_such_tool", {}),
+            ),
+            Turn.say("Hello."),
+        ]
+    )
     result = await a.run(WEATHER)
     routes = {r.call.name: r.route for r in result.calls}
-    assert routes == {"translate_text": Route.COMPLETED, "send_email": Route.HELD,
-                      "no_such_tool": Route.INVALID}
+    assert routes == {
+        "translate_text": Route.COMPLETED,
+        "send_email": Route.HELD,
+        "no_such_tool": Route.INVALID,
+    }
     assert result.status == "paused"  # send_email waits for a human, as it would if shown
-    assert result.state.shown == ("tool_search", "get_weather", "translate_text",
-                                  "send_email")
+    assert result.state.shown == ("tool_search", "get_weather", "translate_text", "send_email")
     assert sent(model.requests) == [["tool_search", "get_weather"]]
 
 
 async def test_a_run_stopped_at_a_limit_resumes_with_its_list(store: Store) -> None:
-    a, _, _ = agent([Turn.call(("tool_search", {"query": "convert currency"})),
-                     Turn.call(("get_weather", {"city": "Oslo"}))],
-                    store=store, limits=Limits(steps=2))
+    a, _, _ = agent(
+        [
+            Turn.call(("tool_search", {"query": "convert currency"})),
+            Turn.call(("get_weather", {"city": "Oslo"})),
+        ],
+        store=store,
+        limits=Limits(steps=2),
+    )
     with pytest.raises(LimitExceeded) as stopped:
         await a.run(WEATHER)
     saved = stopped.value.state.shown
@@ -160,21 +178,31 @@ async def test_a_run_stopped_at_a_limit_resumes_with_its_list(store: Store) -> N
 
 
 async def test_the_final_answer_turn_keeps_the_list() -> None:
-    a, model, _ = agent([Turn.call(("tool_search", {"query": "convert currency"})),
-                         Turn.say("Sunny.")], limits=Limits(steps=1, final_answer=True))
+    a, model, _ = agent(
+        [Turn.call(("tool_search", {"query": "convert currency"})), Turn.say("Sunny.")],
+        limits=Limits(steps=1, final_answer=True),
+    )
     result = await a.run(WEATHER)
     assert result.status == "limited"
     lists = sent(model.requests)
-    assert lists == [["tool_search", "get_weather"],
-                     ["tool_search", "get_weather", "convert_currency"]]
+    assert lists == [
+        ["tool_search", "get_weather"],
+        ["tool_search", "get_weather", "convert_currency"],
+    ]
     assert model.requests[1].allow_calls is False
 
 
 def _python(*args: str) -> str:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-W", "error", "-m", "tests.loop.selecting", *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "tests.loop.selecting", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 

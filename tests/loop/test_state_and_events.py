@@ -33,15 +33,25 @@ def echo(text: str) -> str:
 
 
 def test_state_round_trips_through_json_with_bytes_and_sets() -> None:
-    call = ToolCall(id="c1", name="echo", arguments='{"text": "hi"}',
-                    provider_state={"gemini_thought_signature": b"\x00\xffsig"})
-    result = ToolResult(call_id="c1", name="echo", route=Route.HELD, content="waiting",
-                        approval_id="a1")
+    call = ToolCall(
+        id="c1",
+        name="echo",
+        arguments='{"text": "hi"}',
+        provider_state={"gemini_thought_signature": b"\x00\xffsig"},
+    )
+    result = ToolResult(
+        call_id="c1", name="echo", route=Route.HELD, content="waiting", approval_id="a1"
+    )
     state = RunState(
-        run_id="r1", status="paused", model="m",
-        messages=(Message(role="user", text="hi"),
-                  Message(role="assistant", calls=(call,), state={"gemini": {"x": b"\x01"}})),
-        pending=PendingBatch(step=1, calls=(call,), results={"c1": result}, admitted=True))
+        run_id="r1",
+        status="paused",
+        model="m",
+        messages=(
+            Message(role="user", text="hi"),
+            Message(role="assistant", calls=(call,), state={"gemini": {"x": b"\x01"}}),
+        ),
+        pending=PendingBatch(step=1, calls=(call,), results={"c1": result}, admitted=True),
+    )
     again = RunState.from_json(state.to_json())
     assert again == state
     assert json.loads(state.to_json())["format"] == FORMAT
@@ -70,12 +80,22 @@ def test_a_state_of_another_format_is_refused() -> None:
 
 
 async def test_stream_events_in_order() -> None:
-    model = ScriptedModel([Turn.call(("echo", {"text": "a"}), text="Let me."),
-                           Turn.say("Done.")], stream=True)
+    model = ScriptedModel(
+        [Turn.call(("echo", {"text": "a"}), text="Let me."), Turn.say("Done.")], stream=True
+    )
     events = [e async for e in Agent(model, [echo]).stream("go")]
     kinds = [type(e).__name__ for e in events]
-    assert kinds == ["TextDelta", "TextDelta", "CallProposed", "ArgumentsDelta",
-                     "CallRouted", "ResultReady", "StepFinished", "TextDelta", "RunEnded"]
+    assert kinds == [
+        "TextDelta",
+        "TextDelta",
+        "CallProposed",
+        "ArgumentsDelta",
+        "CallRouted",
+        "ResultReady",
+        "StepFinished",
+        "TextDelta",
+        "RunEnded",
+    ]
     assert isinstance(events[2], CallProposed) and events[2].name == "echo"
     assert isinstance(events[3], ArgumentsDelta) and events[3].delta == '{"text": "a"}'
     assert isinstance(events[4], CallRouted) and events[4].route is Route.COMPLETED
@@ -96,9 +116,11 @@ async def test_stream_raises_after_the_events_before_the_failure() -> None:
 
 
 async def test_reused_call_ids_are_made_unique_within_the_run() -> None:
-    turns = [Turn.call(ScriptedCall(name="echo", arguments={"text": "a"}, id="call_0")),
-             Turn.call(ScriptedCall(name="echo", arguments={"text": "b"}, id="call_0")),
-             Turn.say("ok")]
+    turns = [
+        Turn.call(ScriptedCall(name="echo", arguments={"text": "a"}, id="call_0")),
+        Turn.call(ScriptedCall(name="echo", arguments={"text": "b"}, id="call_0")),
+        Turn.say("ok"),
+    ]
     result = await Agent(ScriptedModel(turns), [echo]).run("go")
     ids = [r.call.id for r in result.calls]
     assert len(set(ids)) == 2 and ids[0] == "call_0"
@@ -107,14 +129,18 @@ async def test_reused_call_ids_are_made_unique_within_the_run() -> None:
 
 
 async def test_a_refusal_ends_the_run() -> None:
-    result = await Agent(ScriptedModel([Turn(text="I can't help.", refusal=True)]),
-                         [echo]).run("go")
+    result = await Agent(ScriptedModel([Turn(text="I can't help.", refusal=True)]), [echo]).run(
+        "go"
+    )
     assert result.status == "refused" and result.answer == "I can't help."
 
 
 async def test_transcript_and_usage() -> None:
-    result = await Agent(ScriptedModel([Turn.call(("echo", {"text": "a"})), Turn.say("a")]),
-                         [echo], instructions="sys").run("go")
+    result = await Agent(
+        ScriptedModel([Turn.call(("echo", {"text": "a"})), Turn.say("a")]),
+        [echo],
+        instructions="sys",
+    ).run("go")
     assert [m.role for m in result.transcript] == ["user", "assistant", "tool", "assistant"]
     assert result.usage.total_tokens == 30 and result.steps == 2
     assert result.state.instructions == "sys"

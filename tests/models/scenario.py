@@ -40,10 +40,12 @@ TOOLS = [get_weather, find_orders]
 
 def script() -> list[Turn]:
     return [
-        Turn.call(("get_weather", {"city": "Paris"}),
-                  ("get_weather", {"city": "Lyon", "days": "two"}),
-                  ("find_orders", {"customer": "c-1"}),
-                  text="Checking."),
+        Turn.call(
+            ("get_weather", {"city": "Paris"}),
+            ("get_weather", {"city": "Lyon", "days": "two"}),
+            ("find_orders", {"customer": "c-1"}),
+            text="Checking.",
+        ),
         Turn.call(("get_weather", {"city": "Lyon", "days": 2})),
         Turn.say("Paris and Lyon are sunny; orders are unavailable."),
     ]

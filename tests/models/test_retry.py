@@ -33,16 +33,20 @@ class Waits:
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["blocking", "streaming"])
-@pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS,
-                         ids=[p[1].__name__ for p in PAIRS])
-async def test_429_with_retry_after_then_200(server_cls: type[FakeProviderServer],
-                                             model_cls: type[SDKModel], stream: bool) -> None:
+@pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS, ids=[p[1].__name__ for p in PAIRS])
+async def test_429_with_retry_after_then_200(
+    server_cls: type[FakeProviderServer], model_cls: type[SDKModel], stream: bool
+) -> None:
     waits = Waits()
     turns = [Turn.fail(429, retry_after=7), Turn.fail(503), Turn.say("done")]
     with server_cls(turns) as server:
-        async with model_cls("fake-1", base_url=server.base_url, api_key="k", stream=stream,
-                             retry=RetryPolicy(sleep=waits, initial_delay=0.25,
-                                               jitter=0.0)) as model:
+        async with model_cls(
+            "fake-1",
+            base_url=server.base_url,
+            api_key="k",
+            stream=stream,
+            retry=RetryPolicy(sleep=waits, initial_delay=0.25, jitter=0.0),
+        ) as model:
             result = await Agent(model, scenario.TOOLS).run("hello")
     assert result.answer == "done"
     assert len(server.requests) == 3
@@ -50,14 +54,15 @@ async def test_429_with_retry_after_then_200(server_cls: type[FakeProviderServer
     assert waits.asked == [7.0, 0.5]
 
 
-@pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS,
-                         ids=[p[1].__name__ for p in PAIRS])
-async def test_4xx_is_not_retried(server_cls: type[FakeProviderServer],
-                                  model_cls: type[SDKModel]) -> None:
+@pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS, ids=[p[1].__name__ for p in PAIRS])
+async def test_4xx_is_not_retried(
+    server_cls: type[FakeProviderServer], model_cls: type[SDKModel]
+) -> None:
     waits = Waits()
     with server_cls([Turn.fail(400, message="bad request"), Turn.say("never")]) as server:
-        async with model_cls("fake-1", base_url=server.base_url, api_key="k",
-                             retry=RetryPolicy(sleep=waits)) as model:
+        async with model_cls(
+            "fake-1", base_url=server.base_url, api_key="k", retry=RetryPolicy(sleep=waits)
+        ) as model:
             with pytest.raises(ModelFailed) as caught:
                 await Agent(model, scenario.TOOLS).run("hello")
     assert waits.asked == []
@@ -67,10 +72,10 @@ async def test_4xx_is_not_retried(server_cls: type[FakeProviderServer],
 
 async def test_gives_up_after_the_attempts_and_when_asked_to_wait_too_long() -> None:
     waits = Waits()
-    with FakeOpenAIChatServer([Turn.fail(500)] * 3 + [Turn.fail(429, retry_after=3600)]
-                              ) as server:
-        async with OpenAIChatModel("m", base_url=server.base_url,
-                                   retry=RetryPolicy(attempts=3, sleep=waits)) as model:
+    with FakeOpenAIChatServer([Turn.fail(500)] * 3 + [Turn.fail(429, retry_after=3600)]) as server:
+        async with OpenAIChatModel(
+            "m", base_url=server.base_url, retry=RetryPolicy(attempts=3, sleep=waits)
+        ) as model:
             agent = Agent(model, scenario.TOOLS)
             with pytest.raises(ModelFailed):
                 await agent.run("hello")

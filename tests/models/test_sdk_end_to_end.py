@@ -27,31 +27,52 @@ PAIRS = scenario.PAIRS
 
 
 def _chat(body: Any) -> dict[str, tuple[str, bool]]:
-    return {m["tool_call_id"]: (m["content"], m["content"].startswith("Error:"))
-            for m in body["messages"] if m["role"] == "tool"}
+    return {
+        m["tool_call_id"]: (m["content"], m["content"].startswith("Error:"))
+        for m in body["messages"]
+        if m["role"] == "tool"
+    }
 
 
 def _responses(body: Any) -> dict[str, tuple[str, bool]]:
-    return {i["call_id"]: (i["output"], i["output"].startswith("Error:"))
-            for i in body["input"] if i.get("type") == "function_call_output"}
+    return {
+        i["call_id"]: (i["output"], i["output"].startswith("Error:"))
+        for i in body["input"]
+        if i.get("type") == "function_call_output"
+    }
 
 
 def _anthropic(body: Any) -> dict[str, tuple[str, bool]]:
-    blocks = [b for m in body["messages"] if isinstance(m["content"], list)
-              for b in m["content"]]
-    return {b["tool_use_id"]: (b["content"], bool(b.get("is_error")))
-            for b in blocks if b["type"] == "tool_result"}
+    blocks = [b for m in body["messages"] if isinstance(m["content"], list) for b in m["content"]]
+    return {
+        b["tool_use_id"]: (b["content"], bool(b.get("is_error")))
+        for b in blocks
+        if b["type"] == "tool_result"
+    }
 
 
 def _gemini(body: Any) -> dict[str, tuple[str, bool]]:
-    responses = [p["functionResponse"] for c in body["contents"] for p in c["parts"]
-                 if "functionResponse" in p]
-    return {r["id"]: (json.dumps(r["response"].get("error", r["response"].get("result"))),
-                      "error" in r["response"]) for r in responses}
+    responses = [
+        p["functionResponse"]
+        for c in body["contents"]
+        for p in c["parts"]
+        if "functionResponse" in p
+    ]
+    return {
+        r["id"]: (
+            json.dumps(r["response"].get("error", r["response"].get("result"))),
+            "error" in r["response"],
+        )
+        for r in responses
+    }
 
 
-READERS = {FakeOpenAIChatServer: _chat, FakeOpenAIResponsesServer: _responses,
-           FakeAnthropicServer: _anthropic, FakeGeminiServer: _gemini}
+READERS = {
+    FakeOpenAIChatServer: _chat,
+    FakeOpenAIResponsesServer: _responses,
+    FakeAnthropicServer: _anthropic,
+    FakeGeminiServer: _gemini,
+}
 
 
 def _results_sent(server: FakeProviderServer, request: int) -> dict[str, tuple[str, bool]]:
@@ -60,14 +81,15 @@ def _results_sent(server: FakeProviderServer, request: int) -> dict[str, tuple[s
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["blocking", "streaming"])
-@pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS,
-                         ids=[p[1].__name__ for p in PAIRS])
+@pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS, ids=[p[1].__name__ for p in PAIRS])
 async def test_batch_with_invalid_and_failing_call_then_correction(
-        server_cls: type[FakeProviderServer], model_cls: type[SDKModel], stream: bool) -> None:
+    server_cls: type[FakeProviderServer], model_cls: type[SDKModel], stream: bool
+) -> None:
     scenario.CALLS.clear()
     with server_cls(scenario.script(), model="fake-1") as server:
-        async with model_cls("fake-1", base_url=server.base_url, api_key="test-key",
-                             stream=stream) as model:
+        async with model_cls(
+            "fake-1", base_url=server.base_url, api_key="test-key", stream=stream
+        ) as model:
             agent = Agent(model, scenario.TOOLS, instructions="Answer briefly.")
             events = [e async for e in agent.stream("Weather in Paris and Lyon? My orders?")]
     result = events[-1]
@@ -76,8 +98,12 @@ async def test_batch_with_invalid_and_failing_call_then_correction(
     assert run.status == "finished"
     assert run.answer == "Paris and Lyon are sunny; orders are unavailable."
     routes = [(r.call.name, r.route.value) for r in run.calls]
-    assert routes == [("get_weather", "completed"), ("get_weather", "invalid"),
-                      ("find_orders", "failed"), ("get_weather", "completed")]
+    assert routes == [
+        ("get_weather", "completed"),
+        ("get_weather", "invalid"),
+        ("find_orders", "failed"),
+        ("get_weather", "completed"),
+    ]
     first, invalid, failing, corrected = (r.call.id for r in run.calls)
     assert len({first, invalid, failing, corrected}) == 4
     # The tools ran for the valid calls only; the invalid one never reached its tool.
@@ -95,11 +121,14 @@ async def test_batch_with_invalid_and_failing_call_then_correction(
     assert '\\"days\\": 2' in later[corrected][0] or '"days": 2' in later[corrected][0]
 
     proposed = [e for e in events if isinstance(e, CallProposed)]
-    assert [e.name for e in proposed] == ["get_weather", "get_weather", "find_orders",
-                                          "get_weather"]
+    assert [e.name for e in proposed] == [
+        "get_weather",
+        "get_weather",
+        "find_orders",
+        "get_weather",
+    ]
     texts = "".join(e.text for e in events if isinstance(e, TextDelta))
-    assert texts == ("Checking.Paris and Lyon are sunny; orders are unavailable." if stream
-                     else "")
+    assert texts == ("Checking.Paris and Lyon are sunny; orders are unavailable." if stream else "")
     _check_request_shape(server, stream)
 
 
@@ -107,7 +136,8 @@ def _check_request_shape(server: FakeProviderServer, stream: bool) -> None:
     body: Any = server.requests[0].body
     if isinstance(server, FakeGeminiServer):
         assert server.requests[0].path.endswith(
-            ":streamGenerateContent" if stream else ":generateContent")
+            ":streamGenerateContent" if stream else ":generateContent"
+        )
         assert "get_weather" in json.dumps(body["tools"])
         return
     assert bool(body.get("stream")) is stream

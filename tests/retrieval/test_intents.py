@@ -28,12 +28,24 @@ def test_joined_sees_chaining_words_not_plain_sentences() -> None:
 def _tools() -> list[Tool]:
     # The first intent's words are rare and many; the second's ("send", "email") are
     # common in this catalog, so the whole query ranks every weather tool first.
-    weather = [make(f"weather_{i}", f"Weather forecast: rain, humidity, wind and pressure ({i}).")
-               for i in range(4)]
-    common = [make(f"other_{i}", f"{verb} for a user.")
-              for i, verb in enumerate(["Send an SMS", "Send a fax", "Send a push alert",
-                                        "Search the email archive", "Validate an email address",
-                                        "Count email threads", "Send a parcel"])]
+    weather = [
+        make(f"weather_{i}", f"Weather forecast: rain, humidity, wind and pressure ({i}).")
+        for i in range(4)
+    ]
+    common = [
+        make(f"other_{i}", f"{verb} for a user.")
+        for i, verb in enumerate(
+            [
+                "Send an SMS",
+                "Send a fax",
+                "Send a push alert",
+                "Search the email archive",
+                "Validate an email address",
+                "Count email threads",
+                "Send a parcel",
+            ]
+        )
+    ]
     return [*weather, *common, make("send_email", "Send an email message to a recipient.")]
 
 

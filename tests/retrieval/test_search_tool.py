@@ -12,8 +12,12 @@ from callgate.retrieval import ToolIndex, ToolSelector, policy_filter, search_to
 from callgate.testing import ScriptedModel, Turn
 from tests.retrieval.tools import catalog
 
-POLICY = Policy([Rule.deny("no-deletes", "accounts are closed by support", tools=["delete_*"]),
-                 Rule.allow("reads", tools=["*"], effects=["read"])])
+POLICY = Policy(
+    [
+        Rule.deny("no-deletes", "accounts are closed by support", tools=["delete_*"]),
+        Rule.allow("reads", tools=["*"], effects=["read"]),
+    ]
+)
 
 
 def setup() -> tuple[ToolSelector, Gate]:
@@ -39,11 +43,13 @@ async def test_model_finds_a_tool_and_calls_it_through_the_gate() -> None:
         seen["found"] = found_names(request)
         return Turn.call((seen["found"][0], {"city": "Oslo"}))
 
-    model = ScriptedModel([
-        Turn.call(("tool_search", {"query": "weather forecast"})),
-        call_what_was_found,
-        Turn.say("It is sunny in Oslo."),
-    ])
+    model = ScriptedModel(
+        [
+            Turn.call(("tool_search", {"query": "weather forecast"})),
+            call_what_was_found,
+            Turn.say("It is sunny in Oslo."),
+        ]
+    )
     agent = Agent(model, gate=gate, limits=Limits(steps=5))
     result = await agent.run("What's the weather in Oslo?")
     assert result.status == "finished"
@@ -56,12 +62,15 @@ async def test_model_finds_a_tool_and_calls_it_through_the_gate() -> None:
 
 async def test_search_never_reveals_a_denied_tool_and_the_gate_still_denies_it() -> None:
     selector, gate = setup()
-    model = ScriptedModel([
-        Turn.call(("tool_search", {"query": "delete account", "limit": 5})),
-        lambda request: Turn.call(("delete_account", {"user_id": "u1"}),
-                                  text=",".join(found_names(request))),
-        Turn.say("I cannot delete accounts."),
-    ])
+    model = ScriptedModel(
+        [
+            Turn.call(("tool_search", {"query": "delete account", "limit": 5})),
+            lambda request: Turn.call(
+                ("delete_account", {"user_id": "u1"}), text=",".join(found_names(request))
+            ),
+            Turn.say("I cannot delete accounts."),
+        ]
+    )
     result = await Agent(model, gate=gate, limits=Limits(steps=5)).run("Delete my account")
     assert "delete_account" not in selector.shown_names
     listed = result.state.messages[2].text.split(",")
@@ -73,15 +82,20 @@ async def test_search_never_reveals_a_denied_tool_and_the_gate_still_denies_it()
 def test_tool_search_through_the_gate_directly() -> None:
     selector, gate = setup()
     with gate:
-        first, second, third = gate.run_batch_sync([
-            ToolCall(id="c1", name="tool_search", arguments={"query": "отчёт о продажах"}),
-            ToolCall(id="c2", name="tool_search", arguments='{"query": "convert money"}'),
-            ToolCall(id="c3", name="tool_search", arguments={"limit": 3}),
-        ], context=Context(principal="ann"))
+        first, second, third = gate.run_batch_sync(
+            [
+                ToolCall(id="c1", name="tool_search", arguments={"query": "отчёт о продажах"}),
+                ToolCall(id="c2", name="tool_search", arguments='{"query": "convert money"}'),
+                ToolCall(id="c3", name="tool_search", arguments={"limit": 3}),
+            ],
+            context=Context(principal="ann"),
+        )
     assert first.route is Route.COMPLETED
     assert first.structured["tools"][0] == {
-        "name": "sales_report", "description": "Сформировать отчёт о продажах за месяц.",
-        "new": True}
+        "name": "sales_report",
+        "description": "Сформировать отчёт о продажах за месяц.",
+        "new": True,
+    }
     assert second.structured["tools"][0]["name"] == "convert_currency"
     assert third.route is Route.INVALID  # the query is required: validated like any call
     assert selector.shown_names[:1] == ("tool_search",)
@@ -93,7 +107,10 @@ def test_repeated_search_marks_tools_already_offered() -> None:
     search = selector.shown[0]
     first = search(query="weather")
     again = search(query="weather")
-    assert first["tools"][0] == {"name": "get_weather", "new": True,
-                                 "description": "Current weather and forecast for a city."}
+    assert first["tools"][0] == {
+        "name": "get_weather",
+        "new": True,
+        "description": "Current weather and forecast for a city.",
+    }
     assert again["tools"][0]["new"] is False
     assert search(query="xyzzy")["tools"] == []

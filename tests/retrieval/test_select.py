@@ -50,8 +50,12 @@ def test_filter_is_consulted_past_the_first_candidates() -> None:
 
 
 def test_deprecated_tools_only_when_nothing_else_fits() -> None:
-    old = make("send_mail_v1", "Send an email message (old API).", deprecated=True,
-               replacement="send_email")
+    old = make(
+        "send_mail_v1",
+        "Send an email message (old API).",
+        deprecated=True,
+        replacement="send_email",
+    )
     legacy = make("fax_message", "Send a fax message.", deprecated=True)
     index = ToolIndex([*catalog(), old, legacy])
     # The deprecated tool matches best, but its replacement takes its place.
@@ -63,23 +67,30 @@ def test_deprecated_tools_only_when_nothing_else_fits() -> None:
 
 
 def test_replacement_that_is_not_allowed_is_not_offered() -> None:
-    old = make("send_mail_v1", "Send an email message (old API).", deprecated=True,
-               replacement="send_email")
+    old = make(
+        "send_mail_v1",
+        "Send an email message (old API).",
+        deprecated=True,
+        replacement="send_email",
+    )
     index = ToolIndex([*catalog(), old])
     no_email = lambda tool: tool.name != "send_email"  # noqa: E731
     assert names(index.select("send_mail_v1 mail", k=1, allowed=no_email)) == ["send_mail_v1"]
 
 
 def test_policy_filter_hides_only_what_is_denied_outright() -> None:
-    policy = Policy([
-        Rule.deny("no-deletes", tools=["delete_*"]),
-        Rule.deny("big-mail", tools=["send_email"], arguments={"required": ["bcc"]}),
-        Rule.deny("interns", tools=["book_*"], roles=["intern"]),
-    ])
+    policy = Policy(
+        [
+            Rule.deny("no-deletes", tools=["delete_*"]),
+            Rule.deny("big-mail", tools=["send_email"], arguments={"required": ["bcc"]}),
+            Rule.deny("interns", tools=["book_*"], roles=["intern"]),
+        ]
+    )
     allowed = policy_filter(policy, Context(principal="ann", roles=frozenset({"intern"})))
     index = ToolIndex(catalog())
-    offered = names(index.select("delete account, send email, book restaurant", k=8,
-                                 allowed=allowed))
+    offered = names(
+        index.select("delete account, send email, book restaurant", k=8, allowed=allowed)
+    )
     assert "delete_account" not in offered and "book_restaurant" not in offered
     assert "send_email" in offered  # denied only for some arguments: the gate decides
     boss = policy_filter(policy, Context(principal="bob", roles=frozenset({"manager"})))
@@ -87,19 +98,23 @@ def test_policy_filter_hides_only_what_is_denied_outright() -> None:
 
 
 def test_policy_filter_with_deny_by_default() -> None:
-    policy = Policy([Rule.allow("weather", tools=["get_weather"]),
-                     Rule.ask("mail", tools=["send_email"], arguments={"required": ["to"]})],
-                    default="deny")
+    policy = Policy(
+        [
+            Rule.allow("weather", tools=["get_weather"]),
+            Rule.ask("mail", tools=["send_email"], arguments={"required": ["to"]}),
+        ],
+        default="deny",
+    )
     allowed = policy_filter(policy)
-    chosen = names(ToolIndex(catalog()).select("weather, email, restaurant", k=8,
-                                               allowed=allowed))
+    chosen = names(ToolIndex(catalog()).select("weather, email, restaurant", k=8, allowed=allowed))
     assert sorted(chosen) == ["get_weather", "send_email"]
 
 
 def test_select_tools_with_context() -> None:
     index = ToolIndex(catalog())
-    chosen = select_tools(index, "and what about tomorrow?", 1,
-                          context="What is the weather in Paris?")
+    chosen = select_tools(
+        index, "and what about tomorrow?", 1, context="What is the weather in Paris?"
+    )
     assert names(chosen) == ["get_weather"]
 
 
@@ -111,25 +126,30 @@ def test_selector_list_is_sticky_and_only_grows() -> None:
     assert names(second) == ["translate_text", "get_weather", "send_email"]
     assert selector.select("weather again") == second  # nothing new: the same list
     assert selector.shown_names == ("translate_text", "get_weather", "send_email")
-    restored = ToolSelector(ToolIndex(catalog()), k=1, pinned=["translate_text"],
-                            shown=selector.shown_names)
+    restored = ToolSelector(
+        ToolIndex(catalog()), k=1, pinned=["translate_text"], shown=selector.shown_names
+    )
     assert restored.shown_names == selector.shown_names
 
 
 def test_selector_reads_the_latest_user_message_with_recent_context() -> None:
     selector = ToolSelector(ToolIndex(catalog()), k=1, recent=1)
-    messages = [Message(role="user", text="I want to book a restaurant for dinner."),
-                Message(role="assistant", text="Which day?"),
-                Message(role="user", text="Friday at 8, a table for four.")]
+    messages = [
+        Message(role="user", text="I want to book a restaurant for dinner."),
+        Message(role="assistant", text="Which day?"),
+        Message(role="user", text="Friday at 8, a table for four."),
+    ]
     assert names(selector.for_messages(messages)) == ["book_restaurant"]
     assert names(selector.for_messages([Message(role="assistant", text="hi")])) == [
-        "book_restaurant"]
+        "book_restaurant"
+    ]
 
 
 def test_selector_never_reveals_what_the_filter_rejects() -> None:
     selector = ToolSelector(ToolIndex(catalog()), allowed=lambda t: t.effect is Effect.READ)
     assert selector.reveal(["delete_account", "get_weather"]) == [
-        t for t in selector.shown if t.name == "get_weather"]
+        t for t in selector.shown if t.name == "get_weather"
+    ]
     assert "delete_account" not in selector.shown_names
     with pytest.raises(UnknownToolError):
         selector.reveal(["nope"])

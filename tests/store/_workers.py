@@ -30,9 +30,14 @@ def open_spec(spec: StoreSpec, **options: Any) -> SQLStore:
 
 def receipt(worker: int, n: int) -> ReceiptDraft:
     return ReceiptDraft(
-        request_hash=f"{worker}-{n}", tool_name="pay", principal=f"worker-{worker}",
-        call_id=f"{worker}:{n}", route=Route.COMPLETED, started_at=float(n),
-        arguments={"worker": worker, "n": n}, result={"ok": True},
+        request_hash=f"{worker}-{n}",
+        tool_name="pay",
+        principal=f"worker-{worker}",
+        call_id=f"{worker}:{n}",
+        route=Route.COMPLETED,
+        started_at=float(n),
+        arguments={"worker": worker, "n": n},
+        result={"ok": True},
     )
 
 
@@ -49,8 +54,9 @@ def race_begin(spec: StoreSpec, barrier: Barrier, results: Any, worker: int) -> 
 def claim_and_hang(spec: StoreSpec, claimed: Event, hang: Event) -> None:
     """Claim a key, say so, and never finish: the parent kills this process."""
     store = open_spec(spec)
-    store.idempotency.begin("acme:req-2:pay", request_hash="h", owner=f"pid-{os.getpid()}",
-                            lease_seconds=30)
+    store.idempotency.begin(
+        "acme:req-2:pay", request_hash="h", owner=f"pid-{os.getpid()}", lease_seconds=30
+    )
     claimed.set()
     hang.wait()
 
@@ -117,28 +123,45 @@ def pg_ctl(action: str, *, check: bool = True) -> int:
     return subprocess.run(command, shell=True, check=check, capture_output=True).returncode
 
 
-def claim_and_settle_in_batches(spec: StoreSpec, barrier: Barrier, results: Any, worker: int,
-                                keys: int, size: int) -> None:
+def claim_and_settle_in_batches(
+    spec: StoreSpec, barrier: Barrier, results: Any, worker: int, keys: int, size: int
+) -> None:
     """Claim keys that every worker also claims, `size` per batch in a worker-specific
     order; finish the ones this worker won with their receipts, again in batches."""
     from callgate.store import ClaimRequest, FinishRequest
 
     order = list(range(keys))
-    order = order[worker % len(order):] + order[:worker % len(order)]
+    order = order[worker % len(order) :] + order[: worker % len(order)]
     won: list[str] = []
     with open_spec(spec) as store:
         barrier.wait()
         for start in range(0, keys, size):
-            chunk = [f"k{n}" for n in order[start:start + size]]
-            claims = store.begin_many([
-                ClaimRequest(key=key, request_hash="same", owner=f"w{worker}",
-                             lease_seconds=60.0) for key in chunk])
-            mine = [key for key, claim in zip(chunk, claims, strict=True)
-                    if not isinstance(claim, Exception) and claim.status == "claimed"]
-            settled = store.finish_and_record_many([
-                FinishRequest(key=key, owner=f"w{worker}", state="completed",
-                              outcome={"by": worker}, receipt=receipt(worker, int(key[1:])))
-                for key in mine])
+            chunk = [f"k{n}" for n in order[start : start + size]]
+            claims = store.begin_many(
+                [
+                    ClaimRequest(
+                        key=key, request_hash="same", owner=f"w{worker}", lease_seconds=60.0
+                    )
+                    for key in chunk
+                ]
+            )
+            mine = [
+                key
+                for key, claim in zip(chunk, claims, strict=True)
+                if not isinstance(claim, Exception) and claim.status == "claimed"
+            ]
+            settled = store.finish_and_record_many(
+                [
+                    FinishRequest(
+                        key=key,
+                        owner=f"w{worker}",
+                        state="completed",
+                        outcome={"by": worker},
+                        receipt=receipt(worker, int(key[1:])),
+                    )
+                    for key in mine
+                ]
+            )
             assert all(not isinstance(s, Exception) for s in settled)
             won += mine
     results.put((worker, won))

@@ -13,10 +13,16 @@ from tests.store.conftest import FakeClock
 
 def held(clock: FakeClock, **changes: Any) -> ApprovalDraft:
     base = ApprovalDraft(
-        request_hash="req-1", tool_name="supplier_commit_change",
-        arguments={"supplier": "s-9", "iban": "DE00 1234"}, principal="agent-7",
-        tenant="acme", run_id="run-1", call_id="call-1", reason="writes need approval",
-        rule_id="writes-ask", expires_at=clock.now + 600,
+        request_hash="req-1",
+        tool_name="supplier_commit_change",
+        arguments={"supplier": "s-9", "iban": "DE00 1234"},
+        principal="agent-7",
+        tenant="acme",
+        run_id="run-1",
+        call_id="call-1",
+        reason="writes need approval",
+        rule_id="writes-ask",
+        expires_at=clock.now + 600,
     )
     return replace(base, **changes)
 
@@ -42,9 +48,13 @@ def test_list_pending_and_all(store: Store, clock: FakeClock) -> None:
     assert [a.id for a in store.approvals.list()] == [second.id]
     everything = store.approvals.list(pending_only=False)
     assert [(a.id, a.state) for a in everything] == [
-        (first.id, "denied"), (second.id, "pending"), (short.id, "expired")]
+        (first.id, "denied"),
+        (second.id, "pending"),
+        (short.id, "expired"),
+    ]
     assert [a.id for a in store.approvals.list(pending_only=False, limit=1, offset=1)] == [
-        second.id]
+        second.id
+    ]
 
 
 def test_decide_once(store: Store, clock: FakeClock) -> None:
@@ -112,8 +122,11 @@ def test_consume_after_expiry(store: Store, clock: FakeClock) -> None:
 def test_edited_arguments_bind_the_new_hash(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock))
     decided = store.approvals.decide(
-        approval.id, approve=True, decided_by="bob",
-        edited_arguments={"supplier": "s-9", "iban": "DE00 9999"}, edited_request_hash="req-1b",
+        approval.id,
+        approve=True,
+        decided_by="bob",
+        edited_arguments={"supplier": "s-9", "iban": "DE00 9999"},
+        edited_request_hash="req-1b",
     )
     assert decided.edited_arguments == {"supplier": "s-9", "iban": "DE00 9999"}
     consumed = store.approvals.consume(approval.id, request_hash="req-1b")
@@ -123,8 +136,9 @@ def test_edited_arguments_bind_the_new_hash(store: Store, clock: FakeClock) -> N
 def test_edited_arguments_need_a_hash(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock))
     with pytest.raises(ValueError, match="hash"):
-        store.approvals.decide(approval.id, approve=True, decided_by="bob",
-                               edited_arguments={"x": 1})
+        store.approvals.decide(
+            approval.id, approve=True, decided_by="bob", edited_arguments={"x": 1}
+        )
 
 
 def test_grant_allows_the_tool_for_the_run(store: Store, clock: FakeClock) -> None:
@@ -135,7 +149,10 @@ def test_grant_allows_the_tool_for_the_run(store: Store, clock: FakeClock) -> No
     grant = store.approvals.grant_for("run-1", "supplier_commit_change")
     assert grant is not None
     assert (grant.approval_id, grant.granted_by, grant.granted_at) == (
-        approval.id, "bob", clock.now)
+        approval.id,
+        "bob",
+        clock.now,
+    )
     assert store.approvals.grant_for("run-2", "supplier_commit_change") is None
     assert store.approvals.grant_for("run-1", "other_tool") is None
 
@@ -169,8 +186,13 @@ def test_find_by_request_hash(store: Store, clock: FakeClock) -> None:
 
 def test_find_by_edited_hash_with_effective_state(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock, expires_at=clock.now + 60))
-    store.approvals.decide(approval.id, approve=True, decided_by="bob",
-                           edited_arguments={"iban": "x"}, edited_request_hash="req-1b")
+    store.approvals.decide(
+        approval.id,
+        approve=True,
+        decided_by="bob",
+        edited_arguments={"iban": "x"},
+        edited_request_hash="req-1b",
+    )
     found = store.approvals.find("req-1b")
     assert found is not None and (found.id, found.state) == (approval.id, "approved")
     clock.advance(60)

@@ -32,8 +32,9 @@ def claim(key: str, owner: str = "w1", request_hash: str = "h1") -> ClaimRequest
 
 
 def finish(key: str, n: int, owner: str = "w1") -> FinishRequest:
-    return FinishRequest(key=key, owner=owner, state="completed", outcome={"n": n},
-                         receipt=receipt(1, n))
+    return FinishRequest(
+        key=key, owner=owner, state="completed", outcome={"n": n}, receipt=receipt(1, n)
+    )
 
 
 @pytest.fixture
@@ -44,10 +45,15 @@ def db(make_store: StoreFactory) -> SQLStore:
 def test_begin_many_decides_each_member_like_begin(db: SQLStore) -> None:
     db.idempotency.begin("done", request_hash="h1", owner="w0", lease_seconds=30.0)
     db.idempotency.finish("done", owner="w0", state="completed", outcome={"ok": True})
-    claims = db.begin_many([
-        claim("b"), claim("a"), claim("b", owner="w2"), claim("done"),
-        claim("a", owner="w3", request_hash="other"),
-    ])
+    claims = db.begin_many(
+        [
+            claim("b"),
+            claim("a"),
+            claim("b", owner="w2"),
+            claim("done"),
+            claim("a", owner="w3", request_hash="other"),
+        ]
+    )
     assert not any(isinstance(c, Exception) for c in claims)
     statuses = [c.status for c in claims]  # type: ignore[union-attr]
     # Answers come back in the callers' order; a key repeated in the batch sees the claim
@@ -56,8 +62,7 @@ def test_begin_many_decides_each_member_like_begin(db: SQLStore) -> None:
     assert db.idempotency.get("b").owner == "w1"  # type: ignore[union-attr]
 
 
-def test_begin_many_turns_an_expired_lease_unknown_once(db: SQLStore, clock: FakeClock
-                                                        ) -> None:
+def test_begin_many_turns_an_expired_lease_unknown_once(db: SQLStore, clock: FakeClock) -> None:
     db.idempotency.begin("k", request_hash="h1", owner="w0", lease_seconds=1.0)
     clock.advance(5)
     claims = db.begin_many([claim("k", owner="w1"), claim("k", owner="w2"), claim("fresh")])
@@ -80,8 +85,9 @@ def test_finish_and_record_many_chains_receipts_in_request_order(db: SQLStore) -
 
 def test_a_refused_member_writes_nothing_and_the_others_commit(db: SQLStore) -> None:
     db.begin_many([claim("a"), claim("b"), claim("c")])
-    settled = db.finish_and_record_many([
-        finish("a", 0), finish("b", 1, owner="intruder"), finish("c", 2)])
+    settled = db.finish_and_record_many(
+        [finish("a", 0), finish("b", 1, owner="intruder"), finish("c", 2)]
+    )
     assert isinstance(settled[1], StoreConflict)
     assert not isinstance(settled[0], Exception) and not isinstance(settled[2], Exception)
     assert db.idempotency.get("b").state == "started"  # type: ignore[union-attr]
@@ -157,8 +163,10 @@ def test_processes_batching_the_same_keys_claim_each_once_and_chain_verifies(
     open_spec(spec).close()  # migrate once, so the children race only on the keys
     ctx: SpawnContext = multiprocessing.get_context("spawn")
     barrier, results = ctx.Barrier(workers, timeout=WAIT), ctx.Queue()
-    children = [spawn(_workers.claim_and_settle_in_batches, spec, barrier, results, n, keys,
-                      size) for n in range(workers)]
+    children = [
+        spawn(_workers.claim_and_settle_in_batches, spec, barrier, results, n, keys, size)
+        for n in range(workers)
+    ]
     won = [results.get(timeout=WAIT) for _ in children]
     for child in children:
         child.join(WAIT)
@@ -171,7 +179,8 @@ def test_processes_batching_the_same_keys_claim_each_once_and_chain_verifies(
         assert report.ok, report.reason
         assert report.checked == keys
         assert {store.idempotency.get(f"k{n}").state for n in range(keys)} == {  # type: ignore[union-attr]
-            "completed"}
+            "completed"
+        }
 
 
 def test_empty_batches_write_nothing(db: SQLStore) -> None:

@@ -24,7 +24,6 @@ from tests.store._workers import StoreSpec, open_spec, receipt
 pytestmark = pytest.mark.slow
 
 
-
 @pytest.fixture
 def ctx() -> SpawnContext:
     return multiprocessing.get_context("spawn")
@@ -68,16 +67,25 @@ def test_killed_owner_leaves_unknown_after_its_lease(
     child.join(WAIT)
     assert child.exitcode == -signal.SIGKILL
     with open_spec(spec) as store:  # the real clock: the 30 s lease is still running
-        assert store.idempotency.begin("acme:req-2:pay", request_hash="h", owner="next",
-                                       lease_seconds=30).status == "in_progress"
+        assert (
+            store.idempotency.begin(
+                "acme:req-2:pay", request_hash="h", owner="next", lease_seconds=30
+            ).status
+            == "in_progress"
+        )
     later = time.time() + 31  # a clock past the lease, instead of waiting for it
     with open_spec(spec, clock=lambda: later) as store:
-        claim = store.idempotency.begin("acme:req-2:pay", request_hash="h", owner="next",
-                                        lease_seconds=30)
+        claim = store.idempotency.begin(
+            "acme:req-2:pay", request_hash="h", owner="next", lease_seconds=30
+        )
         assert claim.status == "unknown"
         assert claim.record.owner == f"pid-{child.pid}"
-        assert store.idempotency.begin("acme:req-2:pay", request_hash="h", owner="third",
-                                       lease_seconds=30).status == "unknown"
+        assert (
+            store.idempotency.begin(
+                "acme:req-2:pay", request_hash="h", owner="third", lease_seconds=30
+            ).status
+            == "unknown"
+        )
 
 
 def test_concurrent_appends_form_one_gap_free_chain(
@@ -152,8 +160,12 @@ def test_sqlite_disk_full_inside_an_append_rolls_back(tmp_path: Path) -> None:
             # of a large receipt does not.
             tx.rows(f"PRAGMA max_page_count = {pages[0]}")
         big = receipt(0, 1)
-        big = type(big)(**{**{f: getattr(big, f) for f in big.__dataclass_fields__},
-                           "arguments": {"blob": "x" * 200_000}})
+        big = type(big)(
+            **{
+                **{f: getattr(big, f) for f in big.__dataclass_fields__},
+                "arguments": {"blob": "x" * 200_000},
+            }
+        )
         with pytest.raises(StoreUnavailable, match="full"):
             store.receipts.append(big)
         assert store.receipts.head() == before

@@ -58,8 +58,10 @@ def test_expired_lease_turns_into_unknown_once(store: Store, clock: FakeClock) -
 def test_live_lease_is_not_unknown_at_its_last_moment(store: Store, clock: FakeClock) -> None:
     store.idempotency.begin("k", request_hash="h", owner="a", lease_seconds=30)
     clock.advance(29.5)
-    assert store.idempotency.begin("k", request_hash="h", owner="b",
-                                   lease_seconds=30).status == "in_progress"
+    assert (
+        store.idempotency.begin("k", request_hash="h", owner="b", lease_seconds=30).status
+        == "in_progress"
+    )
 
 
 def test_only_the_owner_can_finish(store: Store) -> None:
@@ -93,20 +95,26 @@ def test_finish_rejects_a_non_final_state(store: Store) -> None:
 def test_late_finish_after_lease_loss_records_the_truth(store: Store, clock: FakeClock) -> None:
     store.idempotency.begin("k", request_hash="h", owner="a", lease_seconds=30)
     clock.advance(60)
-    assert store.idempotency.begin("k", request_hash="h", owner="b",
-                                   lease_seconds=30).status == "unknown"
+    assert (
+        store.idempotency.begin("k", request_hash="h", owner="b", lease_seconds=30).status
+        == "unknown"
+    )
     late = store.idempotency.finish("k", owner="a", state="completed", outcome="ok")
     assert late.state == "completed"
-    assert store.idempotency.begin("k", request_hash="h", owner="b",
-                                   lease_seconds=30).status == "replay"
+    assert (
+        store.idempotency.begin("k", request_hash="h", owner="b", lease_seconds=30).status
+        == "replay"
+    )
 
 
 def test_mark_unknown_by_owner(store: Store) -> None:
     store.idempotency.begin("k", request_hash="h", owner="a", lease_seconds=30)
     marked = store.idempotency.mark_unknown("k", owner="a")
     assert marked.state == "unknown"
-    assert store.idempotency.begin("k", request_hash="h", owner="b",
-                                   lease_seconds=30).status == "unknown"
+    assert (
+        store.idempotency.begin("k", request_hash="h", owner="b", lease_seconds=30).status
+        == "unknown"
+    )
     with pytest.raises(StoreConflict):
         store.idempotency.mark_unknown("k", owner="b")
 
@@ -130,8 +138,10 @@ def test_renew_extends_a_live_lease(store: Store, clock: FakeClock) -> None:
     renewed = store.idempotency.renew("k", owner="a", lease_seconds=30)
     assert renewed.lease_expires_at == clock.now + 30
     clock.advance(20)
-    assert store.idempotency.begin("k", request_hash="h", owner="b",
-                                   lease_seconds=30).status == "in_progress"
+    assert (
+        store.idempotency.begin("k", request_hash="h", owner="b", lease_seconds=30).status
+        == "in_progress"
+    )
     with pytest.raises(StoreConflict):
         store.idempotency.renew("k", owner="b", lease_seconds=30)
 

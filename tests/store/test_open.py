@@ -43,8 +43,11 @@ def test_migrations_are_recorded_once(make_store: StoreFactory) -> None:
 
 def test_new_migration_is_applied_forward(make_store: StoreFactory, clock: FakeClock) -> None:
     store = make_store()
-    extra = Migration(version=len(MIGRATIONS) + 1, name="test column",
-                      statements=("ALTER TABLE callgate_pins ADD COLUMN note TEXT",))
+    extra = Migration(
+        version=len(MIGRATIONS) + 1,
+        name="test column",
+        statements=("ALTER TABLE callgate_pins ADD COLUMN note TEXT",),
+    )
     assert migrate(store._db, clock=clock, migrations=(*MIGRATIONS, extra)) == [extra.version]
     assert migrate(store._db, clock=clock, migrations=(*MIGRATIONS, extra)) == []
     assert _versions(store)[-1] == (extra.version, "test column")
@@ -60,8 +63,11 @@ def test_newer_database_is_refused(make_store: StoreFactory, clock: FakeClock) -
 
 def test_failed_migration_leaves_nothing(make_store: StoreFactory, clock: FakeClock) -> None:
     store = make_store()
-    broken = Migration(version=len(MIGRATIONS) + 1, name="broken",
-                       statements=("CREATE TABLE callgate_half (x INTEGER)", "NOT SQL"))
+    broken = Migration(
+        version=len(MIGRATIONS) + 1,
+        name="broken",
+        statements=("CREATE TABLE callgate_half (x INTEGER)", "NOT SQL"),
+    )
     with pytest.raises(Exception, match=r"(?i)syntax"):
         migrate(store._db, clock=clock, migrations=(*MIGRATIONS, broken))
     assert _versions(store)[-1][0] == len(MIGRATIONS)
@@ -99,8 +105,7 @@ def test_sqlite_file_that_cannot_be_opened(tmp_path: Path) -> None:
 
 
 def test_sqlite_store_is_in_wal_mode(tmp_path: Path) -> None:
-    with SQLiteStore(tmp_path / "gate.db") as store, \
-            store._db.transaction(write=False) as tx:
+    with SQLiteStore(tmp_path / "gate.db") as store, store._db.transaction(write=False) as tx:
         assert tx.one("PRAGMA journal_mode") == ("wal",)
 
 
@@ -126,8 +131,7 @@ def test_older_database_is_upgraded_on_open(
 ) -> None:
     """A database made by an older callgate (only migration 1) gains the later ones."""
     if backend == "sqlite":
-        old_db: Database = SQLiteDatabase(str(tmp_path / "old.db"), busy_timeout=5,
-                                          durable=False)
+        old_db: Database = SQLiteDatabase(str(tmp_path / "old.db"), busy_timeout=5, durable=False)
         reopen: Callable[[], SQLStore] = lambda: SQLiteStore(tmp_path / "old.db")  # noqa: E731
     else:
         dsn, schema = request.getfixturevalue("pg_schema")
@@ -151,6 +155,5 @@ def test_missing_postgres_extra_names_the_install_command(
 
 def test_importing_the_store_does_not_import_psycopg() -> None:
     code = "import sys, callgate.store; print('psycopg' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -25,13 +25,26 @@ from tests.store.conftest import FakeClock
 
 def draft(n: int = 0, **changes: Any) -> ReceiptDraft:
     base = ReceiptDraft(
-        request_hash=content_hash({"n": n}), tool_name="pay", tool_fingerprint="f" * 64,
-        principal="alice", tenant="acme", run_id="run-1", call_id=f"call-{n}",
-        route=Route.COMPLETED, rule_id="writes-ask", approval_id="ap1",
-        idempotency_key=f"acme:{n}:pay", argument_hash=content_hash({"amount": n}),
-        result_hash=content_hash({"ok": True}), started_at=1_700_000_000.0 + n,
-        duration_ms=1.25, execute_ms=0.5, policy_version="p3", schema_version="2",
-        arguments={"amount": n}, result={"ok": True},
+        request_hash=content_hash({"n": n}),
+        tool_name="pay",
+        tool_fingerprint="f" * 64,
+        principal="alice",
+        tenant="acme",
+        run_id="run-1",
+        call_id=f"call-{n}",
+        route=Route.COMPLETED,
+        rule_id="writes-ask",
+        approval_id="ap1",
+        idempotency_key=f"acme:{n}:pay",
+        argument_hash=content_hash({"amount": n}),
+        result_hash=content_hash({"ok": True}),
+        started_at=1_700_000_000.0 + n,
+        duration_ms=1.25,
+        execute_ms=0.5,
+        policy_version="p3",
+        schema_version="2",
+        arguments={"amount": n},
+        result={"ok": True},
     )
     return replace(base, **changes)
 
@@ -50,14 +63,24 @@ def test_hash_is_recomputable_from_the_stored_fields(store: Store) -> None:
     fetched = store.receipts.get(1)
     assert fetched == stored
     assert fetched.hash == receipt_hash(
-        fetched, seq=1, prev_hash=GENESIS_HASH, recorded_at=fetched.recorded_at,
+        fetched,
+        seq=1,
+        prev_hash=GENESIS_HASH,
+        recorded_at=fetched.recorded_at,
         payload=payload_hash({"amount": 1}, {"ok": True}),
     )
 
 
 def test_receipt_round_trips_every_field(store: Store, clock: FakeClock) -> None:
-    original = draft(5, tenant=None, approval_id=None, replayed=True, route=Route.VERIFIED,
-                     arguments=None, result=None)
+    original = draft(
+        5,
+        tenant=None,
+        approval_id=None,
+        replayed=True,
+        route=Route.VERIFIED,
+        arguments=None,
+        result=None,
+    )
     stored = store.receipts.append(original)
     fetched = store.receipts.get(stored.seq)
     assert fetched == stored
@@ -75,8 +98,13 @@ def test_empty_journal_verifies(store: Store) -> None:
 def test_list_filters_orders_and_pages(store: Store, clock: FakeClock) -> None:
     for n in range(6):
         clock.advance(1)
-        store.receipts.append(draft(n, tenant="acme" if n % 2 else "globex",
-                                    route=Route.DENIED if n == 3 else Route.COMPLETED))
+        store.receipts.append(
+            draft(
+                n,
+                tenant="acme" if n % 2 else "globex",
+                route=Route.DENIED if n == 3 else Route.COMPLETED,
+            )
+        )
     assert [r.seq for r in store.receipts.list()] == [1, 2, 3, 4, 5, 6]
     assert [r.seq for r in store.receipts.list(ReceiptQuery(tenant="acme"))] == [2, 4, 6]
     assert [r.seq for r in store.receipts.list(ReceiptQuery(route=Route.DENIED))] == [4]
@@ -110,12 +138,19 @@ def _swap(store: Store, a: int, b: int) -> None:
 
 TAMPERING: dict[str, tuple[Callable[[Store], None], int]] = {
     "edited field": (
-        lambda s: _sql(s, "UPDATE callgate_receipts SET principal = 'mallory' WHERE seq = 3"), 3),
+        lambda s: _sql(s, "UPDATE callgate_receipts SET principal = 'mallory' WHERE seq = 3"),
+        3,
+    ),
     "edited route": (
-        lambda s: _sql(s, "UPDATE callgate_receipts SET route = 'denied' WHERE seq = 2"), 2),
+        lambda s: _sql(s, "UPDATE callgate_receipts SET route = 'denied' WHERE seq = 2"),
+        2,
+    ),
     "edited payload": (
-        lambda s: _sql(s, "UPDATE callgate_receipts SET arguments = ? WHERE seq = 4",
-                       ('{"amount":400}',)), 4),
+        lambda s: _sql(
+            s, "UPDATE callgate_receipts SET arguments = ? WHERE seq = 4", ('{"amount":400}',)
+        ),
+        4,
+    ),
     "deleted middle": (lambda s: _sql(s, "DELETE FROM callgate_receipts WHERE seq = 3"), 3),
     "deleted newest": (lambda s: _sql(s, "DELETE FROM callgate_receipts WHERE seq = 5"), 5),
     "reordered": (lambda s: _swap(s, 2, 3), 2),
@@ -169,20 +204,27 @@ def test_chain_refuses_a_fork(store: Store) -> None:
     """A second receipt at a position already taken is refused by the database itself."""
     first = store.receipts.append(draft(1))
     with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
-        _sql(store, "INSERT INTO callgate_receipts SELECT seq, ?, hash, recorded_at,"
-             " request_hash, tool_name, tool_fingerprint, principal, tenant, run_id, call_id,"
-             " route, rule_id, approval_id, idempotency_key, argument_hash, result_hash,"
-             " replayed, started_at, duration_ms, execute_ms, policy_version, schema_version,"
-             " payload_hash, arguments, result FROM callgate_receipts WHERE seq = 1",
-             (first.hash,))
+        _sql(
+            store,
+            "INSERT INTO callgate_receipts SELECT seq, ?, hash, recorded_at,"
+            " request_hash, tool_name, tool_fingerprint, principal, tenant, run_id, call_id,"
+            " route, rule_id, approval_id, idempotency_key, argument_hash, result_hash,"
+            " replayed, started_at, duration_ms, execute_ms, policy_version, schema_version,"
+            " payload_hash, arguments, result FROM callgate_receipts WHERE seq = 1",
+            (first.hash,),
+        )
     assert store.receipts.verify().ok
 
 
 def test_finish_and_record_in_one_transaction(store: Store) -> None:
     store.idempotency.begin("acme:1:pay", request_hash="h", owner="a", lease_seconds=30)
     record, receipt = store.finish_and_record(
-        "acme:1:pay", owner="a", state="completed", outcome={"id": 1},
-        receipt=draft(1, idempotency_key="acme:1:pay"))
+        "acme:1:pay",
+        owner="a",
+        state="completed",
+        outcome={"id": 1},
+        receipt=draft(1, idempotency_key="acme:1:pay"),
+    )
     assert record.state == "completed" and record.outcome == {"id": 1}
     assert receipt.seq == 1 and store.receipts.get(1) == receipt
     assert store.receipts.verify().ok
@@ -191,8 +233,9 @@ def test_finish_and_record_in_one_transaction(store: Store) -> None:
 def test_finish_and_record_refused_leaves_neither(store: Store) -> None:
     store.idempotency.begin("acme:1:pay", request_hash="h", owner="a", lease_seconds=30)
     with pytest.raises(StoreConflict):
-        store.finish_and_record("acme:1:pay", owner="intruder", state="completed",
-                                outcome=None, receipt=draft(1))
+        store.finish_and_record(
+            "acme:1:pay", owner="intruder", state="completed", outcome=None, receipt=draft(1)
+        )
     assert store.receipts.head().seq == 0
     record = store.idempotency.get("acme:1:pay")
     assert record is not None and record.state == "started"
@@ -202,7 +245,8 @@ def test_finish_and_record_rolls_back_the_finish_if_the_append_fails(store: Stor
     store.idempotency.begin("acme:1:pay", request_hash="h", owner="a", lease_seconds=30)
     _sql(store, "DELETE FROM callgate_chain_head")  # the append cannot find the chain head
     with pytest.raises(StoreConflict, match="head is missing"):
-        store.finish_and_record("acme:1:pay", owner="a", state="completed", outcome=1,
-                                receipt=draft(1))
+        store.finish_and_record(
+            "acme:1:pay", owner="a", state="completed", outcome=1, receipt=draft(1)
+        )
     record = store.idempotency.get("acme:1:pay")
     assert record is not None and record.state == "started"

@@ -12,8 +12,9 @@ def test_save_load_and_update(store: Store, clock: FakeClock) -> None:
     created = store.runs.save("run-1", {"messages": ["hi"]}, expected_version=None)
     assert (created.version, created.status, created.state_format) == (1, "running", 1)
     clock.advance(5)
-    updated = store.runs.save("run-1", {"messages": ["hi", "ok"]}, expected_version=1,
-                              status="paused", state_format=2)
+    updated = store.runs.save(
+        "run-1", {"messages": ["hi", "ok"]}, expected_version=1, status="paused", state_format=2
+    )
     assert (updated.version, updated.status, updated.state_format) == (2, "paused", 2)
     assert (updated.created_at, updated.updated_at) == (created.created_at, clock.now)
     assert store.runs.load("run-1") == updated
@@ -45,15 +46,25 @@ def test_list_runs_by_status(store: Store, clock: FakeClock) -> None:
 def test_pins_upsert_get_list(store: Store, clock: FakeClock) -> None:
     first = store.pins.upsert(Pin(source="github", tool_name="create_issue", fingerprint="f1"))
     assert first.pinned_at == clock.now
-    store.pins.upsert(Pin(source="local", tool_name="notes_search", fingerprint="n1",
-                          tool_version="2", pinned_by="ops"))
+    store.pins.upsert(
+        Pin(
+            source="local",
+            tool_name="notes_search",
+            fingerprint="n1",
+            tool_version="2",
+            pinned_by="ops",
+        )
+    )
     clock.advance(1)
-    moved = store.pins.upsert(Pin(source="github", tool_name="create_issue", fingerprint="f2",
-                                  pinned_by="ops"))
+    moved = store.pins.upsert(
+        Pin(source="github", tool_name="create_issue", fingerprint="f2", pinned_by="ops")
+    )
     assert store.pins.get("github", "create_issue") == moved
     assert moved.fingerprint == "f2" and moved.pinned_at == clock.now
     assert store.pins.get("github", "nope") is None
     assert [(p.source, p.tool_name) for p in store.pins.list()] == [
-        ("github", "create_issue"), ("local", "notes_search")]
+        ("github", "create_issue"),
+        ("local", "notes_search"),
+    ]
     local = store.pins.list("local")
     assert [p.tool_version for p in local] == ["2"]

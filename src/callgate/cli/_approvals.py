@@ -25,8 +25,9 @@ __all__ = ["register"]
 group = typer.Typer(help="List and decide calls held for a human.", no_args_is_help=True)
 
 ByOpt = Annotated[str | None, typer.Option("--by", help="Who decides (default: $USER).")]
-NoteOpt = Annotated[str | None, typer.Option("--note", help="Why; shown to the model on a "
-                                             "decline.")]
+NoteOpt = Annotated[
+    str | None, typer.Option("--note", help="Why; shown to the model on a decline.")
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
@@ -35,9 +36,14 @@ def register(app: typer.Typer) -> None:
 
 
 @group.command("list")
-def list_(store: StoreOpt = None, all_: Annotated[bool, typer.Option(
-        "--all", help="Include decided and expired approvals.")] = False,
-          limit: int = 100, as_json: JsonOpt = False) -> None:
+def list_(
+    store: StoreOpt = None,
+    all_: Annotated[
+        bool, typer.Option("--all", help="Include decided and expired approvals.")
+    ] = False,
+    limit: int = 100,
+    as_json: JsonOpt = False,
+) -> None:
     """Pending approvals, oldest first."""
     with open_cli_store(store) as opened:
         found = Approvals(opened).list(pending_only=not all_, limit=limit)
@@ -48,8 +54,15 @@ def list_(store: StoreOpt = None, all_: Annotated[bool, typer.Option(
     table.add_column("id", no_wrap=True)
     table.columns.insert(0, table.columns.pop())
     for a in found:
-        table.add_row(a.id, a.state, a.tool_name, a.principal, a.run_id or "-",
-                      escape(a.reason), _when(a.expires_at))
+        table.add_row(
+            a.id,
+            a.state,
+            a.tool_name,
+            a.principal,
+            a.run_id or "-",
+            escape(a.reason),
+            _when(a.expires_at),
+        )
     Console().print(table if found else "no approvals")
 
 
@@ -69,21 +82,26 @@ def show(approval_id: str, store: StoreOpt = None, as_json: JsonOpt = False) -> 
 
 
 @group.command()
-def approve(approval_id: str, store: StoreOpt = None, by: ByOpt = None, note: NoteOpt = None,
-            grant: Annotated[bool, typer.Option(
-                "--grant", help="Also allow this tool for the rest of the run.")] = False
-            ) -> None:
+def approve(
+    approval_id: str,
+    store: StoreOpt = None,
+    by: ByOpt = None,
+    note: NoteOpt = None,
+    grant: Annotated[
+        bool, typer.Option("--grant", help="Also allow this tool for the rest of the run.")
+    ] = False,
+) -> None:
     """Approve a held call once (it runs when the host resumes it)."""
     with open_cli_store(store) as opened:
-        decided = _decide(lambda q: q.approve(approval_id, by=_who(by), note=note,
-                                              grant=grant), opened)
+        decided = _decide(
+            lambda q: q.approve(approval_id, by=_who(by), note=note, grant=grant), opened
+        )
     extra = " and granted the tool for the rest of the run" if decided.grant else ""
     typer.echo(f"approved {decided.id} ({decided.tool_name}){extra}")
 
 
 @group.command()
-def deny(approval_id: str, store: StoreOpt = None, by: ByOpt = None, note: NoteOpt = None
-         ) -> None:
+def deny(approval_id: str, store: StoreOpt = None, by: ByOpt = None, note: NoteOpt = None) -> None:
     """Decline a held call: the model is told not to retry and to ask the user."""
     with open_cli_store(store) as opened:
         decided = _decide(lambda q: q.deny(approval_id, by=_who(by), note=note), opened)
@@ -119,11 +137,22 @@ def _when(ts: float | None) -> str:
 
 def _plain(a: Approval) -> dict[str, Any]:
     return {
-        "id": a.id, "state": a.state, "tool": a.tool_name, "arguments": a.arguments,
-        "principal": a.principal, "tenant": a.tenant, "run_id": a.run_id,
-        "call_id": a.call_id, "reason": a.reason, "rule_id": a.rule_id,
-        "created": _when(a.created_at), "expires": _when(a.expires_at),
-        "decided_by": a.decided_by, "decided": _when(a.decided_at) if a.decided_at else None,
-        "note": a.note, "edited_arguments": a.edited_arguments, "grant": a.grant,
+        "id": a.id,
+        "state": a.state,
+        "tool": a.tool_name,
+        "arguments": a.arguments,
+        "principal": a.principal,
+        "tenant": a.tenant,
+        "run_id": a.run_id,
+        "call_id": a.call_id,
+        "reason": a.reason,
+        "rule_id": a.rule_id,
+        "created": _when(a.created_at),
+        "expires": _when(a.expires_at),
+        "decided_by": a.decided_by,
+        "decided": _when(a.decided_at) if a.decided_at else None,
+        "note": a.note,
+        "edited_arguments": a.edited_arguments,
+        "grant": a.grant,
         "request_hash": a.request_hash,
     }

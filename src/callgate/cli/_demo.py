@@ -62,6 +62,7 @@ class Scene:
 def _result_field(key: str) -> Callable[[Any], str]:
     """The value of `key` in the latest tool result the client sent (an id the script
     cannot know in advance, like a draft id)."""
+
     def read(body: Any) -> str:
         for message in reversed(body.get("messages", [])):
             if message.get("role") == "tool":
@@ -70,95 +71,151 @@ def _result_field(key: str) -> Callable[[Any], str]:
                 except (ValueError, AttributeError):
                     continue
         return ""
+
     return read
 
 
 def _commit_latest_draft(text: str | None = None) -> TurnSource:
     draft_id = _result_field("draft_id")
-    return lambda body: Turn.call(("supplier_commit_change", {"draft_id": draft_id(body)}),
-                                  text=text)
+    return lambda body: Turn.call(
+        ("supplier_commit_change", {"draft_id": draft_id(body)}), text=text
+    )
 
 
 def scenes(old_draft: Callable[[], str]) -> list[Scene]:
     lookup = Turn.call(("supplier_lookup", {"supplier_id": "S-1"}))
-    draft = Turn.call(("supplier_draft_change",
-                       {"supplier_id": "S-1", "new_address": "Hamngatan 5, 211 22 Malmö"}))
+    draft = Turn.call(
+        (
+            "supplier_draft_change",
+            {"supplier_id": "S-1", "new_address": "Hamngatan 5, 211 22 Malmö"},
+        )
+    )
     return [
-        Scene(title="Order lookup",
-              story="A support agent asks about a customer's orders. One call has a wrong "
-                    "field name and is sent back with the fix; another asks for an order of "
-                    "another company, which does not exist for this tenant.",
-              prompt="Which orders does ann@example.com have? And what about order O-2001?",
-              context=CLERK, routes=("completed", "invalid", "failed"), turns=[
-                  Turn.call(("find_orders", {"customer": "ann@example.com"}),
-                            ("get_order", {"id": "O-1001"})),
-                  Turn.call(("get_order", {"order_id": "O-1001"}),
-                            ("get_order", {"order_id": "O-2001"})),
-                  Turn.say("Ann has one order, O-1001 (shipped, 129.50). O-2001 is not an "
-                           "order of your organisation."),
-              ]),
-        Scene(title="Weather",
-              story="Open-world data: a forecast, one out of range, and an upstream that "
-                    "hangs past the tool's deadline (a read: nothing changed, safe to retry).",
-              prompt="Weather in Malmö for the next 3 days, for 10 days, and in Reykjavík?",
-              context=CLERK, routes=("completed", "failed", "timeout"), turns=[
-                  Turn.call(("get_weather_forecast", {"city": "Malmö", "days": 3}),
-                            ("get_weather_forecast", {"city": "Malmö", "days": 10}),
-                            ("get_weather_forecast", {"city": "Reykjavík", "days": 3})),
-                  Turn.say("Malmö: sunny, then light rain, 14-16 °C; forecasts go 7 days "
-                           "ahead. The Reykjavík service did not answer in time."),
-              ]),
-        Scene(title="Supplier address change, by a clerk",
-              story="Reading and drafting are allowed; committing needs the supplier_admin "
-                    "role, which the policy checks before anything runs.",
-              prompt="Change supplier S-1's address to Hamngatan 5, 211 22 Malmö.",
-              context=CLERK, routes=("completed", "completed", "denied"), turns=[
-                  lookup, draft, _commit_latest_draft(),
-                  Turn.say("I drafted the change, but committing it needs a supplier "
-                           "administrator."),
-              ]),
-        Scene(title="Supplier address change, by an admin, approved",
-              story="The commit is held for a second person. The run pauses with its state "
-                    "saved; once approved it resumes, the write runs once and is read back.",
-              prompt="Change supplier S-1's address to Hamngatan 5, 211 22 Malmö.",
-              context=ADMIN, decide=lambda _: Approve(by="cy"),
-              routes=("completed", "completed", "held", "verified"), turns=[
-                  lookup, draft, _commit_latest_draft("Committing; this needs approval."),
-                  Turn.say("Done: S-1 now lives at Hamngatan 5, 211 22 Malmö."),
-              ]),
-        Scene(title="Another change, declined",
-              story="The second person declines; the model is told not to retry.",
-              prompt="Move S-1 to Lilla Torg 1, Malmö.", context=ADMIN,
-              decide=lambda _: Decline(by="cy", reason="the supplier has not confirmed it"),
-              routes=("completed", "held", "declined"), turns=[
-                  Turn.call(("supplier_draft_change",
-                             {"supplier_id": "S-1", "new_address": "Lilla Torg 1, Malmö"})),
-                  _commit_latest_draft(),
-                  Turn.say("The change was declined: the supplier has not confirmed it."),
-              ]),
-        Scene(title="A stale draft",
-              story="Committing the first draft again: the record changed since it was "
-                    "drafted, so the registry refuses it instead of overwriting.",
-              prompt="Commit the first draft again.", context=ADMIN,
-              decide=lambda _: Approve(by="cy"), routes=("held", "conflict"), turns=[
-                  lambda body: Turn.call(("supplier_commit_change",
-                                          {"draft_id": old_draft()})),
-                  Turn.say("That draft is out of date; the record changed since."),
-              ]),
-        Scene(title="The registry stalls",
-              story="The approved commit is applied, but the registry answers too late. A "
-                    "write that may have happened is never blindly retried: its outcome is "
-                    "unknown until the reconcile hook checks it by idempotency key.",
-              prompt="Move S-1 to Södra Förstadsgatan 2, Malmö.", context=ADMIN,
-              decide=lambda _: Approve(by="cy"), prepare=_stall,
-              routes=("completed", "held", "unknown_outcome"), turns=[
-                  Turn.call(("supplier_draft_change",
-                             {"supplier_id": "S-1",
-                              "new_address": "Södra Förstadsgatan 2, Malmö"})),
-                  _commit_latest_draft(),
-                  Turn.say("The registry did not confirm in time; I will not resend it. "
-                           "Its status is checked before anything else happens."),
-              ]),
+        Scene(
+            title="Order lookup",
+            story="A support agent asks about a customer's orders. One call has a wrong "
+            "field name and is sent back with the fix; another asks for an order of "
+            "another company, which does not exist for this tenant.",
+            prompt="Which orders does ann@example.com have? And what about order O-2001?",
+            context=CLERK,
+            routes=("completed", "invalid", "failed"),
+            turns=[
+                Turn.call(
+                    ("find_orders", {"customer": "ann@example.com"}),
+                    ("get_order", {"id": "O-1001"}),
+                ),
+                Turn.call(
+                    ("get_order", {"order_id": "O-1001"}), ("get_order", {"order_id": "O-2001"})
+                ),
+                Turn.say(
+                    "Ann has one order, O-1001 (shipped, 129.50). O-2001 is not an "
+                    "order of your organisation."
+                ),
+            ],
+        ),
+        Scene(
+            title="Weather",
+            story="Open-world data: a forecast, one out of range, and an upstream that "
+            "hangs past the tool's deadline (a read: nothing changed, safe to retry).",
+            prompt="Weather in Malmö for the next 3 days, for 10 days, and in Reykjavík?",
+            context=CLERK,
+            routes=("completed", "failed", "timeout"),
+            turns=[
+                Turn.call(
+                    ("get_weather_forecast", {"city": "Malmö", "days": 3}),
+                    ("get_weather_forecast", {"city": "Malmö", "days": 10}),
+                    ("get_weather_forecast", {"city": "Reykjavík", "days": 3}),
+                ),
+                Turn.say(
+                    "Malmö: sunny, then light rain, 14-16 °C; forecasts go 7 days "
+                    "ahead. The Reykjavík service did not answer in time."
+                ),
+            ],
+        ),
+        Scene(
+            title="Supplier address change, by a clerk",
+            story="Reading and drafting are allowed; committing needs the supplier_admin "
+            "role, which the policy checks before anything runs.",
+            prompt="Change supplier S-1's address to Hamngatan 5, 211 22 Malmö.",
+            context=CLERK,
+            routes=("completed", "completed", "denied"),
+            turns=[
+                lookup,
+                draft,
+                _commit_latest_draft(),
+                Turn.say("I drafted the change, but committing it needs a supplier administrator."),
+            ],
+        ),
+        Scene(
+            title="Supplier address change, by an admin, approved",
+            story="The commit is held for a second person. The run pauses with its state "
+            "saved; once approved it resumes, the write runs once and is read back.",
+            prompt="Change supplier S-1's address to Hamngatan 5, 211 22 Malmö.",
+            context=ADMIN,
+            decide=lambda _: Approve(by="cy"),
+            routes=("completed", "completed", "held", "verified"),
+            turns=[
+                lookup,
+                draft,
+                _commit_latest_draft("Committing; this needs approval."),
+                Turn.say("Done: S-1 now lives at Hamngatan 5, 211 22 Malmö."),
+            ],
+        ),
+        Scene(
+            title="Another change, declined",
+            story="The second person declines; the model is told not to retry.",
+            prompt="Move S-1 to Lilla Torg 1, Malmö.",
+            context=ADMIN,
+            decide=lambda _: Decline(by="cy", reason="the supplier has not confirmed it"),
+            routes=("completed", "held", "declined"),
+            turns=[
+                Turn.call(
+                    (
+                        "supplier_draft_change",
+                        {"supplier_id": "S-1", "new_address": "Lilla Torg 1, Malmö"},
+                    )
+                ),
+                _commit_latest_draft(),
+                Turn.say("The change was declined: the supplier has not confirmed it."),
+            ],
+        ),
+        Scene(
+            title="A stale draft",
+            story="Committing the first draft again: the record changed since it was "
+            "drafted, so the registry refuses it instead of overwriting.",
+            prompt="Commit the first draft again.",
+            context=ADMIN,
+            decide=lambda _: Approve(by="cy"),
+            routes=("held", "conflict"),
+            turns=[
+                lambda body: Turn.call(("supplier_commit_change", {"draft_id": old_draft()})),
+                Turn.say("That draft is out of date; the record changed since."),
+            ],
+        ),
+        Scene(
+            title="The registry stalls",
+            story="The approved commit is applied, but the registry answers too late. A "
+            "write that may have happened is never blindly retried: its outcome is "
+            "unknown until the reconcile hook checks it by idempotency key.",
+            prompt="Move S-1 to Södra Förstadsgatan 2, Malmö.",
+            context=ADMIN,
+            decide=lambda _: Approve(by="cy"),
+            prepare=_stall,
+            routes=("completed", "held", "unknown_outcome"),
+            turns=[
+                Turn.call(
+                    (
+                        "supplier_draft_change",
+                        {"supplier_id": "S-1", "new_address": "Södra Förstadsgatan 2, Malmö"},
+                    )
+                ),
+                _commit_latest_draft(),
+                Turn.say(
+                    "The registry did not confirm in time; I will not resend it. "
+                    "Its status is checked before anything else happens."
+                ),
+            ],
+        ),
     ]
 
 
@@ -174,9 +231,11 @@ class Demo:
         self.console = console
         self.registry = SupplierRegistry.sample()
         weather = WeatherService(slow={"Reykjavík": 1.5})  # hangs past TOOL_TIMEOUT
-        tools = [*order_tools(OrderBook.sample()),
-                 *weather_tools(weather, timeout=TOOL_TIMEOUT),
-                 *supplier_tools(self.registry, timeout=TOOL_TIMEOUT)]
+        tools = [
+            *order_tools(OrderBook.sample()),
+            *weather_tools(weather, timeout=TOOL_TIMEOUT),
+            *supplier_tools(self.registry, timeout=TOOL_TIMEOUT),
+        ]
         self.store: Store = open_store(f"sqlite:///{workdir / 'callgate.db'}")
         self.gate = Gate(tools, store=self.store, policy=Policy.loads(SUPPLIER_POLICY))
         self.real = model
@@ -193,8 +252,10 @@ class Demo:
             ok = await self._scene(number, scene) and ok
         self.console.rule("[bold]what happened")
         self.console.print(f"routes seen: {', '.join(sorted(self.seen))}")
-        self.console.print(f"supplier record writes: {self.registry.writes} (each approved "
-                           "commit ran exactly once; the stale one changed nothing)")
+        self.console.print(
+            f"supplier record writes: {self.registry.writes} (each approved "
+            "commit ran exactly once; the stale one changed nothing)"
+        )
         receipts = self.store.receipts.verify()
         self.console.print(f"receipts: {receipts}")
         return ok
@@ -208,8 +269,9 @@ class Demo:
         if self.real is not None:
             return await self._play(self.real, scene)
         with FakeOpenAIChatServer(scene.turns, model="scripted-demo") as server:
-            async with OpenAIChatModel("scripted-demo", base_url=server.base_url,
-                                       stream=True) as model:
+            async with OpenAIChatModel(
+                "scripted-demo", base_url=server.base_url, stream=True
+            ) as model:
                 return await self._play(model, scene)
 
     async def _play(self, model: Model, scene: Scene) -> bool:
@@ -226,8 +288,10 @@ class Demo:
             decisions = {p.approval_id: scene.decide(p.approval_id) for p in result.pending}
             for pending in result.pending:
                 decision = decisions[pending.approval_id]
-                self.console.print(f"[yellow]second person:[/] {type(decision).__name__.lower()}"
-                                   f" {pending.call.name} ({pending.approval_id})")
+                self.console.print(
+                    f"[yellow]second person:[/] {type(decision).__name__.lower()}"
+                    f" {pending.call.name} ({pending.approval_id})"
+                )
             async for event in agent.resume_stream(result.run_id, decisions):
                 printer(event)
                 result = getattr(event, "result", result)
@@ -238,8 +302,12 @@ class Demo:
         self.seen.update(routes)
         for record in result.calls:
             made = record.result.structured
-            if (record.call.name == "supplier_draft_change" and record.route is Route.COMPLETED
-                    and not self.first_draft and isinstance(made, dict)):
+            if (
+                record.call.name == "supplier_draft_change"
+                and record.route is Route.COMPLETED
+                and not self.first_draft
+                and isinstance(made, dict)
+            ):
                 self.first_draft = str(made.get("draft_id", ""))
         if self.real is not None or not scene.routes:
             return True

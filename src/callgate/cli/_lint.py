@@ -42,17 +42,30 @@ class Format(StrEnum):
     sarif = "sarif"
 
 
-Catalogs = Annotated[list[str], typer.Argument(
-    help="JSON/JSON Lines files or folders of tool declarations (any dialect), or module:attr.")]
-Select = Annotated[list[str] | None, typer.Option(
-    "--select", help="Only these rule ids or prefixes (repeatable, comma-separated).")]
-Ignore = Annotated[list[str] | None, typer.Option(
-    "--ignore", help="Skip these rule ids or prefixes (repeatable, comma-separated).")]
+Catalogs = Annotated[
+    list[str],
+    typer.Argument(
+        help="JSON/JSON Lines files or folders of tool declarations (any dialect), or module:attr."
+    ),
+]
+Select = Annotated[
+    list[str] | None,
+    typer.Option("--select", help="Only these rule ids or prefixes (repeatable, comma-separated)."),
+]
+Ignore = Annotated[
+    list[str] | None,
+    typer.Option("--ignore", help="Skip these rule ids or prefixes (repeatable, comma-separated)."),
+]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 Output = Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not stdout.")]
-FailOn = Annotated[str, typer.Option(
-    "--fail-on", help="Exit 1 on a finding of this severity or above "
-                      "(info, low, medium, high, critical, never).")]
+FailOn = Annotated[
+    str,
+    typer.Option(
+        "--fail-on",
+        help="Exit 1 on a finding of this severity or above "
+        "(info, low, medium, high, critical, never).",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -62,11 +75,15 @@ def register(app: typer.Typer) -> None:
     app.command("pin")(pin_command)
 
 
-def lint_command(catalogs: Catalogs, select: Select = None, ignore: Ignore = None,
-                 format: FormatOpt = Format.text, output: Output = None,
-                 fail_on: FailOn = "high",
-                 explain: Annotated[bool, typer.Option(help="Say why each rule matters.")]
-                 = False) -> None:
+def lint_command(
+    catalogs: Catalogs,
+    select: Select = None,
+    ignore: Ignore = None,
+    format: FormatOpt = Format.text,
+    output: Output = None,
+    fail_on: FailOn = "high",
+    explain: Annotated[bool, typer.Option(help="Say why each rule matters.")] = False,
+) -> None:
     """Lint tool contracts: names, descriptions, parameters, catalog (rules N, D, P, C)."""
     with _errors():
         report = lint(_load(catalogs), select=select, ignore=ignore)
@@ -74,28 +91,40 @@ def lint_command(catalogs: Catalogs, select: Select = None, ignore: Ignore = Non
     raise typer.Exit(_exit_code(report, fail_on))
 
 
-def scan_command(catalogs: Catalogs, select: Select = None, ignore: Ignore = None,
-                 format: FormatOpt = Format.text, output: Output = None,
-                 fail_on: FailOn = "high",
-                 pins: Annotated[Path | None, typer.Option(
-                     "--pins", help="Lockfile from `callgate pin`: also report new, removed "
-                                    "and changed tools.")] = None,
-                 trust_inline: Annotated[bool, typer.Option(
-                     help="Honour suppressions written inside the declarations themselves.")]
-                 = False,
-                 explain: Annotated[bool, typer.Option(help="Say why each rule matters.")]
-                 = False) -> None:
+def scan_command(
+    catalogs: Catalogs,
+    select: Select = None,
+    ignore: Ignore = None,
+    format: FormatOpt = Format.text,
+    output: Output = None,
+    fail_on: FailOn = "high",
+    pins: Annotated[
+        Path | None,
+        typer.Option(
+            "--pins",
+            help="Lockfile from `callgate pin`: also report new, removed and changed tools.",
+        ),
+    ] = None,
+    trust_inline: Annotated[
+        bool, typer.Option(help="Honour suppressions written inside the declarations themselves.")
+    ] = False,
+    explain: Annotated[bool, typer.Option(help="Say why each rule matters.")] = False,
+) -> None:
     """Scan every string a model reads for poisoning (rules S; with --pins, rules X)."""
     with _errors():
-        report = scan(_load(catalogs), select=select, ignore=ignore, pins=pins,
-                      trust_inline=trust_inline)
+        report = scan(
+            _load(catalogs), select=select, ignore=ignore, pins=pins, trust_inline=trust_inline
+        )
     _emit(report, format, output, explain=explain)
     raise typer.Exit(_exit_code(report, fail_on))
 
 
-def diff_command(old: Annotated[str, typer.Argument(help="The catalog as it was.")],
-                 new: Annotated[str, typer.Argument(help="The catalog as it is now.")],
-                 format: FormatOpt = Format.text, output: Output = None) -> None:
+def diff_command(
+    old: Annotated[str, typer.Argument(help="The catalog as it was.")],
+    new: Annotated[str, typer.Argument(help="The catalog as it is now.")],
+    format: FormatOpt = Format.text,
+    output: Output = None,
+) -> None:
     """Breaking, review and compatible changes between two catalog versions."""
     with _errors():
         report = diff_catalogs(_load([old]), _load([new]))
@@ -107,9 +136,12 @@ def diff_command(old: Annotated[str, typer.Argument(help="The catalog as it was.
     raise typer.Exit(0 if report.ok else 1)
 
 
-def pin_command(catalogs: Catalogs,
-                output: Annotated[Path, typer.Option("--output", "-o", help="Lockfile path.")]
-                = Path("callgate.lock.json")) -> None:
+def pin_command(
+    catalogs: Catalogs,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Lockfile path.")] = Path(
+        "callgate.lock.json"
+    ),
+) -> None:
     """Write a lockfile of tool fingerprints (check it with `callgate scan --pins`)."""
     with _errors():
         lockfile = pin_catalog(_load(catalogs))
@@ -148,8 +180,10 @@ def _emit(report: Report, format: Format, output: Path | None, *, explain: bool)
     else:
         from callgate import __version__
 
-        _write(report.to_dict() if format is Format.json
-               else to_sarif(report, version=__version__), output)
+        _write(
+            report.to_dict() if format is Format.json else to_sarif(report, version=__version__),
+            output,
+        )
 
 
 def _write(data: dict[str, Any], output: Path | None) -> None:
@@ -167,4 +201,3 @@ def _console(output: Path | None) -> Iterator[Console]:
         return
     with output.open("w", encoding="utf-8") as handle:
         yield Console(file=handle, highlight=False, soft_wrap=True, no_color=True, width=120)
-

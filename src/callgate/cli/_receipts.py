@@ -27,11 +27,15 @@ def register(app: typer.Typer) -> None:
 
 
 @group.command("list")
-def list_(store: StoreOpt = None,
-          tool: Annotated[str | None, typer.Option(help="Only this tool.")] = None,
-          run: Annotated[str | None, typer.Option(help="Only this run id.")] = None,
-          route: Annotated[str | None, typer.Option(help="Only this route.")] = None,
-          limit: int = 50, newest_first: bool = True, as_json: JsonOpt = False) -> None:
+def list_(
+    store: StoreOpt = None,
+    tool: Annotated[str | None, typer.Option(help="Only this tool.")] = None,
+    run: Annotated[str | None, typer.Option(help="Only this run id.")] = None,
+    route: Annotated[str | None, typer.Option(help="Only this route.")] = None,
+    limit: int = 50,
+    newest_first: bool = True,
+    as_json: JsonOpt = False,
+) -> None:
     """Receipts in chain order (newest first by default)."""
     query = ReceiptQuery(tool_name=tool, run_id=run, route=Route(route) if route else None)
     with open_cli_store(store) as opened:
@@ -44,9 +48,16 @@ def list_(store: StoreOpt = None,
         column.no_wrap = True
     for r in found:
         route_text = r.route.value + (" (replayed)" if r.replayed else "")
-        table.add_row(str(r.seq), _when(r.recorded_at), r.tool_name, route_text,
-                      r.rule_id or "-", r.principal, r.approval_id or "-",
-                      r.idempotency_key or "-")
+        table.add_row(
+            str(r.seq),
+            _when(r.recorded_at),
+            r.tool_name,
+            route_text,
+            r.rule_id or "-",
+            r.principal,
+            r.approval_id or "-",
+            r.idempotency_key or "-",
+        )
     Console().print(table if found else "no receipts")
 
 
@@ -68,11 +79,15 @@ def verify(store: StoreOpt = None) -> None:
         report = opened.receipts.verify()
         head = opened.receipts.head()
     if report.ok:
-        typer.echo(f"ok: {report.checked} receipts, chain intact (head #{head.seq} "
-                   f"{head.hash[:16]})")
+        typer.echo(
+            f"ok: {report.checked} receipts, chain intact (head #{head.seq} {head.hash[:16]})"
+        )
         return
-    typer.echo(f"BROKEN at receipt #{report.first_bad_seq}: {report.reason} "
-               f"({report.checked} receipts checked)", err=True)
+    typer.echo(
+        f"BROKEN at receipt #{report.first_bad_seq}: {report.reason} "
+        f"({report.checked} receipts checked)",
+        err=True,
+    )
     raise typer.Exit(1)
 
 

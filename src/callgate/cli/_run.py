@@ -20,18 +20,40 @@ from callgate.store import open_store
 
 __all__ = ["load_tools", "register"]
 
-ToolsOpt = Annotated[str, typer.Option("--tools", help="MODULE:ATTR naming a Catalog, a list "
-                                       "of tools, or a function returning one.")]
-ModelOpt = Annotated[str, typer.Option("--model", help="PROVIDER:MODEL, e.g. openai:gpt-4o-mini,"
-                                       " anthropic:claude-sonnet-4-5, gemini:gemini-2.5-flash.")]
-BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="An OpenAI-compatible "
-                                                "server (vLLM, Ollama) or a proxy.")]
-StoreOpt = Annotated[str | None, typer.Option("--store", help="sqlite:///path: keep approvals, "
-                                              "receipts and run state (enables the policy).")]
+ToolsOpt = Annotated[
+    str,
+    typer.Option(
+        "--tools",
+        help="MODULE:ATTR naming a Catalog, a list of tools, or a function returning one.",
+    ),
+]
+ModelOpt = Annotated[
+    str,
+    typer.Option(
+        "--model",
+        help="PROVIDER:MODEL, e.g. openai:gpt-4o-mini,"
+        " anthropic:claude-sonnet-4-5, gemini:gemini-2.5-flash.",
+    ),
+]
+BaseUrlOpt = Annotated[
+    str | None,
+    typer.Option("--base-url", help="An OpenAI-compatible server (vLLM, Ollama) or a proxy."),
+]
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        help="sqlite:///path: keep approvals, receipts and run state (enables the policy).",
+    ),
+]
 StepsOpt = Annotated[int, typer.Option("--max-steps", help="Model turns before stopping.")]
 SystemOpt = Annotated[str | None, typer.Option("--system", help="The system prompt.")]
-TextModeOpt = Annotated[bool, typer.Option("--text-mode", help="The model has no native tool "
-                                           "calling: put the tools in the prompt.")]
+TextModeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--text-mode", help="The model has no native tool calling: put the tools in the prompt."
+    ),
+]
 
 
 def load_tools(spec: str) -> Catalog:
@@ -53,12 +75,24 @@ def _model(spec: str, base_url: str | None, text_mode: bool) -> SDKModel:
     return model_from_spec(spec, base_url=base_url, stream=True, native_tools=not text_mode)
 
 
-def _agent(tools: str, model: SDKModel, store: str | None, steps: int, system: str | None,
-           approver: Any = None) -> Agent:
+def _agent(
+    tools: str,
+    model: SDKModel,
+    store: str | None,
+    steps: int,
+    system: str | None,
+    approver: Any = None,
+) -> Agent:
     opened = open_store(store) if store else None
     gate = Gate(load_tools(tools), store=opened)
-    return Agent(model, gate=gate, store=opened, instructions=system,
-                 limits=Limits(steps=steps), approver=approver)
+    return Agent(
+        model,
+        gate=gate,
+        store=opened,
+        instructions=system,
+        limits=Limits(steps=steps),
+        approver=approver,
+    )
 
 
 async def _drive(agent: Agent, prompt: str | list[Message], console: Console) -> RunResult:
@@ -78,10 +112,16 @@ def _fail(console: Console, error: Exception) -> typer.Exit:
     return typer.Exit(1)
 
 
-def run(prompt: Annotated[str, typer.Argument(help="What to ask the model.")],
-        tools: ToolsOpt, model: ModelOpt, base_url: BaseUrlOpt = None, store: StoreOpt = None,
-        max_steps: StepsOpt = 10, system: SystemOpt = None, text_mode: TextModeOpt = False
-        ) -> None:
+def run(
+    prompt: Annotated[str, typer.Argument(help="What to ask the model.")],
+    tools: ToolsOpt,
+    model: ModelOpt,
+    base_url: BaseUrlOpt = None,
+    store: StoreOpt = None,
+    max_steps: StepsOpt = 10,
+    system: SystemOpt = None,
+    text_mode: TextModeOpt = False,
+) -> None:
     """Run one prompt through the loop; calls, routes and results are shown as they happen.
     A call held for approval pauses the run (decide with `callgate approvals`)."""
     console = Console()
@@ -105,9 +145,13 @@ def run(prompt: Annotated[str, typer.Argument(help="What to ask the model.")],
 
 async def _ask_in_terminal(call: ToolCall, held: ToolResult) -> ApprovalDecision | None:
     """Approvals asked in the terminal: yes, no, edit (JSON arguments) or later."""
+
     def ask() -> ApprovalDecision | None:
-        answer = Prompt.ask(f"[yellow]approve {call.name}({call.arguments})?[/] "
-                            f"({held.reason})", choices=["y", "n", "e", "later"], default="n")
+        answer = Prompt.ask(
+            f"[yellow]approve {call.name}({call.arguments})?[/] ({held.reason})",
+            choices=["y", "n", "e", "later"],
+            default="n",
+        )
         if answer == "y":
             return Approve(by="terminal")
         if answer == "e":
@@ -121,9 +165,15 @@ async def _ask_in_terminal(call: ToolCall, held: ToolResult) -> ApprovalDecision
     return await asyncio.to_thread(ask)
 
 
-def chat(tools: ToolsOpt, model: ModelOpt, base_url: BaseUrlOpt = None,
-         store: StoreOpt = None, max_steps: StepsOpt = 10, system: SystemOpt = None,
-         text_mode: TextModeOpt = False) -> None:
+def chat(
+    tools: ToolsOpt,
+    model: ModelOpt,
+    base_url: BaseUrlOpt = None,
+    store: StoreOpt = None,
+    max_steps: StepsOpt = 10,
+    system: SystemOpt = None,
+    text_mode: TextModeOpt = False,
+) -> None:
     """Talk to a model through the gate; approvals are asked here. Empty line or Ctrl-D ends."""
     console = Console()
 
@@ -156,9 +206,13 @@ def _read_line() -> str:
         return ""
 
 
-def demo(model: Annotated[str | None, typer.Option(
-             "--model", help="Run the scenes against a real model instead of the script.")
-         ] = None, base_url: BaseUrlOpt = None) -> None:
+def demo(
+    model: Annotated[
+        str | None,
+        typer.Option("--model", help="Run the scenes against a real model instead of the script."),
+    ] = None,
+    base_url: BaseUrlOpt = None,
+) -> None:
     """A narrated run of the scenarios: order lookup, weather, a supplier address change
     under approval. No API key and no network needed."""
     from callgate.cli._demo import run_demo

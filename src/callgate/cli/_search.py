@@ -27,12 +27,20 @@ def register(app: typer.Typer) -> None:
 
 def search_command(
     query: Annotated[str, typer.Argument(help="What the tool should do, in words.")],
-    catalog: Annotated[str, typer.Option(
-        "--catalog", "-c", help="A JSON / JSON Lines file or folder of tool declarations "
-                                "(any dialect, BFCL included), or module:attr.")],
+    catalog: Annotated[
+        str,
+        typer.Option(
+            "--catalog",
+            "-c",
+            help="A JSON / JSON Lines file or folder of tool declarations "
+            "(any dialect, BFCL included), or module:attr.",
+        ),
+    ],
     k: Annotated[int, typer.Option("-k", min=1, help="How many tools to show.")] = 8,
-    dense: Annotated[bool, typer.Option(
-        "--dense", help="Also rank by embeddings (needs the 'embeddings' extra).")] = False,
+    dense: Annotated[
+        bool,
+        typer.Option("--dense", help="Also rank by embeddings (needs the 'embeddings' extra)."),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON, not a table.")] = False,
 ) -> None:
     """Search a catalog: the best tools for QUERY, best first, with their scores."""
@@ -46,15 +54,26 @@ def search_command(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     if skipped:
-        typer.echo(f"note: {skipped} declarations skipped (invalid, or a name seen before)",
-                   err=True)
-    rows: list[dict[str, Any]] = [{"rank": i, "name": h.tool.name, "score": round(h.score, 4),
-             "bm25": None if h.lexical_score is None else round(h.lexical_score, 3),
-             "cosine": None if h.dense_score is None else round(h.dense_score, 3),
-             "description": h.tool.description} for i, h in enumerate(hits, start=1)]
+        typer.echo(
+            f"note: {skipped} declarations skipped (invalid, or a name seen before)", err=True
+        )
+    rows: list[dict[str, Any]] = [
+        {
+            "rank": i,
+            "name": h.tool.name,
+            "score": round(h.score, 4),
+            "bm25": None if h.lexical_score is None else round(h.lexical_score, 3),
+            "cosine": None if h.dense_score is None else round(h.dense_score, 3),
+            "description": h.tool.description,
+        }
+        for i, h in enumerate(hits, start=1)
+    ]
     if as_json:
-        typer.echo(json.dumps({"query": query, "tools": len(tools), "hits": rows},
-                              ensure_ascii=False, indent=2))
+        typer.echo(
+            json.dumps(
+                {"query": query, "tools": len(tools), "hits": rows}, ensure_ascii=False, indent=2
+            )
+        )
     else:
         _table(rows, query, len(tools), dense)
     raise typer.Exit(0 if hits else 1)
@@ -88,8 +107,12 @@ def _table(rows: list[dict[str, Any]], query: str, size: int, dense: bool) -> No
         table.add_column("cosine", justify="right")
     table.add_column("description", overflow="fold", max_width=60)
     for row in rows:
-        cells = [str(row["rank"]), str(row["name"]), f"{row['score']:.4f}",
-                 "" if row["bm25"] is None else f"{row['bm25']:.2f}"]
+        cells = [
+            str(row["rank"]),
+            str(row["name"]),
+            f"{row['score']:.4f}",
+            "" if row["bm25"] is None else f"{row['bm25']:.2f}",
+        ]
         if dense:
             cells.append("" if row["cosine"] is None else f"{row['cosine']:.3f}")
         description = str(row["description"])

@@ -22,9 +22,15 @@ from callgate.loop import (
 __all__ = ["ROUTE_STYLE", "EventPrinter", "summary"]
 
 ROUTE_STYLE = {
-    Route.COMPLETED: "green", Route.VERIFIED: "bold green", Route.HELD: "yellow",
-    Route.DECLINED: "magenta", Route.DENIED: "red", Route.INVALID: "red",
-    Route.FAILED: "red", Route.TIMEOUT: "red", Route.UNKNOWN_OUTCOME: "bold red",
+    Route.COMPLETED: "green",
+    Route.VERIFIED: "bold green",
+    Route.HELD: "yellow",
+    Route.DECLINED: "magenta",
+    Route.DENIED: "red",
+    Route.INVALID: "red",
+    Route.FAILED: "red",
+    Route.TIMEOUT: "red",
+    Route.UNKNOWN_OUTCOME: "bold red",
     Route.CONFLICT: "red",
 }
 
@@ -46,14 +52,17 @@ class EventPrinter:
             self.console.print()
             self._in_text = False
         if isinstance(event, CallProposed):
-            self.console.print(f"  [dim]model proposes[/] {escape(event.name)} "
-                               f"[dim]({escape(event.id)})[/]")
+            self.console.print(
+                f"  [dim]model proposes[/] {escape(event.name)} [dim]({escape(event.id)})[/]"
+            )
         elif isinstance(event, CallRouted):
             style = ROUTE_STYLE.get(event.route, "white")
             args = event.call.arguments
             shown = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-            self.console.print(f"  [{style}]{event.route.value:>15}[/] "
-                               f"{escape(event.call.name)}({escape(str(shown))})")
+            self.console.print(
+                f"  [{style}]{event.route.value:>15}[/] "
+                f"{escape(event.call.name)}({escape(str(shown))})"
+            )
         elif isinstance(event, ResultReady):
             text = event.result.content.replace("\n", " ")
             if len(text) > self.max_result:
@@ -70,9 +79,13 @@ def summary(console: Console, result: RunResult) -> None:
     if result.answer:
         console.print(f"[bold]answer:[/] {escape(result.answer)}")
     for pending in result.pending:
-        console.print(f"[yellow]waiting for approval {pending.approval_id}[/]: "
-                      f"{escape(pending.call.name)} ({escape(pending.reason or '')})")
+        console.print(
+            f"[yellow]waiting for approval {pending.approval_id}[/]: "
+            f"{escape(pending.call.name)} ({escape(pending.reason or '')})"
+        )
     u = result.usage
-    console.print(f"[dim]{result.status} after {result.steps} step(s), "
-                  f"{u.input_tokens}+{u.output_tokens} tokens, cost {result.cost:.4f}, "
-                  f"run {result.run_id}[/]")
+    console.print(
+        f"[dim]{result.status} after {result.steps} step(s), "
+        f"{u.input_tokens}+{u.output_tokens} tokens, cost {result.cost:.4f}, "
+        f"run {result.run_id}[/]"
+    )

@@ -13,10 +13,16 @@ __all__ = ["DEFAULT_STORE", "StoreOpt", "open_cli_store"]
 
 DEFAULT_STORE = "sqlite:///callgate.db"
 
-StoreOpt = Annotated[str | None, typer.Option(
-    "--store", envvar="CALLGATE_STORE", show_envvar=True,
-    help="The store: sqlite:///path.db, postgresql://... or a plain file path "
-         f"(default {DEFAULT_STORE}, i.e. ./callgate.db).")]
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        envvar="CALLGATE_STORE",
+        show_envvar=True,
+        help="The store: sqlite:///path.db, postgresql://... or a plain file path "
+        f"(default {DEFAULT_STORE}, i.e. ./callgate.db).",
+    ),
+]
 
 
 def open_cli_store(url: str | None) -> Store:

@@ -44,8 +44,9 @@ class Catalog:
     rather than on the first call.
     """
 
-    def __init__(self, tools: Iterable[Tool] = (), *, compiler: SchemaCompiler | None = None
-                 ) -> None:
+    def __init__(
+        self, tools: Iterable[Tool] = (), *, compiler: SchemaCompiler | None = None
+    ) -> None:
         self._compiler = compiler or _shared_compiler
         self._entries: dict[str, CompiledTool] = {}
         self._lock = threading.Lock()
@@ -54,8 +55,10 @@ class Catalog:
 
     @classmethod
     def from_declarations(
-        cls, declarations: Iterable[Mapping[str, Any]],
-        executors: Mapping[str, Executor] | None = None, **options: Any,
+        cls,
+        declarations: Iterable[Mapping[str, Any]],
+        executors: Mapping[str, Executor] | None = None,
+        **options: Any,
     ) -> Catalog:
         """A catalog from declaration dicts of any dialect; executors are matched by name."""
         executors = executors or {}
@@ -70,13 +73,17 @@ class Catalog:
     def add(self, tool: Tool, *, replace: bool = False) -> Tool:
         """Register `tool`; a second tool with the same name is an error unless `replace`."""
         if not isinstance(tool, Tool):
-            raise UserError(f"Catalog.add expects a Tool, got {type(tool).__name__} "
-                            "(decorate the function with @tool)")
+            raise UserError(
+                f"Catalog.add expects a Tool, got {type(tool).__name__} "
+                "(decorate the function with @tool)"
+            )
         entry = self._compile(tool)
         with self._lock:
             if tool.name in self._entries and not replace:
-                raise UserError(f"a tool named {tool.name!r} is already registered; "
-                                "remove it first or pass replace=True")
+                raise UserError(
+                    f"a tool named {tool.name!r} is already registered; "
+                    "remove it first or pass replace=True"
+                )
             self._entries[tool.name] = entry
         return tool
 
@@ -159,8 +166,13 @@ class Catalog:
         example = next((dict(e) for e in tool.examples if compiled.is_valid(dict(e))), None)
         if example is None:
             example = example_for(tool.input_schema, compiled.is_valid)
-        return CompiledTool(tool=tool, input=compiled, output=output, example=example,
-                            fill_defaults=defaults_filler(tool.input_schema))
+        return CompiledTool(
+            tool=tool,
+            input=compiled,
+            output=output,
+            example=example,
+            fill_defaults=defaults_filler(tool.input_schema),
+        )
 
 
 def _with_executor(tool: Tool, executor: Executor) -> Tool:

@@ -14,8 +14,9 @@ from callgate.schema import normalize_types
 
 __all__ = ["Declaration", "read_declaration", "tool_from_declaration"]
 
-Shape = Literal["openai_chat", "openai_responses", "anthropic", "mcp", "gemini", "plain",
-                "legacy_arguments"]
+Shape = Literal[
+    "openai_chat", "openai_responses", "anthropic", "mcp", "gemini", "plain", "legacy_arguments"
+]
 
 _EMPTY_OBJECT: Mapping[str, Any] = {"type": "object", "properties": {}}
 
@@ -49,19 +50,28 @@ def read_declaration(decl: Mapping[str, Any]) -> Declaration:
     output = body.get("outputSchema") if shape == "mcp" else None
     annotations = ToolAnnotations.from_mcp(body.get("annotations"))
     if shape == "mcp" and isinstance(body.get("title"), str) and annotations.title is None:
-        annotations = ToolAnnotations.from_mcp({**(body.get("annotations") or {}),
-                                               "title": body["title"]})
+        annotations = ToolAnnotations.from_mcp(
+            {**(body.get("annotations") or {}), "title": body["title"]}
+        )
     description = body.get("description")
     return Declaration(
-        shape=shape, name=name, description=description if isinstance(description, str) else "",
-        input_schema=schema, output_schema=output if isinstance(output, Mapping) else None,
-        annotations=annotations, repairs=tuple(repairs),
+        shape=shape,
+        name=name,
+        description=description if isinstance(description, str) else "",
+        input_schema=schema,
+        output_schema=output if isinstance(output, Mapping) else None,
+        annotations=annotations,
+        repairs=tuple(repairs),
     )
 
 
 def tool_from_declaration(
-    decl: Mapping[str, Any], executor: Executor | None = None, *,
-    effect: Effect | str | None = None, namespace: str | None = None, **options: Any,
+    decl: Mapping[str, Any],
+    executor: Executor | None = None,
+    *,
+    effect: Effect | str | None = None,
+    namespace: str | None = None,
+    **options: Any,
 ) -> Tool:
     """Build a `Tool` from a declaration; `executor` is called with the arguments as keywords.
 
@@ -75,9 +85,16 @@ def tool_from_declaration(
     if read.repairs:
         metadata["schema_repairs"] = list(read.repairs)
     return Tool(
-        name=name, namespace=namespace, description=read.description,
-        input_schema=read.input_schema, output_schema=read.output_schema, executor=executor,
-        effect=chosen, annotations=read.annotations, metadata=metadata, **options,
+        name=name,
+        namespace=namespace,
+        description=read.description,
+        input_schema=read.input_schema,
+        output_schema=read.output_schema,
+        executor=executor,
+        effect=chosen,
+        annotations=read.annotations,
+        metadata=metadata,
+        **options,
     )
 
 
@@ -98,8 +115,9 @@ def _shape(decl: Mapping[str, Any]) -> tuple[Shape, Mapping[str, Any]]:
 
 
 def _input_schema(shape: Shape, body: Mapping[str, Any]) -> Mapping[str, Any]:
-    key = {"mcp": "inputSchema", "anthropic": "input_schema",
-           "gemini": "parametersJsonSchema"}.get(shape, "parameters")
+    key = {"mcp": "inputSchema", "anthropic": "input_schema", "gemini": "parametersJsonSchema"}.get(
+        shape, "parameters"
+    )
     if shape == "legacy_arguments":
         return _from_argument_list(body["arguments"])
     schema = body.get(key)

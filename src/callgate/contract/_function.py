@@ -69,30 +69,37 @@ def _build(fn: Executor, **options: Any) -> Tool:
         raise UserError(f"@tool needs a function, got {type(fn).__name__}")
     doc = docstring_parser.parse(inspect.getdoc(fn) or "")
     params, server = _parameters(fn, doc)
-    model = pydantic.create_model(
-        _model_name(fn), __config__=ConfigDict(extra="forbid"), **params
+    model = pydantic.create_model(_model_name(fn), __config__=ConfigDict(extra="forbid"), **params)
+    name, namespace = qualify(
+        options.pop("name", None) or fn.__name__, options.pop("namespace", None)
     )
-    name, namespace = qualify(options.pop("name", None) or fn.__name__,
-                              options.pop("namespace", None))
     annotations = options.pop("annotations", None) or ToolAnnotations()
     effect = options.pop("effect", None) or annotations.effect() or Effect.WRITE
     description = options.pop("description", None) or _description(doc)
     if not description:
         raise UserError(f"tool {name!r} has no description: write a docstring or pass description=")
     return Tool(
-        name=name, namespace=namespace, description=description,
+        name=name,
+        namespace=namespace,
+        description=description,
         input_schema=tidy_schema(model.model_json_schema()),
         output_schema=_output_schema(fn),
-        executor=fn, effect=Effect(effect), annotations=annotations, server_parameters=server,
+        executor=fn,
+        effect=Effect(effect),
+        annotations=annotations,
+        server_parameters=server,
         arguments_model=None if _json_native(params) else model,
-        examples=tuple(options.pop("examples", ())), labels=frozenset(options.pop("labels", ())),
-        tags=tuple(options.pop("tags", ())), metadata=dict(options.pop("metadata", None) or {}),
+        examples=tuple(options.pop("examples", ())),
+        labels=frozenset(options.pop("labels", ())),
+        tags=tuple(options.pop("tags", ())),
+        metadata=dict(options.pop("metadata", None) or {}),
         **options,
     )
 
 
-def _parameters(fn: Executor, doc: docstring_parser.Docstring
-                ) -> tuple[dict[str, Any], dict[str, str]]:
+def _parameters(
+    fn: Executor, doc: docstring_parser.Docstring
+) -> tuple[dict[str, Any], dict[str, str]]:
     """The model-facing fields, and the server-side parameters (name -> context key)."""
     described = {p.arg_name: p.description for p in doc.params if p.description}
     hints = _hints(fn, include_extras=True)
@@ -124,8 +131,10 @@ def _hints(fn: Executor, *, include_extras: bool = False) -> dict[str, Any]:
     try:
         return typing.get_type_hints(fn, include_extras=include_extras)
     except NameError as exc:
-        raise UserError(f"{getattr(fn, '__name__', fn)!r}: cannot resolve a type hint ({exc}); "
-                        "define the types it names at module level") from exc
+        raise UserError(
+            f"{getattr(fn, '__name__', fn)!r}: cannot resolve a type hint ({exc}); "
+            "define the types it names at module level"
+        ) from exc
 
 
 def _description(doc: docstring_parser.Docstring) -> str:

@@ -42,8 +42,14 @@ class Route(StrEnum):
     @property
     def executed(self) -> bool:
         """True when the tool ran (or may have run) against the target system."""
-        return self in (Route.COMPLETED, Route.VERIFIED, Route.FAILED, Route.TIMEOUT,
-                        Route.UNKNOWN_OUTCOME, Route.CONFLICT)
+        return self in (
+            Route.COMPLETED,
+            Route.VERIFIED,
+            Route.FAILED,
+            Route.TIMEOUT,
+            Route.UNKNOWN_OUTCOME,
+            Route.CONFLICT,
+        )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -63,8 +69,10 @@ class ToolAnnotations:
     def to_mcp(self) -> dict[str, Any]:
         """The wire form, with unset hints left out."""
         pairs = {
-            "title": self.title, "readOnlyHint": self.read_only,
-            "destructiveHint": self.destructive, "idempotentHint": self.idempotent,
+            "title": self.title,
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
             "openWorldHint": self.open_world,
         }
         return {k: v for k, v in pairs.items() if v is not None}
@@ -79,9 +87,13 @@ class ToolAnnotations:
             return value if isinstance(value, bool) else None
 
         title = data.get("title")
-        return cls(title=title if isinstance(title, str) else None,
-                   read_only=flag("readOnlyHint"), destructive=flag("destructiveHint"),
-                   idempotent=flag("idempotentHint"), open_world=flag("openWorldHint"))
+        return cls(
+            title=title if isinstance(title, str) else None,
+            read_only=flag("readOnlyHint"),
+            destructive=flag("destructiveHint"),
+            idempotent=flag("idempotentHint"),
+            open_world=flag("openWorldHint"),
+        )
 
     def effect(self) -> Effect | None:
         """The effect these hints imply, or None when they say nothing."""
@@ -99,6 +111,9 @@ class ToolAnnotations:
         return replace(
             self,
             read_only=self.read_only if self.read_only is not None else effect is Effect.READ,
-            destructive=(self.destructive if self.destructive is not None or effect is Effect.READ
-                         else effect is Effect.IRREVERSIBLE),
+            destructive=(
+                self.destructive
+                if self.destructive is not None or effect is Effect.READ
+                else effect is Effect.IRREVERSIBLE
+            ),
         )

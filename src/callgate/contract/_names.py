@@ -19,8 +19,9 @@ def check_name(name: str) -> str:
     if not name:
         raise UserError("a tool name must not be empty")
     if len(name) > 64:
-        raise UserError(f"tool name {name[:70]!r}... is {len(name)} characters long; "
-                        "the limit is 64")
+        raise UserError(
+            f"tool name {name[:70]!r}... is {len(name)} characters long; the limit is 64"
+        )
     bad = sorted({c for c in name if not re.match(r"[A-Za-z0-9_-]", c)})
     raise UserError(
         f"tool name {name!r} contains {', '.join(map(repr, bad))}: only letters, digits, "

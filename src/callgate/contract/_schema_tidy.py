@@ -8,8 +8,18 @@ from typing import Any
 __all__ = ["tidy_schema"]
 
 _MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
-_ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then",
-        "else", "unevaluatedItems", "unevaluatedProperties")
+_ONE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
 _MANY = ("anyOf", "oneOf", "allOf", "prefixItems")
 
 

@@ -100,9 +100,12 @@ class Tool:
     def contract(self) -> dict[str, Any]:
         """The content a fingerprint covers: what the model is shown, and what the tool does."""
         content = {
-            "name": self.name, "description": self.description,
-            "input_schema": self.input_schema, "output_schema": self.output_schema,
-            "annotations": self.annotations.to_mcp(), "effect": self.effect.value,
+            "name": self.name,
+            "description": self.description,
+            "input_schema": self.input_schema,
+            "output_schema": self.output_schema,
+            "annotations": self.annotations.to_mcp(),
+            "effect": self.effect.value,
             "version": self.version,
         }
         if self.server_parameters:  # only when present, so older fingerprints stay stable
@@ -130,17 +133,21 @@ class Tool:
         return arguments
 
 
-def _check_server_parameters(name: str, schema: Mapping[str, Any],
-                             parameters: Mapping[str, str]) -> None:
+def _check_server_parameters(
+    name: str, schema: Mapping[str, Any], parameters: Mapping[str, str]
+) -> None:
     shown = schema.get("properties")
     leaked = sorted(p for p in parameters if isinstance(shown, Mapping) and p in shown)
     if leaked:
-        raise UserError(f"tool {name!r}: server-side parameter(s) {', '.join(leaked)} must not "
-                        "appear in the input schema the model sees")
+        raise UserError(
+            f"tool {name!r}: server-side parameter(s) {', '.join(leaked)} must not "
+            "appear in the input schema the model sees"
+        )
     empty = sorted(p for p, key in parameters.items() if not key)
     if empty:
-        raise UserError(f"tool {name!r}: server-side parameter(s) {', '.join(empty)} name no "
-                        "context key")
+        raise UserError(
+            f"tool {name!r}: server-side parameter(s) {', '.join(empty)} name no context key"
+        )
 
 
 def _context_parameter(executor: Executor | None) -> str | None:

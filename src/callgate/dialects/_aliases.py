@@ -67,8 +67,9 @@ class Aliases:
         return bool(self.forward)
 
 
-def make_aliases(names: Iterable[str], dialect: Dialect | str,
-                 base: Aliases | None = None) -> Aliases:
+def make_aliases(
+    names: Iterable[str], dialect: Dialect | str, base: Aliases | None = None
+) -> Aliases:
     """Aliases for every name in `names` that `dialect` rejects, extending `base`."""
     dialect = Dialect(dialect)
     pattern, bad, limit = _RULES[dialect]

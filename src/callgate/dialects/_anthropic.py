@@ -22,17 +22,27 @@ _STATE_BLOCKS = ("thinking", "redacted_thinking")
 class Anthropic(Codec):
     dialect = D
 
-    def tools(self, tools: Sequence[WireTool], choice: ToolChoice | None,
-              parallel: bool | None, ctx: WireContext
-              ) -> tuple[dict[str, Any], list[DialectWarning]]:
+    def tools(
+        self,
+        tools: Sequence[WireTool],
+        choice: ToolChoice | None,
+        parallel: bool | None,
+        ctx: WireContext,
+    ) -> tuple[dict[str, Any], list[DialectWarning]]:
         warnings: list[DialectWarning] = []
-        if choice is not None and choice.tools and not (
-                choice.mode == "required" and len(choice.tools) == 1):
+        if (
+            choice is not None
+            and choice.tools
+            and not (choice.mode == "required" and len(choice.tools) == 1)
+        ):
             # Anthropic has no allowed-subset choice: the subset is what it is offered.
             keep = {ctx.wire(n) for n in choice.tools}
             tools = [t for t in tools if t.name in keep]
-            warnings.append(self.warning("tool_choice", "a subset of tools is expressed by "
-                                         "sending only those tools"))
+            warnings.append(
+                self.warning(
+                    "tool_choice", "a subset of tools is expressed by sending only those tools"
+                )
+            )
         payload: dict[str, Any] = {}
         if tools:
             payload["tools"] = [_tool(t) for t in tools]
@@ -47,11 +57,16 @@ class Anthropic(Codec):
             raise DialectError(D, "expected a message object")
         message = self._assistant(data.get("content"), "content", ctx)
         reason = data.get("stop_reason")
-        return ParsedTurn(text=message.text, calls=message.calls, state=message.state,
-                          finish_reason=reason if isinstance(reason, str) else None)
+        return ParsedTurn(
+            text=message.text,
+            calls=message.calls,
+            state=message.state,
+            finish_reason=reason if isinstance(reason, str) else None,
+        )
 
-    def results(self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall],
-                ctx: WireContext) -> list[dict[str, Any]]:
+    def results(
+        self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall], ctx: WireContext
+    ) -> list[dict[str, Any]]:
         if not results:
             return []
         return [{"role": "user", "content": [_result(r) for r in results]}]
@@ -73,8 +88,11 @@ class Anthropic(Codec):
         out: list[dict[str, Any]] = []
         for message in messages:
             if message.role == "system":
-                raise DialectError(D, "system text goes in the 'system' parameter; pass it "
-                                      "to write_messages separately")
+                raise DialectError(
+                    D,
+                    "system text goes in the 'system' parameter; pass it "
+                    "to write_messages separately",
+                )
             role, blocks = _blocks(message, ctx)
             if out and out[-1]["role"] == role:
                 # The API requires alternating roles: results and the user's next words
@@ -99,10 +117,15 @@ class Anthropic(Codec):
             elif kind in _STATE_BLOCKS:
                 state.append(dict(block))
             else:
-                raise DialectError(D, f"content block of type {kind!r} is not supported",
-                                   where=f"{where}[{i}]")
-        return Message(role="assistant", text="".join(text), calls=tuple(calls),
-                       state={"anthropic": {"blocks": state}} if state else {})
+                raise DialectError(
+                    D, f"content block of type {kind!r} is not supported", where=f"{where}[{i}]"
+                )
+        return Message(
+            role="assistant",
+            text="".join(text),
+            calls=tuple(calls),
+            state={"anthropic": {"blocks": state}} if state else {},
+        )
 
 
 def _call(block: Mapping[str, Any], where: str) -> ToolCall:
@@ -111,9 +134,12 @@ def _call(block: Mapping[str, Any], where: str) -> ToolCall:
     if arguments is not None and not isinstance(arguments, Mapping | str):
         raise DialectError(D, "'input' must be an object", where=where)
     caller = block.get("caller")
-    return ToolCall(id=req_str(block, "id", D, where), name=req_str(block, "name", D, where),
-                    arguments=arguments if arguments is not None else {},
-                    provider_state={"anthropic": {"caller": caller}} if caller else None)
+    return ToolCall(
+        id=req_str(block, "id", D, where),
+        name=req_str(block, "name", D, where),
+        arguments=arguments if arguments is not None else {},
+        provider_state={"anthropic": {"caller": caller}} if caller else None,
+    )
 
 
 def _user(content: Any, where: str) -> list[Message]:
@@ -135,15 +161,17 @@ def _user(content: Any, where: str) -> list[Message]:
             else:
                 out.append(Message(role="user", text=text))
         else:
-            raise DialectError(D, f"content block of type {kind!r} is not supported",
-                               where=f"{where}[{i}]")
+            raise DialectError(
+                D, f"content block of type {kind!r} is not supported", where=f"{where}[{i}]"
+            )
     return out
 
 
 def _read_result(block: Mapping[str, Any], where: str) -> ToolResult:
     content = text_of(block.get("content"), D, f"{where}.content", ("text",))
-    return result_of(req_str(block, "tool_use_id", D, where), content,
-                     block.get("is_error") is True)
+    return result_of(
+        req_str(block, "tool_use_id", D, where), content, block.get("is_error") is True
+    )
 
 
 def _blocks(message: Message, ctx: WireContext) -> tuple[str, list[dict[str, Any]]]:
@@ -161,10 +189,17 @@ def _blocks(message: Message, ctx: WireContext) -> tuple[str, list[dict[str, Any
 def _use(call: ToolCall, ctx: WireContext) -> dict[str, Any]:
     parsed = parse_arguments(call.arguments)
     if not isinstance(parsed, dict):
-        raise DialectError(D, f"call {call.id!r}: {parsed.message}; Anthropic needs an "
-                              "object (repair it before writing)")
-    block: dict[str, Any] = {"type": "tool_use", "id": call.id, "name": ctx.wire(call.name),
-                             "input": parsed}
+        raise DialectError(
+            D,
+            f"call {call.id!r}: {parsed.message}; Anthropic needs an "
+            "object (repair it before writing)",
+        )
+    block: dict[str, Any] = {
+        "type": "tool_use",
+        "id": call.id,
+        "name": ctx.wire(call.name),
+        "input": parsed,
+    }
     caller = ((call.provider_state or {}).get("anthropic") or {}).get("caller")
     if caller:
         block["caller"] = caller
@@ -172,8 +207,11 @@ def _use(call: ToolCall, ctx: WireContext) -> dict[str, Any]:
 
 
 def _result(result: ToolResult) -> dict[str, Any]:
-    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.call_id,
-                             "content": result.content}
+    block: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": result.call_id,
+        "content": result.content,
+    }
     if result.is_error:
         block["is_error"] = True
     return block
@@ -189,8 +227,9 @@ def _tool(t: WireTool) -> dict[str, Any]:
     return out
 
 
-def _choice(choice: ToolChoice | None, parallel: bool | None, ctx: WireContext
-            ) -> dict[str, Any] | None:
+def _choice(
+    choice: ToolChoice | None, parallel: bool | None, ctx: WireContext
+) -> dict[str, Any] | None:
     if choice is None and parallel is not False:
         return None
     mode = choice.mode if choice else "auto"
@@ -204,5 +243,3 @@ def _choice(choice: ToolChoice | None, parallel: bool | None, ctx: WireContext
     if parallel is False:
         out["disable_parallel_tool_use"] = True
     return out
-
-

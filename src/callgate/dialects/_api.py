@@ -15,8 +15,9 @@ from callgate.dialects._render import to_dialect
 __all__ = ["context_for", "parse_response", "render_results"]
 
 
-def parse_response(dialect: Dialect | str, response: Any, *,
-                   rendered: Rendered | None = None) -> ParsedTurn:
+def parse_response(
+    dialect: Dialect | str, response: Any, *, rendered: Rendered | None = None
+) -> ParsedTurn:
     """The text, tool calls and provider state of one model response.
 
     `response` is a raw response dict or the official SDK object (`ChatCompletion`,
@@ -31,9 +32,13 @@ def parse_response(dialect: Dialect | str, response: Any, *,
         return codec(target).parse(response, context_for(target, rendered))
 
 
-def render_results(dialect: Dialect | str, results: Sequence[ToolResult], *,
-                   calls: Iterable[ToolCall] = (), rendered: Rendered | None = None
-                   ) -> list[dict[str, Any]]:
+def render_results(
+    dialect: Dialect | str,
+    results: Sequence[ToolResult],
+    *,
+    calls: Iterable[ToolCall] = (),
+    rendered: Rendered | None = None,
+) -> list[dict[str, Any]]:
     """The messages (or items) that carry `results` back to the model, to append in order.
 
     OpenAI Chat: one `role: tool` message per result; Responses: `function_call_output`
@@ -50,5 +55,6 @@ def render_results(dialect: Dialect | str, results: Sequence[ToolResult], *,
 def context_for(dialect: Dialect, rendered: Rendered | None) -> WireContext:
     if rendered is None:
         return WireContext(dialect=dialect)
-    return WireContext(dialect=dialect, aliases=rendered.aliases, tools=rendered.tools,
-                       strict=rendered.strict)
+    return WireContext(
+        dialect=dialect, aliases=rendered.aliases, tools=rendered.tools, strict=rendered.strict
+    )

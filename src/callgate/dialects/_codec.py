@@ -22,16 +22,21 @@ class Codec:
 
     dialect: Dialect = Dialect.OPENAI_CHAT
 
-    def tools(self, tools: Sequence[WireTool], choice: ToolChoice | None,
-              parallel: bool | None, ctx: WireContext
-              ) -> tuple[dict[str, Any], list[DialectWarning]]:
+    def tools(
+        self,
+        tools: Sequence[WireTool],
+        choice: ToolChoice | None,
+        parallel: bool | None,
+        ctx: WireContext,
+    ) -> tuple[dict[str, Any], list[DialectWarning]]:
         raise NotImplementedError
 
     def parse(self, data: Any, ctx: WireContext) -> ParsedTurn:
         raise DialectError(self.dialect, "this dialect has no model responses to parse")
 
-    def results(self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall],
-                ctx: WireContext) -> list[dict[str, Any]]:
+    def results(
+        self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall], ctx: WireContext
+    ) -> list[dict[str, Any]]:
         raise NotImplementedError
 
     def read(self, messages: Sequence[Any], ctx: WireContext) -> list[Message]:
@@ -41,8 +46,14 @@ class Codec:
         raise DialectError(self.dialect, "this dialect carries no conversation")
 
     def warning(self, keyword: str, message: str) -> DialectWarning:
-        return DialectWarning(dialect=self.dialect, tool=None, path="", keyword=keyword,
-                              action="ignored", message=message)
+        return DialectWarning(
+            dialect=self.dialect,
+            tool=None,
+            path="",
+            keyword=keyword,
+            action="ignored",
+            message=message,
+        )
 
 
 def marked(result: ToolResult) -> str:
@@ -53,15 +64,22 @@ def marked(result: ToolResult) -> str:
 def from_marked(text: str) -> tuple[str, bool]:
     """Undo `marked`: (content, is_error)."""
     if text.startswith(ERROR_PREFIX):
-        return text[len(ERROR_PREFIX):], True
+        return text[len(ERROR_PREFIX) :], True
     return text, False
 
 
-def result_of(call_id: str, content: str, is_error: bool, *, name: str = "",
-              structured: Any = None) -> ToolResult:
+def result_of(
+    call_id: str, content: str, is_error: bool, *, name: str = "", structured: Any = None
+) -> ToolResult:
     """A canonical result read from history (the route is all the wire tells)."""
-    return ToolResult(call_id=call_id, name=name, content=content, structured=structured,
-                      is_error=is_error, route=Route.FAILED if is_error else Route.COMPLETED)
+    return ToolResult(
+        call_id=call_id,
+        name=name,
+        content=content,
+        structured=structured,
+        is_error=is_error,
+        route=Route.FAILED if is_error else Route.COMPLETED,
+    )
 
 
 def bind_results(messages: list[Message]) -> None:
@@ -76,7 +94,8 @@ def bind_results(messages: list[Message]) -> None:
         bound = []
         for result in message.results:
             match = next((c for c in pending if c.id == result.call_id), None) or next(
-                (c for c in pending if c.name == result.name), None)
+                (c for c in pending if c.name == result.name), None
+            )
             if match is not None:
                 pending.remove(match)
                 if not result.call_id:

@@ -26,15 +26,21 @@ _NUM = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 _MISSING = object()
 
 
-def drop_strict_nulls(args: dict[str, Any], schema: Mapping[str, Any]
-                      ) -> tuple[dict[str, Any], list[str]]:
+def drop_strict_nulls(
+    args: dict[str, Any], schema: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
     """Remove nulls the original schema does not allow for optional properties."""
     notes: list[str] = []
     return _drop(args, schema, schema, "", notes), notes
 
 
-def _drop(value: dict[str, Any], node: Mapping[str, Any], root: Mapping[str, Any], where: str,
-          notes: list[str]) -> dict[str, Any]:
+def _drop(
+    value: dict[str, Any],
+    node: Mapping[str, Any],
+    root: Mapping[str, Any],
+    where: str,
+    notes: list[str],
+) -> dict[str, Any]:
     node = resolve_local(root, node)
     props = node.get("properties")
     if not isinstance(props, Mapping):
@@ -53,27 +59,39 @@ def _drop(value: dict[str, Any], node: Mapping[str, Any], root: Mapping[str, Any
     return out
 
 
-def coerce_arguments(args: dict[str, Any], schema: Mapping[str, Any], kind: Coercion
-                     ) -> tuple[dict[str, Any], list[str]]:
+def coerce_arguments(
+    args: dict[str, Any], schema: Mapping[str, Any], kind: Coercion
+) -> tuple[dict[str, Any], list[str]]:
     """Convert values whose schema names one type and whose meaning is unambiguous."""
     notes: list[str] = []
     value = _walk(args, schema, schema, "", kind, notes)
     return (value if isinstance(value, dict) else args), notes
 
 
-def _walk(value: Any, node: Mapping[str, Any], root: Mapping[str, Any], where: str,
-          kind: Coercion, notes: list[str]) -> Any:
+def _walk(
+    value: Any,
+    node: Mapping[str, Any],
+    root: Mapping[str, Any],
+    where: str,
+    kind: Coercion,
+    notes: list[str],
+) -> Any:
     node = resolve_local(root, node)
     declared = node.get("type")
     if isinstance(declared, str):
         value = _convert(value, declared, where, kind, notes)
     if isinstance(value, dict) and isinstance(node.get("properties"), Mapping):
         props = node["properties"]
-        return {k: _walk(v, props[k], root, f"{where}{k}.", kind, notes)
-                if isinstance(props.get(k), Mapping) else v for k, v in value.items()}
+        return {
+            k: _walk(v, props[k], root, f"{where}{k}.", kind, notes)
+            if isinstance(props.get(k), Mapping)
+            else v
+            for k, v in value.items()
+        }
     if isinstance(value, list) and isinstance(node.get("items"), Mapping):
-        return [_walk(v, node["items"], root, f"{where}{i}.", kind, notes)
-                for i, v in enumerate(value)]
+        return [
+            _walk(v, node["items"], root, f"{where}{i}.", kind, notes) for i, v in enumerate(value)
+        ]
     return value
 
 
@@ -85,8 +103,9 @@ def _convert(value: Any, declared: str, where: str, kind: Coercion, notes: list[
         new = _from_text(value, declared)
     if new is _MISSING or (new == value and type(new) is type(value)):
         return value
-    notes.append(f"coerced '{where.rstrip('.') or '(arguments)'}' {value!r} -> {new!r} "
-                 f"({declared})")
+    notes.append(
+        f"coerced '{where.rstrip('.') or '(arguments)'}' {value!r} -> {new!r} ({declared})"
+    )
     return new
 
 

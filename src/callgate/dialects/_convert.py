@@ -31,8 +31,10 @@ from callgate.schema import parse_arguments
 
 __all__ = ["INTERRUPTED", "Converted", "convert", "prepare_transcript"]
 
-INTERRUPTED = ("No result was recorded for this call: the run stopped before it returned. "
-               "Its outcome is unknown; check before repeating it.")
+INTERRUPTED = (
+    "No result was recorded for this call: the run stopped before it returned. "
+    "Its outcome is unknown; check before repeating it."
+)
 """The text of the synthetic error result that answers a dangling call."""
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -52,9 +54,15 @@ class Converted(WireConversation):
     the conversion back to restore the originals."""
 
 
-def convert(messages: Sequence[Any], *, source: Dialect | str, target: Dialect | str,
-            system: str | None = None, ids: Mapping[str, str] | None = None,
-            aliases: Aliases | None = None) -> Converted:
+def convert(
+    messages: Sequence[Any],
+    *,
+    source: Dialect | str,
+    target: Dialect | str,
+    system: str | None = None,
+    ids: Mapping[str, str] | None = None,
+    aliases: Aliases | None = None,
+) -> Converted:
     """`messages` of dialect `source` rewritten for dialect `target`.
 
     `ids` pins the id an original call gets in the target (for instance the inverse of an
@@ -63,14 +71,20 @@ def convert(messages: Sequence[Any], *, source: Dialect | str, target: Dialect |
     read = read_messages(source, messages, system=system, aliases=aliases)
     prepared, id_map = prepare_transcript(read, to_dialect(target), ids=ids)
     wire = write_messages(target, prepared)
-    return Converted(dialect=wire.dialect, messages=wire.messages, system=wire.system,
-                     aliases=wire.aliases, notes=prepared.notes, transcript=prepared,
-                     ids=id_map)
+    return Converted(
+        dialect=wire.dialect,
+        messages=wire.messages,
+        system=wire.system,
+        aliases=wire.aliases,
+        notes=prepared.notes,
+        transcript=prepared,
+        ids=id_map,
+    )
 
 
-def prepare_transcript(transcript: Transcript, target: Dialect,
-                       ids: Mapping[str, str] | None = None
-                       ) -> tuple[Transcript, dict[str, str]]:
+def prepare_transcript(
+    transcript: Transcript, target: Dialect, ids: Mapping[str, str] | None = None
+) -> tuple[Transcript, dict[str, str]]:
     """The repairs `convert` makes before writing `transcript` for `target`."""
     notes = list(transcript.notes)
     messages = [_drop_state(m, target, notes) for m in transcript.messages]
@@ -87,23 +101,27 @@ def _drop_state(message: Message, target: Dialect, notes: list[str]) -> Message:
     keep = target.provider
     foreign = [p for p in message.state if p != keep]
     if foreign:
-        notes.append(f"dropped {', '.join(foreign)} reasoning state: only that provider can "
-                     "read it")
+        notes.append(
+            f"dropped {', '.join(foreign)} reasoning state: only that provider can read it"
+        )
         message = replace(message, state={k: v for k, v in message.state.items() if k == keep})
     calls = []
     for call in message.calls:
         state = call.provider_state or {}
         if any(p != keep for p in state):
-            notes.append(f"dropped {', '.join(p for p in state if p != keep)} state of call "
-                         f"{call.id!r}")
-            call = replace(call, provider_state={k: v for k, v in state.items() if k == keep}
-                           or None)
+            notes.append(
+                f"dropped {', '.join(p for p in state if p != keep)} state of call {call.id!r}"
+            )
+            call = replace(
+                call, provider_state={k: v for k, v in state.items() if k == keep} or None
+            )
         calls.append(call)
     return replace(message, calls=tuple(calls))
 
 
-def _rewrite_ids(messages: Sequence[Message], pinned: Mapping[str, str],
-                 rule: re.Pattern[str]) -> tuple[list[Message], dict[str, str]]:
+def _rewrite_ids(
+    messages: Sequence[Message], pinned: Mapping[str, str], rule: re.Pattern[str]
+) -> tuple[list[Message], dict[str, str]]:
     """Ids the target rejects or that repeat, rewritten in calls and their results.
 
     The mapping is scoped to one assistant turn and the results after it, because some
@@ -140,10 +158,13 @@ def _safe_id(old: str, seen: set[str]) -> str:
 def _rename(message: Message, id_map: Mapping[str, str]) -> Message:
     if not id_map:
         return message
-    calls = tuple(replace(c, id=id_map[c.id], provider_id=c.provider_id or c.id)
-                  if c.id in id_map else c for c in message.calls)
-    results = tuple(replace(r, call_id=id_map[r.call_id]) if r.call_id in id_map else r
-                    for r in message.results)
+    calls = tuple(
+        replace(c, id=id_map[c.id], provider_id=c.provider_id or c.id) if c.id in id_map else c
+        for c in message.calls
+    )
+    results = tuple(
+        replace(r, call_id=id_map[r.call_id]) if r.call_id in id_map else r for r in message.results
+    )
     return replace(message, calls=calls, results=results)
 
 
@@ -176,8 +197,16 @@ def _answer_dangling(messages: list[Message], notes: list[str]) -> list[Message]
 def _synthetic(calls: Sequence[ToolCall], notes: list[str]) -> tuple[ToolResult, ...]:
     for call in calls:
         notes.append(f"call {call.id!r} had no result: answered with a synthetic error")
-    return tuple(ToolResult(call_id=c.id, name=c.name, route=Route.UNKNOWN_OUTCOME,
-                            content=INTERRUPTED, is_error=True) for c in calls)
+    return tuple(
+        ToolResult(
+            call_id=c.id,
+            name=c.name,
+            route=Route.UNKNOWN_OUTCOME,
+            content=INTERRUPTED,
+            is_error=True,
+        )
+        for c in calls
+    )
 
 
 def _object_arguments(message: Message, notes: list[str]) -> Message:
@@ -185,11 +214,13 @@ def _object_arguments(message: Message, notes: list[str]) -> Message:
     for call in message.calls:
         parsed = parse_arguments(call.arguments)
         if not isinstance(parsed, dict):
-            repaired = json_repair.loads(call.arguments) if isinstance(call.arguments, str) \
-                else None
+            repaired = (
+                json_repair.loads(call.arguments) if isinstance(call.arguments, str) else None
+            )
             parsed = repaired if isinstance(repaired, dict) else {}
-            notes.append(f"arguments of call {call.id!r} were not a JSON object; sent as "
-                         f"{parsed!r}")
+            notes.append(
+                f"arguments of call {call.id!r} were not a JSON object; sent as {parsed!r}"
+            )
             call = replace(call, arguments=parsed)
         calls.append(call)
     return replace(message, calls=tuple(calls))

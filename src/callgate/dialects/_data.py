@@ -19,8 +19,9 @@ def as_data(value: Any, dialect: str) -> Any:
         return dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(value, Mapping | list | tuple | str):
         return value
-    raise DialectError(dialect, f"expected a response dict or SDK object, got "
-                                f"{type(value).__name__}")
+    raise DialectError(
+        dialect, f"expected a response dict or SDK object, got {type(value).__name__}"
+    )
 
 
 def field(data: Mapping[str, Any], *names: str) -> Any:
@@ -34,16 +35,14 @@ def field(data: Mapping[str, Any], *names: str) -> Any:
 def req_str(data: Mapping[str, Any], key: str, dialect: str, where: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
-        raise DialectError(dialect, f"'{key}' must be a string, got {_kind(value)}",
-                           where=where)
+        raise DialectError(dialect, f"'{key}' must be a string, got {_kind(value)}", where=where)
     return value
 
 
 def opt_str(data: Mapping[str, Any], key: str, dialect: str, where: str) -> str | None:
     value = data.get(key)
     if value is not None and not isinstance(value, str):
-        raise DialectError(dialect, f"'{key}' must be a string, got {_kind(value)}",
-                           where=where)
+        raise DialectError(dialect, f"'{key}' must be a string, got {_kind(value)}", where=where)
     return value
 
 
@@ -55,13 +54,18 @@ def items(value: Any, dialect: str, where: str) -> list[Mapping[str, Any]]:
         raise DialectError(dialect, f"expected a list, got {_kind(value)}", where=where)
     for i, item in enumerate(value):
         if not isinstance(item, Mapping):
-            raise DialectError(dialect, f"expected an object, got {_kind(item)}",
-                               where=f"{where}[{i}]")
+            raise DialectError(
+                dialect, f"expected an object, got {_kind(item)}", where=f"{where}[{i}]"
+            )
     return list(value)
 
 
-def text_of(content: Any, dialect: str, where: str,
-            kinds: tuple[str, ...] = ("text", "input_text", "output_text")) -> str:
+def text_of(
+    content: Any,
+    dialect: str,
+    where: str,
+    kinds: tuple[str, ...] = ("text", "input_text", "output_text"),
+) -> str:
     """Text of a string or of a list of text parts; other parts are not carried."""
     if content is None:
         return ""
@@ -71,8 +75,11 @@ def text_of(content: Any, dialect: str, where: str,
     out: list[str] = []
     for i, part in enumerate(parts):
         if part.get("type") not in kinds:
-            raise DialectError(dialect, f"content part of type {part.get('type')!r} cannot be "
-                                        "carried (only text is)", where=f"{where}[{i}]")
+            raise DialectError(
+                dialect,
+                f"content part of type {part.get('type')!r} cannot be carried (only text is)",
+                where=f"{where}[{i}]",
+            )
         out.append(req_str(part, "text", dialect, f"{where}[{i}]"))
     return "".join(out)
 

@@ -41,4 +41,3 @@ def malformed(dialect: str, what: str) -> Iterator[None]:
         raise
     except _SHAPE_ERRORS as exc:
         raise DialectError(dialect, f"malformed {what} ({type(exc).__name__}: {exc})") from exc
-

@@ -28,9 +28,13 @@ _MODES = {"auto": "AUTO", "required": "ANY", "none": "NONE"}
 class Gemini(Codec):
     dialect = D
 
-    def tools(self, tools: Sequence[WireTool], choice: ToolChoice | None,
-              parallel: bool | None, ctx: WireContext
-              ) -> tuple[dict[str, Any], list[DialectWarning]]:
+    def tools(
+        self,
+        tools: Sequence[WireTool],
+        choice: ToolChoice | None,
+        parallel: bool | None,
+        ctx: WireContext,
+    ) -> tuple[dict[str, Any], list[DialectWarning]]:
         warnings: list[DialectWarning] = []
         payload: dict[str, Any] = {}
         if tools:
@@ -38,8 +42,9 @@ class Gemini(Codec):
         if choice is not None:
             payload["toolConfig"] = {"functionCallingConfig": _choice(choice, ctx)}
         if parallel is False:
-            warnings.append(self.warning("parallel_tool_calls",
-                                         "Gemini has no switch for parallel calls"))
+            warnings.append(
+                self.warning("parallel_tool_calls", "Gemini has no switch for parallel calls")
+            )
         return payload, warnings
 
     def parse(self, data: Any, ctx: WireContext) -> ParsedTurn:
@@ -54,11 +59,16 @@ class Gemini(Codec):
             finish = field(candidates[0], "finishReason", "finish_reason")
             data = candidates[0].get("content") or {}
         message = _model_content(data, "content", ctx)
-        return ParsedTurn(text=message.text, calls=message.calls, state=message.state,
-                          finish_reason=finish if isinstance(finish, str) else None)
+        return ParsedTurn(
+            text=message.text,
+            calls=message.calls,
+            state=message.state,
+            finish_reason=finish if isinstance(finish, str) else None,
+        )
 
-    def results(self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall],
-                ctx: WireContext) -> list[dict[str, Any]]:
+    def results(
+        self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall], ctx: WireContext
+    ) -> list[dict[str, Any]]:
         if not results:
             return []
         return [{"role": "user", "parts": [_response(r, calls, ctx) for r in results]}]
@@ -79,8 +89,10 @@ class Gemini(Codec):
         out: list[dict[str, Any]] = []
         for message in messages:
             if message.role == "system":
-                raise DialectError(D, "system text goes in 'systemInstruction'; pass it to "
-                                      "write_messages separately")
+                raise DialectError(
+                    D,
+                    "system text goes in 'systemInstruction'; pass it to write_messages separately",
+                )
             if message.role == "assistant":
                 calls.update((c.id, c) for c in message.calls)
                 out.append({"role": "model", "parts": _model_parts(message, ctx)})
@@ -109,15 +121,20 @@ def _model_content(data: Mapping[str, Any], where: str, ctx: WireContext) -> Mes
         elif signature and set(part) <= {"thoughtSignature", "thought_signature"}:
             thoughts.append(dict(part))
         else:
-            raise DialectError(D, f"part with fields {sorted(part)} is not supported",
-                               where=f"{where}.parts[{i}]")
+            raise DialectError(
+                D, f"part with fields {sorted(part)} is not supported", where=f"{where}.parts[{i}]"
+            )
     state: dict[str, Any] = {}
     if thoughts:
         state["thoughts"] = thoughts
     if text_signature:
         state["text_signature"] = text_signature
-    return Message(role="assistant", text="".join(text), calls=tuple(calls),
-                   state={"gemini": state} if state else {})
+    return Message(
+        role="assistant",
+        text="".join(text),
+        calls=tuple(calls),
+        state={"gemini": state} if state else {},
+    )
 
 
 def _call(raw: Mapping[str, Any], signature: Any, where: str) -> ToolCall:
@@ -150,8 +167,9 @@ def _user_content(data: Mapping[str, Any], where: str, ctx: WireContext) -> list
             else:
                 out.append(Message(role="user", text=part["text"]))
         else:
-            raise DialectError(D, f"part with fields {sorted(part)} is not supported",
-                               where=f"{where}.parts[{i}]")
+            raise DialectError(
+                D, f"part with fields {sorted(part)} is not supported", where=f"{where}.parts[{i}]"
+            )
     return out
 
 
@@ -168,9 +186,13 @@ def _read_response(raw: Mapping[str, Any], where: str, ctx: WireContext) -> Tool
         value = dict(body)
     content = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     call_id = raw.get("id")
-    return result_of(call_id if isinstance(call_id, str) else "", content, is_error,
-                     name=ctx.canonical(req_str(raw, "name", D, where)),
-                     structured=None if isinstance(value, str) else value)
+    return result_of(
+        call_id if isinstance(call_id, str) else "",
+        content,
+        is_error,
+        name=ctx.canonical(req_str(raw, "name", D, where)),
+        structured=None if isinstance(value, str) else value,
+    )
 
 
 def _model_parts(message: Message, ctx: WireContext) -> list[dict[str, Any]]:
@@ -189,8 +211,11 @@ def _model_parts(message: Message, ctx: WireContext) -> list[dict[str, Any]]:
 def _call_part(call: ToolCall, ctx: WireContext) -> dict[str, Any]:
     parsed = parse_arguments(call.arguments)
     if not isinstance(parsed, dict):
-        raise DialectError(D, f"call {call.id!r}: {parsed.message}; Gemini needs an object "
-                              "(repair it before writing)")
+        raise DialectError(
+            D,
+            f"call {call.id!r}: {parsed.message}; Gemini needs an object "
+            "(repair it before writing)",
+        )
     body: dict[str, Any] = {"name": ctx.wire(call.name), "args": parsed}
     if not call.synthetic_id:
         body["id"] = call.id
@@ -201,13 +226,13 @@ def _call_part(call: ToolCall, ctx: WireContext) -> dict[str, Any]:
     return part
 
 
-def _response(result: ToolResult, calls: Mapping[str, ToolCall], ctx: WireContext
-              ) -> dict[str, Any]:
+def _response(
+    result: ToolResult, calls: Mapping[str, ToolCall], ctx: WireContext
+) -> dict[str, Any]:
     call = calls.get(result.call_id)
     name = result.name or (call.name if call else "")
     if not name:
-        raise DialectError(D, f"result {result.call_id!r} has no tool name, which Gemini "
-                              "requires")
+        raise DialectError(D, f"result {result.call_id!r} has no tool name, which Gemini requires")
     key = "error" if result.is_error else "result"
     body: dict[str, Any] = {"name": ctx.wire(name), "response": {key: result.content}}
     if call is None or not call.synthetic_id:

@@ -16,12 +16,32 @@ from callgate.schema import resolve_local
 
 __all__ = ["GeminiSubset"]
 
-_KEEP = frozenset({
-    "type", "format", "title", "description", "nullable", "enum", "items", "minItems",
-    "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "properties",
-    "required", "minProperties", "maxProperties", "anyOf", "default", "example",
-    "propertyOrdering",
-})
+_KEEP = frozenset(
+    {
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "anyOf",
+        "default",
+        "example",
+        "propertyOrdering",
+    }
+)
 _PROPERTY = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
 
 
@@ -39,8 +59,12 @@ class GeminiSubset(SchemaWalker):
         if not isinstance(ref, str):
             return super().node(node, path)
         if ref in self._expanding or resolve_local(self.root, node) is node:
-            self.warn(path, "$ref", "dropped", f"recursive or unresolvable $ref {ref!r} "
-                      "sent as an unconstrained schema")
+            self.warn(
+                path,
+                "$ref",
+                "dropped",
+                f"recursive or unresolvable $ref {ref!r} sent as an unconstrained schema",
+            )
             return {}
         target = resolve_local(self.root, node)
         self._expanding.append(ref)
@@ -95,8 +119,11 @@ class GeminiSubset(SchemaWalker):
             self.warn(path, "oneOf", "rewritten", "oneOf sent as anyOf")
         if "allOf" in node:
             branches = node.pop("allOf")
-            if isinstance(branches, list) and len(branches) == 1 and \
-                    isinstance(branches[0], Mapping):
+            if (
+                isinstance(branches, list)
+                and len(branches) == 1
+                and isinstance(branches[0], Mapping)
+            ):
                 node.update({k: v for k, v in branches[0].items() if k not in node})
                 self.warn(path, "allOf", "rewritten", "single-branch allOf merged")
             else:
@@ -125,16 +152,25 @@ class GeminiSubset(SchemaWalker):
             self.warn(path, "enum", "rewritten", "enum values sent as strings")
         node["enum"] = texts
         if node.get("type") not in (None, "string"):
-            self.warn(path, "type", "rewritten", "an enum is sent as a string enum; the "
-                      "value is converted back to the declared type when parsed")
+            self.warn(
+                path,
+                "type",
+                "rewritten",
+                "an enum is sent as a string enum; the "
+                "value is converted back to the declared type when parsed",
+            )
         node["type"] = "string"
         node["format"] = "enum"
 
     def _check_names(self, node: dict[str, Any], path: str) -> None:
         for name in node.get("properties") or {}:
             if not re.match(_PROPERTY, name):
-                self.warn(f"{path}/properties/{name}", "properties", "ignored",
-                          f"property name {name!r} is outside Gemini's documented charset")
+                self.warn(
+                    f"{path}/properties/{name}",
+                    "properties",
+                    "ignored",
+                    f"property name {name!r} is outside Gemini's documented charset",
+                )
 
 
 def _text(value: Any) -> str:

@@ -20,9 +20,13 @@ D = Dialect.MCP
 class MCP(Codec):
     dialect = D
 
-    def tools(self, tools: Sequence[WireTool], choice: ToolChoice | None,
-              parallel: bool | None, ctx: WireContext
-              ) -> tuple[dict[str, Any], list[DialectWarning]]:
+    def tools(
+        self,
+        tools: Sequence[WireTool],
+        choice: ToolChoice | None,
+        parallel: bool | None,
+        ctx: WireContext,
+    ) -> tuple[dict[str, Any], list[DialectWarning]]:
         warnings = []
         if choice is not None and choice != ToolChoice():
             warnings.append(self.warning("tool_choice", "MCP servers do not choose tools"))
@@ -43,18 +47,25 @@ class MCP(Codec):
         if arguments is not None and not isinstance(arguments, Mapping):
             raise DialectError(D, "'arguments' must be an object", where="params")
         has_id = isinstance(rpc_id, str | int) and not isinstance(rpc_id, bool)
-        call = ToolCall(id=str(rpc_id) if has_id else new_call_id(), synthetic_id=not has_id,
-                        name=req_str(params, "name", D, "params"), arguments=arguments or {})
+        call = ToolCall(
+            id=str(rpc_id) if has_id else new_call_id(),
+            synthetic_id=not has_id,
+            name=req_str(params, "name", D, "params"),
+            arguments=arguments or {},
+        )
         return ParsedTurn(calls=(ctx.finish(call),))
 
-    def results(self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall],
-                ctx: WireContext) -> list[dict[str, Any]]:
+    def results(
+        self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall], ctx: WireContext
+    ) -> list[dict[str, Any]]:
         return [_result(r) for r in results]
 
 
 def _result(result: ToolResult) -> dict[str, Any]:
-    out: dict[str, Any] = {"content": [{"type": "text", "text": result.content}],
-                           "isError": result.is_error}
+    out: dict[str, Any] = {
+        "content": [{"type": "text", "text": result.content}],
+        "isError": result.is_error,
+    }
     # 2025-11-25 allows only an object here; other JSON values stay in the text block.
     if isinstance(result.structured, Mapping) and not result.is_error:
         out["structuredContent"] = dict(result.structured)

@@ -39,8 +39,9 @@ class Rendered:
     """Canonical names of the tools sent in strict mode."""
 
     def context(self) -> WireContext:
-        return WireContext(dialect=self.dialect, aliases=self.aliases, tools=self.tools,
-                           strict=self.strict)
+        return WireContext(
+            dialect=self.dialect, aliases=self.aliases, tools=self.tools, strict=self.strict
+        )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -20,11 +20,14 @@ D = Dialect.OPENAI_CHAT
 class OpenAIChat(Codec):
     dialect = D
 
-    def tools(self, tools: Sequence[WireTool], choice: ToolChoice | None,
-              parallel: bool | None, ctx: WireContext
-              ) -> tuple[dict[str, Any], list[DialectWarning]]:
-        return openai_tools_payload(tools, choice, parallel, ctx, tool=_tool,
-                                    choose=_choice), []
+    def tools(
+        self,
+        tools: Sequence[WireTool],
+        choice: ToolChoice | None,
+        parallel: bool | None,
+        ctx: WireContext,
+    ) -> tuple[dict[str, Any], list[DialectWarning]]:
+        return openai_tools_payload(tools, choice, parallel, ctx, tool=_tool, choose=_choice), []
 
     def parse(self, data: Any, ctx: WireContext) -> ParsedTurn:
         data = as_data(data, D)
@@ -40,10 +43,10 @@ class OpenAIChat(Codec):
         message = self.read_assistant(data, "message", ctx)
         return ParsedTurn(text=message.text, calls=message.calls, finish_reason=finish)
 
-    def results(self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall],
-                ctx: WireContext) -> list[dict[str, Any]]:
-        return [{"role": "tool", "tool_call_id": r.call_id, "content": marked(r)}
-                for r in results]
+    def results(
+        self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall], ctx: WireContext
+    ) -> list[dict[str, Any]]:
+        return [{"role": "tool", "tool_call_id": r.call_id, "content": marked(r)} for r in results]
 
     def read(self, messages: Sequence[Any], ctx: WireContext) -> list[Message]:
         out: list[Message] = []
@@ -70,13 +73,19 @@ class OpenAIChat(Codec):
     def read_assistant(self, data: Mapping[str, Any], where: str, ctx: WireContext) -> Message:
         text = text_of(data.get("content"), D, f"{where}.content", ("text", "output_text"))
         raw_calls = items(data.get("tool_calls"), D, f"{where}.tool_calls")
-        calls = [ctx.finish(_call(c, f"{where}.tool_calls[{i}]")) for i, c in
-                 enumerate(raw_calls)]
+        calls = [ctx.finish(_call(c, f"{where}.tool_calls[{i}]")) for i, c in enumerate(raw_calls)]
         legacy = data.get("function_call")
         if isinstance(legacy, Mapping):
-            calls.append(ctx.finish(ToolCall(
-                id=new_call_id(), name=req_str(legacy, "name", D, f"{where}.function_call"),
-                arguments=chat_arguments(legacy.get("arguments")), synthetic_id=True)))
+            calls.append(
+                ctx.finish(
+                    ToolCall(
+                        id=new_call_id(),
+                        name=req_str(legacy, "name", D, f"{where}.function_call"),
+                        arguments=chat_arguments(legacy.get("arguments")),
+                        synthetic_id=True,
+                    )
+                )
+            )
         return Message(role="assistant", text=text, calls=tuple(calls))
 
     def _read_one(self, raw: Mapping[str, Any], where: str, ctx: WireContext) -> Message:
@@ -92,8 +101,10 @@ class OpenAIChat(Codec):
             result = result_of("", content, is_error, name=req_str(raw, "name", D, where))
             return Message(role="tool", results=(result,))
         if role in ("system", "developer", "user"):
-            return Message(role="user" if role == "user" else "system",
-                           text=text_of(raw.get("content"), D, f"{where}.content"))
+            return Message(
+                role="user" if role == "user" else "system",
+                text=text_of(raw.get("content"), D, f"{where}.content"),
+            )
         raise DialectError(D, f"unknown message role {role!r}", where=where)
 
 
@@ -107,8 +118,11 @@ def chat_arguments(value: Any) -> str | Mapping[str, Any] | None:
 def _call(raw: Mapping[str, Any], where: str) -> ToolCall:
     kind = raw.get("type", "function")
     if kind != "function":
-        raise DialectError(D, f"tool call of type {kind!r} is not supported (only function "
-                              "tools are rendered)", where=where)
+        raise DialectError(
+            D,
+            f"tool call of type {kind!r} is not supported (only function tools are rendered)",
+            where=where,
+        )
     fn = raw.get("function")
     if not isinstance(fn, Mapping):
         raise DialectError(D, "'function' must be an object", where=where)
@@ -139,8 +153,11 @@ def _assistant(message: Message, ctx: WireContext) -> dict[str, Any]:
 
 
 def _wire_call(call: ToolCall, ctx: WireContext) -> dict[str, Any]:
-    wire: dict[str, Any] = {"id": call.id, "type": "function", "function": {
-        "name": ctx.wire(call.name), "arguments": arguments_text(call)}}
+    wire: dict[str, Any] = {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": ctx.wire(call.name), "arguments": arguments_text(call)},
+    }
     signature = ((call.provider_state or {}).get("gemini") or {}).get("thought_signature")
     if signature:
         wire["extra_content"] = {"google": {"thought_signature": signature}}
@@ -156,8 +173,12 @@ def arguments_text(call: ToolCall) -> str:
 
 
 def openai_tools_payload(
-    tools: Sequence[WireTool], choice: ToolChoice | None, parallel: bool | None,
-    ctx: WireContext, *, tool: Callable[[WireTool], dict[str, Any]],
+    tools: Sequence[WireTool],
+    choice: ToolChoice | None,
+    parallel: bool | None,
+    ctx: WireContext,
+    *,
+    tool: Callable[[WireTool], dict[str, Any]],
     choose: Callable[[ToolChoice, WireContext], Any],
 ) -> dict[str, Any]:
     """`tools`, `tool_choice` and `parallel_tool_calls`: the same fields in Chat and
@@ -188,6 +209,10 @@ def _choice(choice: ToolChoice, ctx: WireContext) -> Any:
         return choice.mode
     if len(names) == 1 and choice.mode == "required":
         return {"type": "function", "function": {"name": names[0]}}
-    return {"type": "allowed_tools", "allowed_tools": {
-        "mode": choice.mode, "tools": [{"type": "function", "function": {"name": n}}
-                                       for n in names]}}
+    return {
+        "type": "allowed_tools",
+        "allowed_tools": {
+            "mode": choice.mode,
+            "tools": [{"type": "function", "function": {"name": n}} for n in names],
+        },
+    }

@@ -20,8 +20,11 @@ def codec(dialect: Dialect) -> Codec:
     from callgate.dialects._text import Text
 
     made: dict[Dialect, type[Codec]] = {
-        Dialect.OPENAI_CHAT: OpenAIChat, Dialect.OPENAI_RESPONSES: OpenAIResponses,
-        Dialect.ANTHROPIC: Anthropic, Dialect.GEMINI: Gemini, Dialect.MCP: MCP,
+        Dialect.OPENAI_CHAT: OpenAIChat,
+        Dialect.OPENAI_RESPONSES: OpenAIResponses,
+        Dialect.ANTHROPIC: Anthropic,
+        Dialect.GEMINI: Gemini,
+        Dialect.MCP: MCP,
         Dialect.TEXT: Text,
     }
     return made[dialect]()

@@ -22,8 +22,12 @@ _LIMITS = {Dialect.OPENAI_CHAT: 128, Dialect.OPENAI_RESPONSES: 128, Dialect.GEMI
 
 
 def render_tools(
-    tools: Catalog | Iterable[Tool], dialect: Dialect | str, *, strict: bool = False,
-    choice: ToolChoice | ChoiceMode | None = None, parallel: bool | None = None,
+    tools: Catalog | Iterable[Tool],
+    dialect: Dialect | str,
+    *,
+    strict: bool = False,
+    choice: ToolChoice | ChoiceMode | None = None,
+    parallel: bool | None = None,
     gemini_schema: GeminiSchema = "json_schema",
 ) -> Rendered:
     """Render `tools` as request fields of `dialect`.
@@ -41,19 +45,34 @@ def render_tools(
     warnings = _alias_warnings(aliases, target)
     wire: list[WireTool] = []
     for tool in listed:
-        made, more = prepare(tool, target, aliases.to_wire(tool.name), strict=strict,
-                             openapi=gemini_schema == "openapi")
+        made, more = prepare(
+            tool,
+            target,
+            aliases.to_wire(tool.name),
+            strict=strict,
+            openapi=gemini_schema == "openapi",
+        )
         wire.append(made)
         warnings += more
     if strict and target is Dialect.ANTHROPIC:
         wire, more = strict_limits(wire)
         warnings += more
     warnings += _size_warnings(listed, target)
-    ctx = WireContext(dialect=target, aliases=aliases, tools={t.name: t for t in listed},
-                      strict=frozenset(w.tool.name for w in wire if w.strict))
+    ctx = WireContext(
+        dialect=target,
+        aliases=aliases,
+        tools={t.name: t for t in listed},
+        strict=frozenset(w.tool.name for w in wire if w.strict),
+    )
     payload, more = codec(target).tools(wire, to_tool_choice(choice, ctx), parallel, ctx)
-    return Rendered(dialect=target, payload=payload, warnings=(*warnings, *more),
-                    aliases=aliases, tools=ctx.tools, strict=ctx.strict)
+    return Rendered(
+        dialect=target,
+        payload=payload,
+        warnings=(*warnings, *more),
+        aliases=aliases,
+        tools=ctx.tools,
+        strict=ctx.strict,
+    )
 
 
 def to_dialect(value: Dialect | str) -> Dialect:
@@ -64,14 +83,15 @@ def to_dialect(value: Dialect | str) -> Dialect:
         raise UserError(f"unknown dialect {value!r}; expected one of {known}") from None
 
 
-def to_tool_choice(choice: ToolChoice | ChoiceMode | None, ctx: WireContext
-                   ) -> ToolChoice | None:
+def to_tool_choice(choice: ToolChoice | ChoiceMode | None, ctx: WireContext) -> ToolChoice | None:
     if choice is None:
         return None
     if isinstance(choice, str):
         if choice not in ("auto", "required", "none"):
-            raise UserError(f"tool choice {choice!r} must be 'auto', 'required', 'none' or a "
-                            "ToolChoice (ToolChoice.tool(name) forces one tool)")
+            raise UserError(
+                f"tool choice {choice!r} must be 'auto', 'required', 'none' or a "
+                "ToolChoice (ToolChoice.tool(name) forces one tool)"
+            )
         return ToolChoice(mode=choice)
     unknown = [n for n in choice.tools if n not in ctx.tools]
     if unknown:
@@ -80,22 +100,44 @@ def to_tool_choice(choice: ToolChoice | ChoiceMode | None, ctx: WireContext
 
 
 def _alias_warnings(aliases: Aliases, dialect: Dialect) -> list[DialectWarning]:
-    return [DialectWarning(dialect=dialect, tool=name, path="", keyword="name",
-                           action="aliased", message=f"sent as {alias!r}: {dialect} rejects "
-                                                     f"the name {name!r}")
-            for name, alias in aliases.forward.items()]
+    return [
+        DialectWarning(
+            dialect=dialect,
+            tool=name,
+            path="",
+            keyword="name",
+            action="aliased",
+            message=f"sent as {alias!r}: {dialect} rejects the name {name!r}",
+        )
+        for name, alias in aliases.forward.items()
+    ]
 
 
 def _size_warnings(tools: Sequence[Tool], dialect: Dialect) -> list[DialectWarning]:
     out = []
     limit = _LIMITS.get(dialect)
     if limit is not None and len(tools) > limit:
-        out.append(DialectWarning(dialect=dialect, tool=None, path="", keyword="tools",
-                                  action="ignored", message=f"{len(tools)} tools; {dialect} "
-                                                            f"accepts at most {limit}"))
+        out.append(
+            DialectWarning(
+                dialect=dialect,
+                tool=None,
+                path="",
+                keyword="tools",
+                action="ignored",
+                message=f"{len(tools)} tools; {dialect} accepts at most {limit}",
+            )
+        )
     if dialect in (Dialect.OPENAI_CHAT, Dialect.OPENAI_RESPONSES):
-        out += [DialectWarning(dialect=dialect, tool=t.name, path="", keyword="description",
-                               action="ignored", message=f"description of {len(t.description)} "
-                                                         "characters; OpenAI accepts 1024")
-                for t in tools if len(t.description) > 1024]
+        out += [
+            DialectWarning(
+                dialect=dialect,
+                tool=t.name,
+                path="",
+                keyword="description",
+                action="ignored",
+                message=f"description of {len(t.description)} characters; OpenAI accepts 1024",
+            )
+            for t in tools
+            if len(t.description) > 1024
+        ]
     return out

@@ -16,18 +16,25 @@ from callgate.dialects._openai_chat import arguments_text, chat_arguments, opena
 __all__ = ["OpenAIResponses"]
 
 D = Dialect.OPENAI_RESPONSES
-_MESSAGE_ROLES: dict[str, Role] = {"user": "user", "system": "system", "developer": "system",
-                  "assistant": "assistant"}
+_MESSAGE_ROLES: dict[str, Role] = {
+    "user": "user",
+    "system": "system",
+    "developer": "system",
+    "assistant": "assistant",
+}
 
 
 class OpenAIResponses(Codec):
     dialect = D
 
-    def tools(self, tools: Sequence[WireTool], choice: ToolChoice | None,
-              parallel: bool | None, ctx: WireContext
-              ) -> tuple[dict[str, Any], list[DialectWarning]]:
-        return openai_tools_payload(tools, choice, parallel, ctx, tool=_tool,
-                                    choose=_choice), []
+    def tools(
+        self,
+        tools: Sequence[WireTool],
+        choice: ToolChoice | None,
+        parallel: bool | None,
+        ctx: WireContext,
+    ) -> tuple[dict[str, Any], list[DialectWarning]]:
+        return openai_tools_payload(tools, choice, parallel, ctx, tool=_tool, choose=_choice), []
 
     def parse(self, data: Any, ctx: WireContext) -> ParsedTurn:
         data = as_data(data, D)
@@ -37,13 +44,20 @@ class OpenAIResponses(Codec):
             data = data.get("output")
         messages = self.read(items(data, D, "output"), ctx)
         message = _merge_assistant(messages)
-        return ParsedTurn(text=message.text, calls=message.calls, state=message.state,
-                          finish_reason=finish if isinstance(finish, str) else None)
+        return ParsedTurn(
+            text=message.text,
+            calls=message.calls,
+            state=message.state,
+            finish_reason=finish if isinstance(finish, str) else None,
+        )
 
-    def results(self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall],
-                ctx: WireContext) -> list[dict[str, Any]]:
-        return [{"type": "function_call_output", "call_id": r.call_id, "output": marked(r)}
-                for r in results]
+    def results(
+        self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall], ctx: WireContext
+    ) -> list[dict[str, Any]]:
+        return [
+            {"type": "function_call_output", "call_id": r.call_id, "output": marked(r)}
+            for r in results
+        ]
 
     def read(self, messages: Sequence[Any], ctx: WireContext) -> list[Message]:
         out: list[Message] = []
@@ -69,18 +83,24 @@ class OpenAIResponses(Codec):
             role = _MESSAGE_ROLES.get(str(raw.get("role")))
             if role is None:
                 raise DialectError(D, f"unknown message role {raw.get('role')!r}", where=where)
-            return Message(role=role, text=text_of(raw.get("content"), D, f"{where}.content",
-                                                   ("input_text", "output_text", "text")))
+            return Message(
+                role=role,
+                text=text_of(
+                    raw.get("content"), D, f"{where}.content", ("input_text", "output_text", "text")
+                ),
+            )
         if kind == "function_call":
             return Message(role="assistant", calls=(ctx.finish(_call(raw, where)),))
         if kind == "function_call_output":
-            content, is_error = from_marked(text_of(raw.get("output"), D, f"{where}.output",
-                                                    ("input_text", "output_text")))
+            content, is_error = from_marked(
+                text_of(raw.get("output"), D, f"{where}.output", ("input_text", "output_text"))
+            )
             call_id = req_str(raw, "call_id", D, where)
             return Message(role="tool", results=(result_of(call_id, content, is_error),))
         if kind in ("custom_tool_call", "custom_tool_call_output"):
-            raise DialectError(D, f"{kind} items are not supported (only function tools are "
-                                  "rendered)", where=where)
+            raise DialectError(
+                D, f"{kind} items are not supported (only function tools are rendered)", where=where
+            )
         # Reasoning and built-in tool items are the provider's own state: echoed, never read.
         return Message(role="assistant", state={"openai": {"items": [dict(raw)]}})
 
@@ -93,7 +113,8 @@ def _call(raw: Mapping[str, Any], where: str) -> ToolCall:
     return ToolCall(
         id=call_id if isinstance(call_id, str) and call_id else new_call_id(),
         synthetic_id=not (isinstance(call_id, str) and call_id),
-        name=req_str(raw, "name", D, where), arguments=chat_arguments(raw.get("arguments")),
+        name=req_str(raw, "name", D, where),
+        arguments=chat_arguments(raw.get("arguments")),
         provider_state={"openai": state} if state else None,
     )
 
@@ -103,8 +124,11 @@ def _append(out: list[Message], message: Message) -> None:
     last = out[-1] if out else None
     if last is not None and last.role == message.role == "tool":
         out[-1] = Message(role="tool", results=last.results + message.results)
-    elif last is not None and last.role == message.role == "assistant" and not (
-            last.calls and (message.text or message.state)):
+    elif (
+        last is not None
+        and last.role == message.role == "assistant"
+        and not (last.calls and (message.text or message.state))
+    ):
         out[-1] = _merge_assistant([last, message])
     else:
         out.append(message)
@@ -123,8 +147,12 @@ def _assistant(message: Message, ctx: WireContext) -> list[dict[str, Any]]:
     if message.text:
         out.append({"type": "message", "role": "assistant", "content": message.text})
     for call in message.calls:
-        item: dict[str, Any] = {"type": "function_call", "call_id": call.id,
-                                "name": ctx.wire(call.name), "arguments": arguments_text(call)}
+        item: dict[str, Any] = {
+            "type": "function_call",
+            "call_id": call.id,
+            "name": ctx.wire(call.name),
+            "arguments": arguments_text(call),
+        }
         item_id = ((call.provider_state or {}).get("openai") or {}).get("item_id")
         if item_id:
             item["id"] = item_id
@@ -148,5 +176,8 @@ def _choice(choice: ToolChoice, ctx: WireContext) -> Any:
         return choice.mode
     if len(names) == 1 and choice.mode == "required":
         return {"type": "function", "name": names[0]}
-    return {"type": "allowed_tools", "mode": choice.mode,
-            "tools": [{"type": "function", "name": n} for n in names]}
+    return {
+        "type": "allowed_tools",
+        "mode": choice.mode,
+        "tools": [{"type": "function", "name": n} for n in names],
+    }

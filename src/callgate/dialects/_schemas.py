@@ -18,8 +18,9 @@ __all__ = ["prepare", "strict_limits"]
 _OPENAI = (Dialect.OPENAI_CHAT, Dialect.OPENAI_RESPONSES)
 
 
-def prepare(tool: Tool, dialect: Dialect, name: str, *, strict: bool, openapi: bool
-            ) -> tuple[WireTool, list[DialectWarning]]:
+def prepare(
+    tool: Tool, dialect: Dialect, name: str, *, strict: bool, openapi: bool
+) -> tuple[WireTool, list[DialectWarning]]:
     """The wire form of `tool` for `dialect`, and what the transform changed."""
     schema = _object_root(tool.input_schema)
     if strict and dialect in _OPENAI:
@@ -28,14 +29,25 @@ def prepare(tool: Tool, dialect: Dialect, name: str, *, strict: bool, openapi: b
         return _strict(tool, name, schema, AnthropicStrict(tool.name), dialect)
     warnings: list[DialectWarning] = []
     if strict:
-        warnings.append(_warning(dialect, tool.name, "", "strict", "ignored",
-                                 f"{dialect} has no strict mode for tools"))
+        warnings.append(
+            _warning(
+                dialect,
+                tool.name,
+                "",
+                "strict",
+                "ignored",
+                f"{dialect} has no strict mode for tools",
+            )
+        )
     if dialect is Dialect.GEMINI and openapi:
         walker = GeminiSubset(tool.name)
-        return (WireTool(tool=tool, name=name, schema=walker.run(schema), openapi=True),
-                warnings + walker.warnings)
-    return WireTool(tool=tool, name=name, schema=schema,
-                    strict=False if dialect in _OPENAI else None), warnings
+        return (
+            WireTool(tool=tool, name=name, schema=walker.run(schema), openapi=True),
+            warnings + walker.warnings,
+        )
+    return WireTool(
+        tool=tool, name=name, schema=schema, strict=False if dialect in _OPENAI else None
+    ), warnings
 
 
 def strict_limits(tools: Sequence[WireTool]) -> tuple[list[WireTool], list[DialectWarning]]:
@@ -55,24 +67,40 @@ def strict_limits(tools: Sequence[WireTool]) -> tuple[list[WireTool], list[Diale
             out.append(wire)
             continue
         over = next(k for k in used if used[k] + need[k] > LIMITS[k])
-        warnings.append(_warning(Dialect.ANTHROPIC, wire.tool.name, "", "strict", "not_strict",
-                                 f"sent without strict mode: the request would pass "
-                                 f"Anthropic's limit of {LIMITS[over]} strict {over}"))
+        warnings.append(
+            _warning(
+                Dialect.ANTHROPIC,
+                wire.tool.name,
+                "",
+                "strict",
+                "not_strict",
+                f"sent without strict mode: the request would pass "
+                f"Anthropic's limit of {LIMITS[over]} strict {over}",
+            )
+        )
         plain, _ = prepare(wire.tool, Dialect.ANTHROPIC, wire.name, strict=False, openapi=False)
         out.append(plain)
     return out, warnings
 
 
-def _strict(tool: Tool, name: str, schema: dict[str, Any], walker: SchemaWalker,
-            dialect: Dialect) -> tuple[WireTool, list[DialectWarning]]:
+def _strict(
+    tool: Tool, name: str, schema: dict[str, Any], walker: SchemaWalker, dialect: Dialect
+) -> tuple[WireTool, list[DialectWarning]]:
     walker.dialect = dialect
     try:
         wire = walker.run(schema)
     except NotStrict as exc:
-        warning = _warning(dialect, tool.name, exc.path, exc.keyword, "not_strict",
-                           f"sent without strict mode: {exc.reason}")
-        return WireTool(tool=tool, name=name, schema=schema,
-                        strict=False if dialect in _OPENAI else None), [warning]
+        warning = _warning(
+            dialect,
+            tool.name,
+            exc.path,
+            exc.keyword,
+            "not_strict",
+            f"sent without strict mode: {exc.reason}",
+        )
+        return WireTool(
+            tool=tool, name=name, schema=schema, strict=False if dialect in _OPENAI else None
+        ), [warning]
     return WireTool(tool=tool, name=name, schema=wire, strict=True), walker.warnings
 
 
@@ -86,7 +114,9 @@ def _object_root(schema: Any) -> dict[str, Any]:
     return out
 
 
-def _warning(dialect: Dialect, tool: str, path: str, keyword: str, action: Any, message: str
-             ) -> DialectWarning:
-    return DialectWarning(dialect=dialect, tool=tool, path=path, keyword=keyword,
-                          action=action, message=message)
+def _warning(
+    dialect: Dialect, tool: str, path: str, keyword: str, action: Any, message: str
+) -> DialectWarning:
+    return DialectWarning(
+        dialect=dialect, tool=tool, path=path, keyword=keyword, action=action, message=message
+    )

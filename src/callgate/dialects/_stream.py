@@ -70,14 +70,16 @@ class OpenAIChatStream(StreamAccumulator):
             delta = choice.get("delta") or {}
             if isinstance(delta.get("content"), str):
                 self.text.append(delta["content"])
-            for i, part in enumerate(items(delta.get("tool_calls"), self.dialect,
-                                           "delta.tool_calls")):
+            for i, part in enumerate(
+                items(delta.get("tool_calls"), self.dialect, "delta.tool_calls")
+            ):
                 self._call(part, i)
 
     def _call(self, part: Mapping[str, Any], position: int) -> None:
         index = part.get("index", position)
-        slot = self.calls.setdefault(index, {"type": "function", "function": {
-            "name": None, "arguments": ""}})
+        slot = self.calls.setdefault(
+            index, {"type": "function", "function": {"name": None, "arguments": ""}}
+        )
         if part.get("id") and not slot.get("id"):
             slot["id"] = part["id"]
         fn = part.get("function") or {}
@@ -89,8 +91,11 @@ class OpenAIChatStream(StreamAccumulator):
             slot["extra_content"] = part["extra_content"]
 
     def _result(self) -> ParsedTurn:
-        message = {"role": "assistant", "content": "".join(self.text),
-                   "tool_calls": [self.calls[i] for i in sorted(self.calls)]}
+        message = {
+            "role": "assistant",
+            "content": "".join(self.text),
+            "tool_calls": [self.calls[i] for i in sorted(self.calls)],
+        }
         turn = codec(self.dialect).parse(message, self.ctx)
         return ParsedTurn(text=turn.text, calls=turn.calls, finish_reason=self.finish)
 
@@ -114,8 +119,9 @@ class ResponsesStream(StreamAccumulator):
             item = self.items.setdefault(index, {"type": "function_call", "arguments": ""})
             item["arguments"] = (item.get("arguments") or "") + str(data.get("delta", ""))
         elif kind == "response.function_call_arguments.done":
-            self.items.setdefault(index, {"type": "function_call"})["arguments"] = \
-                data.get("arguments", "")
+            self.items.setdefault(index, {"type": "function_call"})["arguments"] = data.get(
+                "arguments", ""
+            )
         elif kind == "response.output_text.delta":
             item = self.items.setdefault(index, {"type": "message", "role": "assistant"})
             parts = item.setdefault("content", [])
@@ -128,8 +134,9 @@ class ResponsesStream(StreamAccumulator):
     def _result(self) -> ParsedTurn:
         output = [_output_item(self.items[i]) for i in sorted(self.items)]
         turn = codec(self.dialect).parse({"output": output}, self.ctx)
-        return ParsedTurn(text=turn.text, calls=turn.calls, state=turn.state,
-                          finish_reason=self.status)
+        return ParsedTurn(
+            text=turn.text, calls=turn.calls, state=turn.state, finish_reason=self.status
+        )
 
 
 class AnthropicStream(StreamAccumulator):
@@ -179,8 +186,9 @@ class AnthropicStream(StreamAccumulator):
                 block["input"] = _partial_object(self.buffers[index])
             blocks.append(block)
         turn = codec(self.dialect).parse({"content": blocks}, self.ctx)
-        return ParsedTurn(text=turn.text, calls=turn.calls, state=turn.state,
-                          finish_reason=self.stop)
+        return ParsedTurn(
+            text=turn.text, calls=turn.calls, state=turn.state, finish_reason=self.stop
+        )
 
 
 class GeminiStream(StreamAccumulator):
@@ -201,17 +209,21 @@ class GeminiStream(StreamAccumulator):
 
     def _result(self) -> ParsedTurn:
         turn = codec(self.dialect).parse({"role": "model", "parts": self.parts}, self.ctx)
-        return ParsedTurn(text=turn.text, calls=turn.calls, state=turn.state,
-                          finish_reason=self.finish)
+        return ParsedTurn(
+            text=turn.text, calls=turn.calls, state=turn.state, finish_reason=self.finish
+        )
 
 
-def stream_accumulator(dialect: Dialect | str, *, rendered: Rendered | None = None
-                       ) -> StreamAccumulator:
+def stream_accumulator(
+    dialect: Dialect | str, *, rendered: Rendered | None = None
+) -> StreamAccumulator:
     """A fresh accumulator for one streamed turn of `dialect`."""
     target = to_dialect(dialect)
     kinds: dict[Dialect, type[StreamAccumulator]] = {
-        Dialect.OPENAI_CHAT: OpenAIChatStream, Dialect.OPENAI_RESPONSES: ResponsesStream,
-        Dialect.ANTHROPIC: AnthropicStream, Dialect.GEMINI: GeminiStream,
+        Dialect.OPENAI_CHAT: OpenAIChatStream,
+        Dialect.OPENAI_RESPONSES: ResponsesStream,
+        Dialect.ANTHROPIC: AnthropicStream,
+        Dialect.GEMINI: GeminiStream,
     }
     if target not in kinds:
         raise DialectError(target, "this dialect does not stream model turns")

@@ -16,13 +16,31 @@ from callgate.dialects._walker import NotStrict, SchemaWalker, is_object
 
 __all__ = ["LIMITS", "AnthropicStrict", "StrictCost"]
 
-_KEEP = frozenset({
-    "type", "anyOf", "allOf", "$ref", "$defs", "definitions", "enum", "const", "description",
-    "title", "default", "properties", "required", "additionalProperties", "items", "format",
-    "pattern", "minItems",
-})
-_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "uri",
-                      "ipv4", "ipv6", "uuid"})
+_KEEP = frozenset(
+    {
+        "type",
+        "anyOf",
+        "allOf",
+        "$ref",
+        "$defs",
+        "definitions",
+        "enum",
+        "const",
+        "description",
+        "title",
+        "default",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "format",
+        "pattern",
+        "minItems",
+    }
+)
+_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -64,8 +82,12 @@ class AnthropicStrict(SchemaWalker):
         for key in list(node):
             if key not in _KEEP or not _supported(key, node[key]):
                 moved[key] = node.pop(key)
-                self.warn(path, key, "described",
-                          f"'{key}' is not supported in strict mode; stated in the description")
+                self.warn(
+                    path,
+                    key,
+                    "described",
+                    f"'{key}' is not supported in strict mode; stated in the description",
+                )
         if moved:
             note = json.dumps(moved, ensure_ascii=False, sort_keys=True)
             text = node.get("description")
@@ -82,11 +104,16 @@ class AnthropicStrict(SchemaWalker):
         extra = node.get("additionalProperties")
         if extra is None:
             node["additionalProperties"] = False
-            self.warn(path, "additionalProperties", "rewritten",
-                      "closed to unknown properties, as strict mode requires")
+            self.warn(
+                path,
+                "additionalProperties",
+                "rewritten",
+                "closed to unknown properties, as strict mode requires",
+            )
         elif extra is not False:
-            raise NotStrict(path, "additionalProperties",
-                            "an object open to extra properties cannot be strict")
+            raise NotStrict(
+                path, "additionalProperties", "an object open to extra properties cannot be strict"
+            )
         required = set(node.get("required") or ())
         self.optional += sum(1 for name in node.get("properties") or {} if name not in required)
         return node
@@ -102,9 +129,11 @@ def _supported(key: str, value: Any) -> bool:
 
 def _recursive(schema: Mapping[str, Any]) -> bool:
     """True when a `$ref` leads back to a schema that contains it."""
-    graph = {f"#/{kind}/{name}": _refs(body)
-             for kind in ("$defs", "definitions")
-             for name, body in (schema.get(kind) or {}).items()}
+    graph = {
+        f"#/{kind}/{name}": _refs(body)
+        for kind in ("$defs", "definitions")
+        for name, body in (schema.get(kind) or {}).items()
+    }
     root_refs = _refs({k: v for k, v in schema.items() if k not in ("$defs", "definitions")})
     if "#" in root_refs or any("#" in refs for refs in graph.values()):
         return True

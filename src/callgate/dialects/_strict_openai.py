@@ -15,14 +15,35 @@ from callgate.dialects._walker import NotStrict, SchemaWalker, accepts_null, is_
 
 __all__ = ["OpenAIStrict", "make_nullable"]
 
-_KEEP = frozenset({
-    "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum",
-    "const", "description", "title", "$ref", "$defs", "definitions", "pattern", "format",
-    "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "minItems",
-    "maxItems",
-})
-_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4",
-                      "ipv6", "uuid"})
+_KEEP = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "enum",
+        "const",
+        "description",
+        "title",
+        "$ref",
+        "$defs",
+        "definitions",
+        "pattern",
+        "format",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "minItems",
+        "maxItems",
+    }
+)
+_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
 _REJECTS = ("not", "if", "then", "else", "dependentRequired", "dependentSchemas")
 
 
@@ -61,16 +82,21 @@ class OpenAIStrict(SchemaWalker):
         node.setdefault("type", "object")
         extra = node.get("additionalProperties")
         if extra not in (None, False):
-            raise NotStrict(path, "additionalProperties",
-                            "an object open to extra properties cannot be strict")
+            raise NotStrict(
+                path, "additionalProperties", "an object open to extra properties cannot be strict"
+            )
         if "properties" not in node:
             if path:
                 raise NotStrict(path, "properties", "a free-form object cannot be strict")
             node["properties"] = {}
         if extra is None:
             node["additionalProperties"] = False
-            self.warn(path, "additionalProperties", "rewritten",
-                      "closed to unknown properties, as strict mode requires")
+            self.warn(
+                path,
+                "additionalProperties",
+                "rewritten",
+                "closed to unknown properties, as strict mode requires",
+            )
         self._require_all(node, path)
         return node
 
@@ -81,17 +107,24 @@ class OpenAIStrict(SchemaWalker):
             if name in required or not isinstance(schema, Mapping):
                 continue
             props[name] = make_nullable(schema)
-            self.warn(f"{path}/properties/{name}", "required", "rewritten",
-                      f"optional '{name}' sent as required and nullable; a null is dropped "
-                      "before validation")
+            self.warn(
+                f"{path}/properties/{name}",
+                "required",
+                "rewritten",
+                f"optional '{name}' sent as required and nullable; a null is dropped "
+                "before validation",
+            )
         node["properties"] = props
         node["required"] = list(props)
 
     def _unwrap_all_of(self, node: dict[str, Any], path: str) -> dict[str, Any]:
         branches = node.pop("allOf")
-        if not (isinstance(branches, list) and len(branches) == 1
-                and isinstance(branches[0], Mapping)
-                and not set(branches[0]) & set(node)):
+        if not (
+            isinstance(branches, list)
+            and len(branches) == 1
+            and isinstance(branches[0], Mapping)
+            and not set(branches[0]) & set(node)
+        ):
             raise NotStrict(path, "allOf", "strict mode does not support 'allOf'")
         self.warn(path, "allOf", "rewritten", "single-branch allOf merged into its parent")
         return {**node, **branches[0]}

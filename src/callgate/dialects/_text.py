@@ -25,9 +25,13 @@ D = Dialect.TEXT
 class Text(Codec):
     dialect = D
 
-    def tools(self, tools: Sequence[WireTool], choice: ToolChoice | None,
-              parallel: bool | None, ctx: WireContext
-              ) -> tuple[dict[str, Any], list[DialectWarning]]:
+    def tools(
+        self,
+        tools: Sequence[WireTool],
+        choice: ToolChoice | None,
+        parallel: bool | None,
+        ctx: WireContext,
+    ) -> tuple[dict[str, Any], list[DialectWarning]]:
         return {"prompt": render_prompt(tools, choice, parallel, ctx)}, []
 
     def parse(self, data: Any, ctx: WireContext) -> ParsedTurn:
@@ -40,8 +44,9 @@ class Text(Codec):
         calls = tuple(ctx.finish(c) for c in found.calls)
         return ParsedTurn(text=found.text, calls=calls)
 
-    def results(self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall],
-                ctx: WireContext) -> list[dict[str, Any]]:
+    def results(
+        self, results: Sequence[ToolResult], calls: Mapping[str, ToolCall], ctx: WireContext
+    ) -> list[dict[str, Any]]:
         if not results:
             return []
         text = "\n".join(render_result_text(r, ctx) for r in results)
@@ -93,9 +98,14 @@ def _user_or_results(role: str, content: str, ctx: WireContext) -> list[Message]
             value = {"content": body}
         value = value if isinstance(value, dict) else {"content": body}
         text = value.get("content")
-        results.append(result_of("", text if isinstance(text, str) else json.dumps(text),
-                                 value.get("is_error") is True,
-                                 name=ctx.canonical(str(value.get("name", "")))))
+        results.append(
+            result_of(
+                "",
+                text if isinstance(text, str) else json.dumps(text),
+                value.get("is_error") is True,
+                name=ctx.canonical(str(value.get("name", ""))),
+            )
+        )
     rest = _RESPONSE.sub("", content).strip()
     out = [Message(role="tool", results=tuple(results))]
     return out + ([Message(role="user", text=rest)] if rest else [])

@@ -17,11 +17,25 @@ import json_repair
 
 __all__ = ["RawCall", "calls_from_value", "decode_json", "decode_python", "decode_xml"]
 
-_ARG_KEYS = ("arguments", "parameters", "args", "input", "tool_input", "action_input",
-             "params", "kwargs")
+_ARG_KEYS = (
+    "arguments",
+    "parameters",
+    "args",
+    "input",
+    "tool_input",
+    "action_input",
+    "params",
+    "kwargs",
+)
 _NAME_KEYS = ("name", "tool", "tool_name", "function", "action", "function_name")
-_JS_LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False,
-                "None": None}
+_JS_LITERALS = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "True": True,
+    "False": False,
+    "None": None,
+}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -122,8 +136,9 @@ def _python_call(node: ast.expr) -> RawCall | None:
         return None
     if any(kw.arg is None for kw in node.keywords):
         return None
-    return RawCall(name=name, arguments=kwargs, positional=positional,
-                   repairs=tuple(dict.fromkeys(notes)))
+    return RawCall(
+        name=name, arguments=kwargs, positional=positional, repairs=tuple(dict.fromkeys(notes))
+    )
 
 
 def _dotted(node: ast.expr) -> str | None:
@@ -137,8 +152,9 @@ def _dotted(node: ast.expr) -> str | None:
 
 def _literal(node: ast.expr, notes: list[str]) -> Any:
     """A JSON value from a literal expression; anything else raises ValueError."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str | int | float | bool |
-                                                     type(None)):
+    if isinstance(node, ast.Constant) and isinstance(
+        node.value, str | int | float | bool | type(None)
+    ):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         value = _literal(node.operand, notes)
@@ -159,8 +175,8 @@ def _literal(node: ast.expr, notes: list[str]) -> Any:
 
 _FUNCTION = re.compile(r"<function=([^>\s]+)>(.*?)(?:</function>|(?=<function=)|\Z)", re.S)
 _PARAMETER = re.compile(
-    r"<parameter=([^>\s]+)>\n?(.*?)\n?(?:</parameter>|(?=<parameter=)|(?=</function>)|\Z)",
-    re.S)
+    r"<parameter=([^>\s]+)>\n?(.*?)\n?(?:</parameter>|(?=<parameter=)|(?=</function>)|\Z)", re.S
+)
 
 
 def decode_xml(payload: str) -> list[RawCall]:
@@ -168,5 +184,7 @@ def decode_xml(payload: str) -> list[RawCall]:
 
     Values are text by the format's own convention; the schema types them later.
     """
-    return [RawCall(name=name, arguments={k: v for k, v in _PARAMETER.findall(body)})
-            for name, body in _FUNCTION.findall(payload)]
+    return [
+        RawCall(name=name, arguments={k: v for k, v in _PARAMETER.findall(body)})
+        for name, body in _FUNCTION.findall(payload)
+    ]

@@ -45,8 +45,7 @@ class Extracted:
     """Calls in the order written; ids are generated (`synthetic_id`)."""
 
 
-def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None = None
-                  ) -> Extracted:
+def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None = None) -> Extracted:
     """The calls of `tools` written anywhere in `text`, repairs reported per call.
 
     Arguments are typed by the tool's schema where the intent is unambiguous ("3" for
@@ -112,13 +111,18 @@ class _Names:
         if isinstance(args, dict):
             args, more = coerce_arguments(args, tool.input_schema, "text")
             notes += more
-        return ToolCall(id=new_call_id(), name=name, synthetic_id=True,
-                        arguments=args if isinstance(args, dict | str) else json.dumps(args),
-                        repairs=tuple(notes))
+        return ToolCall(
+            id=new_call_id(),
+            name=name,
+            synthetic_id=True,
+            arguments=args if isinstance(args, dict | str) else json.dumps(args),
+            repairs=tuple(notes),
+        )
 
 
-def _positional(values: tuple[object, ...], kwargs: dict[str, object], tool: Tool
-                ) -> tuple[dict[str, object], list[str]]:
+def _positional(
+    values: tuple[object, ...], kwargs: dict[str, object], tool: Tool
+) -> tuple[dict[str, object], list[str]]:
     props = [p for p in (tool.input_schema.get("properties") or {}) if p not in kwargs]
     out = dict(kwargs)
     notes = []
@@ -130,8 +134,12 @@ def _positional(values: tuple[object, ...], kwargs: dict[str, object], tool: Too
 
 def _marked(text: str) -> Iterator[tuple[int, int, list[RawCall]]]:
     """Payloads inside markup, with the span of text each covers."""
-    for pattern, decode in ((_TAGGED, _payload), (_MISTRAL, _mistral),
-                            (_PYTHON_TAG, _python_tag), (_XML, decode_xml)):
+    for pattern, decode in (
+        (_TAGGED, _payload),
+        (_MISTRAL, _mistral),
+        (_PYTHON_TAG, _python_tag),
+        (_XML, decode_xml),
+    ):
         for match in pattern.finditer(text):
             body = match.group(1) if pattern.groups else match.group(0)
             yield match.start(), match.end(), decode(body)
@@ -170,7 +178,7 @@ def _mistral(body: str) -> list[RawCall]:
     named = _MISTRAL_V11.match(body)
     if named is None:
         return _payload(body)
-    decoded = decode_json(body[named.end():].strip())
+    decoded = decode_json(body[named.end() :].strip())
     if decoded is None:
         return []
     value, notes = decoded
@@ -184,8 +192,9 @@ def _python_tag(body: str) -> list[RawCall]:
     return _payload(body) or _several_json(body)
 
 
-def _bare(text: str, spans: list[tuple[int, int, list[ToolCall]]], names: _Names
-          ) -> list[tuple[int, int, list[ToolCall]]]:
+def _bare(
+    text: str, spans: list[tuple[int, int, list[ToolCall]]], names: _Names
+) -> list[tuple[int, int, list[ToolCall]]]:
     """Calls in the prose outside markup: JSON values and pythonic calls of known tools."""
     taken = [(s, e) for s, e, _ in spans]
     found: list[tuple[int, int, list[ToolCall]]] = []
@@ -201,7 +210,7 @@ def _bare(text: str, spans: list[tuple[int, int, list[ToolCall]]], names: _Names
         end = _closing(text, match.end() - 1, "(", ")")
         if _inside(match.start(), end, taken):
             continue
-        raws = decode_python(text[match.start():end])
+        raws = decode_python(text[match.start() : end])
         calls = names.resolve(raws or [])
         if calls:
             found.append((match.start(), end, calls))
@@ -266,5 +275,3 @@ def _prose(text: str, spans: list[tuple[int, int, list[ToolCall]]]) -> str:
     joined = _NOISE.sub("", "".join(out))
     joined = re.sub(r"\[TOOL_CALLS\]|<\|python_tag\|>", "", joined)
     return re.sub(r"\n{3,}", "\n\n", joined).strip()
-
-

@@ -22,18 +22,28 @@ _FORMAT = """To call a tool, answer with one block per call, exactly in this for
 Use double quotes, no comments, and only the parameters listed for the tool."""
 
 
-def render_prompt(tools: Sequence[WireTool], choice: ToolChoice | None,
-                  parallel: bool | None, ctx: WireContext) -> str:
+def render_prompt(
+    tools: Sequence[WireTool], choice: ToolChoice | None, parallel: bool | None, ctx: WireContext
+) -> str:
     """A system-prompt section: the tools as JSON declarations, then the call format."""
     if choice is not None and choice.mode == "none":
         return "# Tools\n\nDo not call any tool in this answer; reply in plain text."
-    listed = [t for t in tools if choice is None or not choice.tools
-              or t.tool.name in choice.tools]
-    lines = ["# Tools", "", "You may call the following tools. Each is described by a JSON "
-             "object with its name, description and JSON Schema parameters.", "<tools>"]
+    listed = [t for t in tools if choice is None or not choice.tools or t.tool.name in choice.tools]
+    lines = [
+        "# Tools",
+        "",
+        "You may call the following tools. Each is described by a JSON "
+        "object with its name, description and JSON Schema parameters.",
+        "<tools>",
+    ]
     lines += [json.dumps(_declaration(t), ensure_ascii=False) for t in listed]
-    lines += ["</tools>", "", _FORMAT, _rule(choice, parallel),
-              "The results come back in <tool_response> blocks."]
+    lines += [
+        "</tools>",
+        "",
+        _FORMAT,
+        _rule(choice, parallel),
+        "The results come back in <tool_response> blocks.",
+    ]
     return "\n".join(line for line in lines if line is not None)
 
 
@@ -48,10 +58,16 @@ def _declaration(wire: WireTool) -> dict[str, object]:
 def _rule(choice: ToolChoice | None, parallel: bool | None) -> str:
     must = choice is not None and choice.mode == "required"
     if parallel is False:
-        return ("Call exactly one tool." if must else
-                "Call at most one tool; if none is needed, answer in plain text.")
-    return ("You must call at least one tool; you may call several." if must else
-            "Call as many tools as needed, or none and answer in plain text.")
+        return (
+            "Call exactly one tool."
+            if must
+            else "Call at most one tool; if none is needed, answer in plain text."
+        )
+    return (
+        "You must call at least one tool; you may call several."
+        if must
+        else "Call as many tools as needed, or none and answer in plain text."
+    )
 
 
 def render_result_text(result: ToolResult, ctx: WireContext) -> str:

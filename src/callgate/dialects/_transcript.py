@@ -32,8 +32,11 @@ class Transcript:
         return [c for m in self.messages for c in m.calls]
 
     def names(self) -> list[str]:
-        return list(dict.fromkeys([c.name for c in self.calls()] +
-                                  [r.name for m in self.messages for r in m.results]))
+        return list(
+            dict.fromkeys(
+                [c.name for c in self.calls()] + [r.name for m in self.messages for r in m.results]
+            )
+        )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -63,9 +66,14 @@ class WireConversation:
         return out
 
 
-def read_messages(dialect: Dialect | str, messages: Sequence[Any], *,
-                  system: str | None = None, rendered: Rendered | None = None,
-                  aliases: Aliases | None = None) -> Transcript:
+def read_messages(
+    dialect: Dialect | str,
+    messages: Sequence[Any],
+    *,
+    system: str | None = None,
+    rendered: Rendered | None = None,
+    aliases: Aliases | None = None,
+) -> Transcript:
     """A canonical transcript of `messages` written in `dialect`.
 
     `system` is the separate system text of Anthropic and Gemini requests. Names are
@@ -81,9 +89,13 @@ def read_messages(dialect: Dialect | str, messages: Sequence[Any], *,
     return Transcript(messages=tuple(_name_results(read)))
 
 
-def write_messages(dialect: Dialect | str, transcript: Transcript, *,
-                   rendered: Rendered | None = None, aliases: Aliases | None = None
-                   ) -> WireConversation:
+def write_messages(
+    dialect: Dialect | str,
+    transcript: Transcript,
+    *,
+    rendered: Rendered | None = None,
+    aliases: Aliases | None = None,
+) -> WireConversation:
     """`transcript` written in `dialect`, names aliased where the dialect rejects them.
 
     Writes what it is given: use `convert` to also drop foreign provider state, rewrite
@@ -98,12 +110,16 @@ def write_messages(dialect: Dialect | str, transcript: Transcript, *,
         texts = [m.text for m in messages if m.role == "system"]
         system = "\n\n".join(texts) if texts else None
         messages = [m for m in messages if m.role != "system"]
-    return WireConversation(dialect=target, messages=codec(target).write(messages, ctx),
-                            system=system, aliases=ctx.aliases, notes=transcript.notes)
+    return WireConversation(
+        dialect=target,
+        messages=codec(target).write(messages, ctx),
+        system=system,
+        aliases=ctx.aliases,
+        notes=transcript.notes,
+    )
 
 
-def _context(dialect: Dialect, rendered: Rendered | None, aliases: Aliases | None
-             ) -> WireContext:
+def _context(dialect: Dialect, rendered: Rendered | None, aliases: Aliases | None) -> WireContext:
     ctx = context_for(dialect, rendered)
     if aliases:
         ctx = replace(ctx, aliases=aliases.merged(ctx.aliases))
@@ -116,8 +132,9 @@ def _name_results(messages: Iterable[Message]) -> list[Message]:
     for message in messages:
         names.update((c.id, c.name) for c in message.calls)
         if message.role == "tool" and any(not r.name for r in message.results):
-            results = tuple(r if r.name else replace(r, name=names.get(r.call_id, ""))
-                            for r in message.results)
+            results = tuple(
+                r if r.name else replace(r, name=names.get(r.call_id, "")) for r in message.results
+            )
             message = replace(message, results=results)
         out.append(message)
     return out

@@ -47,8 +47,9 @@ class SchemaWalker:
         out = self.keywords(dict(node), path)
         for key in _MAPS:
             if isinstance(out.get(key), Mapping):
-                out[key] = {k: self.child(v, f"{path}/{key}/{_escape(k)}")
-                            for k, v in out[key].items()}
+                out[key] = {
+                    k: self.child(v, f"{path}/{key}/{_escape(k)}") for k, v in out[key].items()
+                }
         for key in _ONE:
             if isinstance(out.get(key), Mapping):
                 out[key] = self.child(out[key], f"{path}/{key}")
@@ -67,14 +68,25 @@ class SchemaWalker:
         return node
 
     def warn(self, path: str, keyword: str, action: WarningAction, message: str) -> None:
-        self.warnings.append(DialectWarning(dialect=self.dialect, tool=self.tool, path=path,
-                                            keyword=keyword, action=action, message=message))
+        self.warnings.append(
+            DialectWarning(
+                dialect=self.dialect,
+                tool=self.tool,
+                path=path,
+                keyword=keyword,
+                action=action,
+                message=message,
+            )
+        )
 
 
 def is_object(node: Mapping[str, Any]) -> bool:
     kind = node.get("type")
-    return kind == "object" or (isinstance(kind, list) and "object" in kind) or (
-        kind is None and "properties" in node)
+    return (
+        kind == "object"
+        or (isinstance(kind, list) and "object" in kind)
+        or (kind is None and "properties" in node)
+    )
 
 
 def accepts_null(node: Mapping[str, Any]) -> bool:

@@ -36,9 +36,15 @@ class Approvals:
             raise RecordNotFound("approval", approval_id)
         return found
 
-    def approve(self, approval_id: str, *, by: str, note: str | None = None,
-                arguments: Mapping[str, Any] | str | None = None,
-                grant: bool = False) -> Approval:
+    def approve(
+        self,
+        approval_id: str,
+        *,
+        by: str,
+        note: str | None = None,
+        arguments: Mapping[str, Any] | str | None = None,
+        grant: bool = False,
+    ) -> Approval:
         """Approve once. `arguments` replaces the call's arguments (validated again, new
         request hash); `grant` allows the tool for the rest of the approval's run."""
         edited, edited_hash = None, None
@@ -46,19 +52,26 @@ class Approvals:
             edited, edited_hash = self._edit(self.get(approval_id), arguments)
         if grant and self.get(approval_id).run_id is None:
             raise UserError(f"approval {approval_id} belongs to no run: a grant needs a run id")
-        return self.store.approvals.decide(approval_id, approve=True, decided_by=by, note=note,
-                                           edited_arguments=edited,
-                                           edited_request_hash=edited_hash, grant=grant)
+        return self.store.approvals.decide(
+            approval_id,
+            approve=True,
+            decided_by=by,
+            note=note,
+            edited_arguments=edited,
+            edited_request_hash=edited_hash,
+            grant=grant,
+        )
 
     def deny(self, approval_id: str, *, by: str, note: str | None = None) -> Approval:
         """Decline: the model is told "do not retry; ask the user"."""
         return self.store.approvals.decide(approval_id, approve=False, decided_by=by, note=note)
 
-    def _edit(self, approval: Approval, raw: Mapping[str, Any] | str
-              ) -> tuple[dict[str, Any], str]:
+    def _edit(self, approval: Approval, raw: Mapping[str, Any] | str) -> tuple[dict[str, Any], str]:
         if self.catalog is None:
-            raise UserError("editing the arguments of an approval needs the tool catalog "
-                            "(use Gate.approvals, which has it)")
+            raise UserError(
+                "editing the arguments of an approval needs the tool catalog "
+                "(use Gate.approvals, which has it)"
+            )
         entry = self.catalog.compiled(approval.tool_name)
         if entry is None:
             raise UserError(f"tool {approval.tool_name!r} is no longer in the catalog")
@@ -72,6 +85,7 @@ class Approvals:
         if problems:
             raise UserError(f"edited arguments are invalid: {'; '.join(problems)}")
         arguments = fill_defaults(entry.tool.input_schema, arguments)
-        context = Context(principal=approval.principal, tenant=approval.tenant,
-                          run_id=approval.run_id)
+        context = Context(
+            principal=approval.principal, tenant=approval.tenant, run_id=approval.run_id
+        )
         return arguments, request_hash(entry.tool, arguments, context)

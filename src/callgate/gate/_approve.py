@@ -32,7 +32,7 @@ class Approve:
             return await call_next(attempt)
         approval = await self._existing(attempt)
         if approval is None or approval.state != "denied":  # a "no" to this very request
-            granted = await self._grant(attempt)            # stands against a run grant
+            granted = await self._grant(attempt)  # stands against a run grant
             if granted is not None:
                 return await _approved(call_next, attempt, granted)
         if approval is not None:
@@ -54,20 +54,23 @@ class Approve:
             found = await self.io(approvals.get, attempt.approval_id)
         else:
             found = await self.io(approvals.find, attempt.request_hash)
-        if found is None or attempt.request_hash not in (found.request_hash,
-                                                         found.edited_request_hash):
+        if found is None or attempt.request_hash not in (
+            found.request_hash,
+            found.edited_request_hash,
+        ):
             return None
         return found
 
-    async def _use(self, approval: Approval, attempt: Attempt, call_next: Next
-                   ) -> ToolResult | None:
+    async def _use(
+        self, approval: Approval, attempt: Attempt, call_next: Next
+    ) -> ToolResult | None:
         call, name, rule = attempt.call, attempt.tool.name, approval.rule_id
         if approval.state == "pending":
-            return _outcome.held(call, name, approval.reason, approval_id=approval.id,
-                                 rule_id=rule)
+            return _outcome.held(call, name, approval.reason, approval_id=approval.id, rule_id=rule)
         if approval.state == "denied":
-            return _outcome.declined(call, name, approval_id=approval.id, note=approval.note,
-                                     rule_id=rule)
+            return _outcome.declined(
+                call, name, approval_id=approval.id, note=approval.note, rule_id=rule
+            )
         if approval.state == "used" and await self._already_run(attempt):
             return await _approved(call_next, attempt, approval.id)
         if approval.state != "approved":
@@ -75,8 +78,9 @@ class Approve:
         approved = self._as_approved(approval, attempt)
         if isinstance(approved, ToolResult):
             return approved
-        used = await self.io(self.io.store.approvals.consume, approval.id,
-                             request_hash=approved.request_hash)
+        used = await self.io(
+            self.io.store.approvals.consume, approval.id, request_hash=approved.request_hash
+        )
         if used.status != "consumed":
             return None
         return await _approved(call_next, approved, approval.id)
@@ -97,8 +101,9 @@ class Approve:
         arguments = dict(approval.edited_arguments)
         problems = check(entry.input, arguments)
         if problems:
-            return _outcome.invalid_arguments(attempt.call, entry.tool.name, problems,
-                                              entry.example)
+            return _outcome.invalid_arguments(
+                attempt.call, entry.tool.name, problems, entry.example
+            )
         arguments = fill_defaults(entry.tool.input_schema, arguments)
         attempt.prepared = dataclasses.replace(attempt.prepared, arguments=arguments)
         attempt.request_hash = request_hash(entry.tool, arguments, attempt.context)
@@ -108,15 +113,25 @@ class Approve:
         decision, ctx = attempt.decision, attempt.context
         assert decision is not None
         draft = ApprovalDraft(
-            request_hash=attempt.request_hash, tool_name=attempt.tool.name,
+            request_hash=attempt.request_hash,
+            tool_name=attempt.tool.name,
             arguments=self.redactor.value(attempt.prepared.arguments),
-            principal=ctx.principal, tenant=ctx.tenant, run_id=ctx.run_id,
-            call_id=attempt.call.id, reason=decision.reason, rule_id=decision.rule_id,
+            principal=ctx.principal,
+            tenant=ctx.tenant,
+            run_id=ctx.run_id,
+            call_id=attempt.call.id,
+            reason=decision.reason,
+            rule_id=decision.rule_id,
             expires_at=time.time() + self.ttl,
         )
         approval = await self.io(self.io.store.approvals.create, draft)
-        return _outcome.held(attempt.call, attempt.tool.name, decision.reason,
-                             approval_id=approval.id, rule_id=decision.rule_id)
+        return _outcome.held(
+            attempt.call,
+            attempt.tool.name,
+            decision.reason,
+            approval_id=approval.id,
+            rule_id=decision.rule_id,
+        )
 
 
 async def _approved(call_next: Next, attempt: Attempt, approval_id: str) -> ToolResult:

@@ -20,7 +20,14 @@ from callgate.gate._prepare import Prepared
 from callgate.schema import content_hash
 
 __all__ = [
-    "Attempt", "Next", "Settlement", "Step", "annotate", "chain", "derive_key", "request_hash",
+    "Attempt",
+    "Next",
+    "Settlement",
+    "Step",
+    "annotate",
+    "chain",
+    "derive_key",
+    "request_hash",
 ]
 
 
@@ -91,11 +98,11 @@ def annotate(result: ToolResult, attempt: Attempt) -> ToolResult:
         key = result.idempotency_key
     else:
         key = result.idempotency_key or key
-    if (rule_id, approval_id, key) == (result.rule_id, result.approval_id,
-                                       result.idempotency_key):
+    if (rule_id, approval_id, key) == (result.rule_id, result.approval_id, result.idempotency_key):
         return result
-    return dataclasses.replace(result, rule_id=rule_id, approval_id=approval_id,
-                               idempotency_key=key)
+    return dataclasses.replace(
+        result, rule_id=rule_id, approval_id=approval_id, idempotency_key=key
+    )
 
 
 def chain(steps: Sequence[Step], terminal: Next) -> Next:
@@ -115,14 +122,18 @@ def _bind(step: Step, call_next: Next) -> Next:
 
 def request_hash(tool: Tool, arguments: Mapping[str, Any], context: Context) -> str:
     """sha256 over the tool fingerprint, canonical arguments, principal, tenant and run."""
-    return content_hash({
-        "tool": tool.fingerprint, "arguments": arguments, "principal": context.principal,
-        "tenant": context.tenant, "run": context.run_id,
-    })
+    return content_hash(
+        {
+            "tool": tool.fingerprint,
+            "arguments": arguments,
+            "principal": context.principal,
+            "tenant": context.tenant,
+            "run": context.run_id,
+        }
+    )
 
 
-def derive_key(tool: Tool, call: ToolCall, context: Context, request_id: str | None
-               ) -> str | None:
+def derive_key(tool: Tool, call: ToolCall, context: Context, request_id: str | None) -> str | None:
     """`tenant:request_id:tool`; without a request id, `run_id/call_id` stands in for it.
 
     A call with neither has no key: nothing ties a retry to the first attempt.

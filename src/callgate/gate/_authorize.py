@@ -27,8 +27,9 @@ class Authorize:
     async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult:
         decision = await self._decide(attempt)
         if decision.action == "deny":
-            return _outcome.denied(attempt.call, attempt.tool.name, decision.reason,
-                                   rule_id=decision.rule_id)
+            return _outcome.denied(
+                attempt.call, attempt.tool.name, decision.reason, rule_id=decision.rule_id
+            )
         violation = self.taint.violation(attempt.tool, attempt.context)
         if violation is not None:
             decision = Decision.ask(violation, rule_id=RULE_OF_TWO)

@@ -47,8 +47,9 @@ class Batcher(Generic[Req, Res]):
     its own), and a future belongs to one.
     """
 
-    def __init__(self, write: Callable[[Sequence[Req]], Awaitable[list[BatchResult[Res]]]],
-                 *, max_size: int) -> None:
+    def __init__(
+        self, write: Callable[[Sequence[Req]], Awaitable[list[BatchResult[Res]]]], *, max_size: int
+    ) -> None:
         self._write_batch = write
         self._max_size = max_size
         self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Queue[Req, Res]]
@@ -69,8 +70,8 @@ class Batcher(Generic[Req, Res]):
     async def _drain(self, queue: _Queue[Req, Res]) -> None:
         try:
             while queue.pending:
-                batch = queue.pending[:self._max_size]
-                del queue.pending[:self._max_size]
+                batch = queue.pending[: self._max_size]
+                del queue.pending[: self._max_size]
                 await self._write(batch)
         finally:
             queue.busy = False

@@ -22,8 +22,9 @@ class Expired(Exception):
     """The gate's deadline passed (as opposed to a TimeoutError raised by the tool)."""
 
 
-async def run_bounded(executor: Any, kwargs: dict[str, Any], *, is_async: bool,
-                      seconds: float, threads: Executor) -> Any:
+async def run_bounded(
+    executor: Any, kwargs: dict[str, Any], *, is_async: bool, seconds: float, threads: Executor
+) -> Any:
     started = time.monotonic()
     if is_async:
         coro = executor(**kwargs)

@@ -31,8 +31,16 @@ __all__ = ["Dedupe", "decode_outcome", "encode_outcome"]
 log = logging.getLogger("callgate.gate")
 
 _DONE = {Route.COMPLETED: "completed", Route.VERIFIED: "completed"}
-_FIELDS = ("route", "content", "structured", "is_error", "reason", "reference", "rule_id",
-           "approval_id")
+_FIELDS = (
+    "route",
+    "content",
+    "structured",
+    "is_error",
+    "reason",
+    "reference",
+    "rule_id",
+    "approval_id",
+)
 
 
 def encode_outcome(result: ToolResult, redactor: Redactor) -> dict[str, Any]:
@@ -45,16 +53,22 @@ def encode_outcome(result: ToolResult, redactor: Redactor) -> dict[str, Any]:
 
 def decode_outcome(stored: Any, attempt: Attempt, key: str) -> ToolResult:
     data = dict(stored)
-    return ToolResult(call_id=attempt.call.id, name=attempt.tool.name,
-                      route=Route(data.pop("route")), replayed=True, idempotency_key=key,
-                      **{k: v for k, v in data.items() if k in _FIELDS})
+    return ToolResult(
+        call_id=attempt.call.id,
+        name=attempt.tool.name,
+        route=Route(data.pop("route")),
+        replayed=True,
+        idempotency_key=key,
+        **{k: v for k, v in data.items() if k in _FIELDS},
+    )
 
 
 class Dedupe:
     """Exactly-once for writes and irreversible calls that carry an idempotency key."""
 
-    def __init__(self, io: StoreIO, *, redactor: Redactor, lease_margin: float,
-                 default_timeout: float) -> None:
+    def __init__(
+        self, io: StoreIO, *, redactor: Redactor, lease_margin: float, default_timeout: float
+    ) -> None:
         self.io = io
         self.redactor = redactor
         self.lease_margin = lease_margin
@@ -73,9 +87,16 @@ class Dedupe:
         if claim.status == "replay":
             return decode_outcome(claim.record.outcome, attempt, key)
         if claim.status == "mismatch":
-            return _keyed(_outcome.denied(
-                attempt.call, attempt.tool.name, "this idempotency key was already used for "
-                "a different request; use a new request id", rule_id=None), key)
+            return _keyed(
+                _outcome.denied(
+                    attempt.call,
+                    attempt.tool.name,
+                    "this idempotency key was already used for "
+                    "a different request; use a new request id",
+                    rule_id=None,
+                ),
+                key,
+            )
         if claim.status == "unknown":
             return await self._after_unknown(attempt, key, owner, call_next)
         return await self._run(attempt, key, owner, call_next)
@@ -89,8 +110,9 @@ class Dedupe:
         give_up = time.monotonic() + lease + self.lease_margin
         delay = 0.002
         while True:
-            claim = await self.io.begin(key, request_hash=attempt.request_hash, owner=owner,
-                                        lease_seconds=lease)
+            claim = await self.io.begin(
+                key, request_hash=attempt.request_hash, owner=owner, lease_seconds=lease
+            )
             if claim.status != "in_progress":
                 return claim
             if time.monotonic() >= give_up:
@@ -98,12 +120,10 @@ class Dedupe:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.1)
 
-    async def _run(self, attempt: Attempt, key: str, owner: str, call_next: Next
-                   ) -> ToolResult:
+    async def _run(self, attempt: Attempt, key: str, owner: str, call_next: Next) -> ToolResult:
         result = await call_next(attempt)
         idem = self.io.store.idempotency
-        state: Literal["completed", "failed"] = (
-            "completed" if result.route in _DONE else "failed")
+        state: Literal["completed", "failed"] = "completed" if result.route in _DONE else "failed"
         settlement = attempt.settlement
         try:
             if result.route is Route.UNKNOWN_OUTCOME:
@@ -111,36 +131,61 @@ class Dedupe:
             elif settlement is not None:  # finished with the receipt, in one transaction
                 settlement.key, settlement.owner, settlement.state = key, owner, state
             else:
-                await self.io(idem.finish, key, owner=owner, state=state,
-                              outcome=encode_outcome(result, self.redactor))
+                await self.io(
+                    idem.finish,
+                    key,
+                    owner=owner,
+                    state=state,
+                    outcome=encode_outcome(result, self.redactor),
+                )
         except (StoreUnavailable, StoreConflict) as exc:
             # The call ran; only its record is missing. The lease will run out and the next
             # attempt will reconcile, which is the truth: nobody here can record it now.
             log.error("outcome of %s under key %s not recorded: %s", attempt.tool.name, key, exc)
-            result = dataclasses.replace(result, reason=f"{result.reason}; outcome not "
-                                         f"recorded ({type(exc).__name__})")
+            result = dataclasses.replace(
+                result, reason=f"{result.reason}; outcome not recorded ({type(exc).__name__})"
+            )
         return result
 
-    async def _after_unknown(self, attempt: Attempt, key: str, owner: str, call_next: Next
-                             ) -> ToolResult:
+    async def _after_unknown(
+        self, attempt: Attempt, key: str, owner: str, call_next: Next
+    ) -> ToolResult:
         tool, call = attempt.tool, attempt.call
         if tool.reconcile is None:
-            return _keyed(_outcome.earlier_attempt_unknown(
-                call, tool.name, "the tool has no reconcile hook, so a write is never "
-                "retried automatically"), key)
+            return _keyed(
+                _outcome.earlier_attempt_unknown(
+                    call,
+                    tool.name,
+                    "the tool has no reconcile hook, so a write is never retried automatically",
+                ),
+                key,
+            )
         status = await ask_reconcile(tool.reconcile, key, tool.name)
         if status == "unknown":
-            return _keyed(_outcome.earlier_attempt_unknown(
-                call, tool.name, "the target system could not say whether it took effect"), key)
+            return _keyed(
+                _outcome.earlier_attempt_unknown(
+                    call, tool.name, "the target system could not say whether it took effect"
+                ),
+                key,
+            )
         try:
-            record = await self.io(self.io.store.idempotency.reclaim, key, owner=owner,
-                                   lease_seconds=self._lease(attempt))
+            record = await self.io(
+                self.io.store.idempotency.reclaim,
+                key,
+                owner=owner,
+                lease_seconds=self._lease(attempt),
+            )
         except StoreConflict:
             return _keyed(_outcome.still_running(call, tool.name), key)
         if status == "applied":
             done = _outcome.reconciled(call, tool.name)
-            await self.io(self.io.store.idempotency.finish, key, owner=owner,
-                          state="completed", outcome=encode_outcome(done, self.redactor))
+            await self.io(
+                self.io.store.idempotency.finish,
+                key,
+                owner=owner,
+                state="completed",
+                outcome=encode_outcome(done, self.redactor),
+            )
             return _keyed(done, key)
         attempt.number = record.attempts
         return await self._run(attempt, key, owner, call_next)

@@ -33,10 +33,17 @@ class ExecutionSettings:
     """Longer results are cut, with a notice saying what was cut."""
 
 
-async def execute(prepared: Prepared, context: Context, settings: ExecutionSettings,
-                  threads: Executor, *, idempotency_key: str | None = None,
-                  injected: Mapping[str, Any] | None = None, attempt: int = 1,
-                  budget: float | None = None) -> ToolResult:
+async def execute(
+    prepared: Prepared,
+    context: Context,
+    settings: ExecutionSettings,
+    threads: Executor,
+    *,
+    idempotency_key: str | None = None,
+    injected: Mapping[str, Any] | None = None,
+    attempt: int = 1,
+    budget: float | None = None,
+) -> ToolResult:
     """Run the tool; exceptions, timeouts and broken output contracts become routes.
 
     `injected` are the server-side arguments (added after the model's arguments are bound,
@@ -48,26 +55,37 @@ async def execute(prepared: Prepared, context: Context, settings: ExecutionSetti
     started, t0 = time.time(), time.perf_counter()
     timeout = budget or tool.timeout or settings.default_timeout
     # Only executors that declare a CallContext parameter get one: most tools never do.
-    ctx = (CallContext(call_id=call.id, tool_name=tool.name, context=context,
-                       idempotency_key=idempotency_key, attempt=attempt)
-           if tool.context_parameter is not None else None)
+    ctx = (
+        CallContext(
+            call_id=call.id,
+            tool_name=tool.name,
+            context=context,
+            idempotency_key=idempotency_key,
+            attempt=attempt,
+        )
+        if tool.context_parameter is not None
+        else None
+    )
     try:
         kwargs = tool.bind(dict(prepared.arguments), ctx)
     except pydantic.ValidationError as exc:
-        return _outcome.invalid_arguments(call, tool.name, _pydantic_problem(exc),
-                                          prepared.entry.example)
+        return _outcome.invalid_arguments(
+            call, tool.name, _pydantic_problem(exc), prepared.entry.example
+        )
     if injected:
         kwargs.update(injected)
     outcome: Any
     try:
         if tool.executor is None:
             raise ToolError("this tool has no executor on this host")
-        outcome = await run_bounded(tool.executor, kwargs, is_async=tool.is_async,
-                                    seconds=timeout, threads=threads)
+        outcome = await run_bounded(
+            tool.executor, kwargs, is_async=tool.is_async, seconds=timeout, threads=threads
+        )
     except Expired:
         timings = _timings(started, t0)
-        return _outcome.timed_out(call, tool.name, timeout,
-                                  changes_state=tool.effect is not Effect.READ, timings=timings)
+        return _outcome.timed_out(
+            call, tool.name, timeout, changes_state=tool.effect is not Effect.READ, timings=timings
+        )
     except ConflictError as exc:
         return _outcome.conflict(call, tool.name, exc.message, _timings(started, t0))
     except TransientError as exc:
@@ -81,16 +99,23 @@ async def execute(prepared: Prepared, context: Context, settings: ExecutionSetti
     return _completed(prepared, outcome, settings, _timings(started, t0))
 
 
-def _completed(prepared: Prepared, value: Any, settings: ExecutionSettings,
-               timings: Timings) -> ToolResult:
+def _completed(
+    prepared: Prepared, value: Any, settings: ExecutionSettings, timings: Timings
+) -> ToolResult:
     call, entry = prepared.call, prepared.entry
     rendered = render_value(value, settings.max_result_chars)
     if entry.output is not None:
         problems = check(entry.output, rendered.value)
         if problems:
             return _outcome.contract_broken(call, entry.tool.name, problems, timings)
-    return _outcome.result(call, Route.COMPLETED, rendered.content, name=entry.tool.name,
-                           structured=rendered.structured, timings=timings)
+    return _outcome.result(
+        call,
+        Route.COMPLETED,
+        rendered.content,
+        name=entry.tool.name,
+        structured=rendered.structured,
+        timings=timings,
+    )
 
 
 def _timings(started: float, t0: float) -> Timings:

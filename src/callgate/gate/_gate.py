@@ -77,8 +77,9 @@ class Gate:
         self.context = context or Context()
         self.limits = limits or ArgumentLimits()
         self.max_concurrency = max_concurrency
-        self.settings = ExecutionSettings(default_timeout=default_timeout,
-                                          max_result_chars=max_result_chars)
+        self.settings = ExecutionSettings(
+            default_timeout=default_timeout, max_result_chars=max_result_chars
+        )
         self.policy = Policy.from_toml(policy) if isinstance(policy, str | Path) else policy
         self._owns_store = isinstance(store, str) or (store is None and self.policy is not None)
         if isinstance(store, str):
@@ -91,17 +92,25 @@ class Gate:
         self.taint = TaintTracker()
         self._threads = ThreadPoolExecutor(max_concurrency, thread_name_prefix="callgate-tool")
         self._steps: GateSteps = build_steps(
-            store=store, policy=self.policy, taint=self.taint, redactor=self.redactor,
-            receipts=receipts, retry=retry or RetrySettings(), approval_ttl=approval_ttl,
-            lease_margin=lease_margin, default_timeout=default_timeout)
+            store=store,
+            policy=self.policy,
+            taint=self.taint,
+            redactor=self.redactor,
+            receipts=receipts,
+            retry=retry or RetrySettings(),
+            approval_ttl=approval_ttl,
+            lease_margin=lease_margin,
+            default_timeout=default_timeout,
+        )
         self._chain = chain(self._steps.steps, self._terminal)
         self._after_retry = chain(self._steps.inner, self._terminal)
         self._semaphores: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
         self._semaphores = weakref.WeakKeyDictionary()
         self._portal: _Portal | None = None
 
-    async def call(self, call: ToolCall, *, context: Context | None = None,
-                   request_id: str | None = None) -> ToolResult:
+    async def call(
+        self, call: ToolCall, *, context: Context | None = None, request_id: str | None = None
+    ) -> ToolResult:
         """Route one call.
 
         `request_id` is the caller's id for this request: with the tenant and the tool it
@@ -110,9 +119,15 @@ class Gate:
         """
         return await self._route(call, context or self.context, request_id, None)
 
-    async def resume(self, target: ToolCall | str, /, *, approval_id: str | None = None,
-                     context: Context | None = None, request_id: str | None = None
-                     ) -> ToolResult:
+    async def resume(
+        self,
+        target: ToolCall | str,
+        /,
+        *,
+        approval_id: str | None = None,
+        context: Context | None = None,
+        request_id: str | None = None,
+    ) -> ToolResult:
         """Continue a held call after its approval was decided: `resume(approval_id)`, or
         `resume(call, approval_id=...)` with the original call.
 
@@ -129,15 +144,30 @@ class Gate:
             raise UserError("resume needs the approval id: resume(call, approval_id=...)")
         approval = await self._approval(approval_id)
         if call is None:
-            call = ToolCall(id=approval.call_id or approval_id, name=approval.tool_name,
-                            arguments=approval.arguments)
-        ctx = context or dataclasses.replace(self.context, principal=approval.principal,
-                                             tenant=approval.tenant, run_id=approval.run_id)
+            call = ToolCall(
+                id=approval.call_id or approval_id,
+                name=approval.tool_name,
+                arguments=approval.arguments,
+            )
+        ctx = context or dataclasses.replace(
+            self.context,
+            principal=approval.principal,
+            tenant=approval.tenant,
+            run_id=approval.run_id,
+        )
         return await self._route(call, ctx, request_id, approval)
 
-    async def decide(self, approval_id: str, *, approve: bool, decided_by: str,
-                     note: str | None = None, edited_arguments: Any = None,
-                     grant: bool = False, context: Context | None = None) -> Approval:
+    async def decide(
+        self,
+        approval_id: str,
+        *,
+        approve: bool,
+        decided_by: str,
+        note: str | None = None,
+        edited_arguments: Any = None,
+        grant: bool = False,
+        context: Context | None = None,
+    ) -> Approval:
         """Record a human decision on a held call (it does not run the call: `resume` does).
 
         `edited_arguments` replace the call's arguments (validated again, new request hash);
@@ -146,14 +176,24 @@ class Gate:
         """
         approval = await self._approval(approval_id)
         if context is not None and (context.principal, context.tenant, context.run_id) != (
-                approval.principal, approval.tenant, approval.run_id):
-            raise UserError(f"approval {approval_id} was filed for another principal, tenant "
-                            "or run")
+            approval.principal,
+            approval.tenant,
+            approval.run_id,
+        ):
+            raise UserError(
+                f"approval {approval_id} was filed for another principal, tenant or run"
+            )
         queue = self.approvals
         if not approve:
             return await asyncio.to_thread(queue.deny, approval_id, by=decided_by, note=note)
-        return await asyncio.to_thread(queue.approve, approval_id, by=decided_by, note=note,
-                                       arguments=edited_arguments, grant=grant)
+        return await asyncio.to_thread(
+            queue.approve,
+            approval_id,
+            by=decided_by,
+            note=note,
+            arguments=edited_arguments,
+            grant=grant,
+        )
 
     async def _approval(self, approval_id: str) -> Approval:
         store = self._require_store("approvals")
@@ -177,8 +217,9 @@ class Gate:
             older_than = time.time() - retention
         return store.receipts.prune_payloads(older_than)
 
-    async def run_batch(self, calls: Sequence[ToolCall], *, context: Context | None = None
-                        ) -> list[ToolResult]:
+    async def run_batch(
+        self, calls: Sequence[ToolCall], *, context: Context | None = None
+    ) -> list[ToolResult]:
         """Route every call of one model turn; results in the order of `calls`."""
         ctx = context or self.context
         results: list[ToolResult | None] = [None] * len(calls)
@@ -188,18 +229,26 @@ class Gate:
                 results[i] = outcome
         return [r for r in results if r is not None]
 
-    def run_batch_sync(self, calls: Sequence[ToolCall], *, context: Context | None = None
-                       ) -> list[ToolResult]:
+    def run_batch_sync(
+        self, calls: Sequence[ToolCall], *, context: Context | None = None
+    ) -> list[ToolResult]:
         """`run_batch` for synchronous callers (not from inside a running event loop)."""
         return self._blocking(self.run_batch(calls, context=context))
 
-    def call_sync(self, call: ToolCall, *, context: Context | None = None,
-                  request_id: str | None = None) -> ToolResult:
+    def call_sync(
+        self, call: ToolCall, *, context: Context | None = None, request_id: str | None = None
+    ) -> ToolResult:
         """`call` for synchronous callers."""
         return self._blocking(self.call(call, context=context, request_id=request_id))
 
-    def resume_sync(self, target: ToolCall | str, /, *, approval_id: str | None = None,
-                    context: Context | None = None) -> ToolResult:
+    def resume_sync(
+        self,
+        target: ToolCall | str,
+        /,
+        *,
+        approval_id: str | None = None,
+        context: Context | None = None,
+    ) -> ToolResult:
         """`resume` for synchronous callers."""
         return self._blocking(self.resume(target, approval_id=approval_id, context=context))
 
@@ -218,8 +267,9 @@ class Gate:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    async def _route(self, call: ToolCall, context: Context, request_id: str | None,
-                     approval: Approval | None) -> ToolResult:
+    async def _route(
+        self, call: ToolCall, context: Context, request_id: str | None, approval: Approval | None
+    ) -> ToolResult:
         prepared = prepare(self.catalog, call, self.limits)
         if isinstance(prepared, ToolResult):
             if self._steps.record is not None:
@@ -235,8 +285,13 @@ class Gate:
                 return await self._steps.retry.after(attempt, result, self._after_retry)
             return await self._guarded(prepared, context, request_id, approval)
 
-    async def _guarded(self, prepared: Prepared, context: Context, request_id: str | None,
-                       approval: Approval | None) -> ToolResult:
+    async def _guarded(
+        self,
+        prepared: Prepared,
+        context: Context,
+        request_id: str | None,
+        approval: Approval | None,
+    ) -> ToolResult:
         tool = prepared.entry.tool
         try:
             injected = context_values(tool, context) if tool.server_parameters else {}
@@ -244,23 +299,39 @@ class Gate:
             return _outcome.denied(prepared.call, tool.name, str(exc), rule_id=None)
         attempt = self._attempt(prepared, context, injected, request_id, approval)
         if approval is not None and attempt.request_hash not in (
-                approval.request_hash, approval.edited_request_hash):
-            raise UserError(f"approval {approval.id} was made for another request (tool, "
-                            "arguments, principal or run differ); pass the original call and "
-                            "context to resume() — stored arguments may have been redacted")
+            approval.request_hash,
+            approval.edited_request_hash,
+        ):
+            raise UserError(
+                f"approval {approval.id} was made for another request (tool, "
+                "arguments, principal or run differ); pass the original call and "
+                "context to resume() — stored arguments may have been redacted"
+            )
         result = await self._chain(attempt)
         if self.redactor.in_results:
-            result = dataclasses.replace(result, content=self.redactor.text(result.content),
-                                         structured=self.redactor.value(result.structured))
+            result = dataclasses.replace(
+                result,
+                content=self.redactor.text(result.content),
+                structured=self.redactor.value(result.structured),
+            )
         return result
 
-    def _attempt(self, prepared: Prepared, context: Context, injected: dict[str, Any],
-                 request_id: str | None, approval: Approval | None) -> Attempt:
+    def _attempt(
+        self,
+        prepared: Prepared,
+        context: Context,
+        injected: dict[str, Any],
+        request_id: str | None,
+        approval: Approval | None,
+    ) -> Attempt:
         tool = prepared.entry.tool
         return Attempt(
-            prepared=prepared, context=context, injected=injected,
-            request_hash=(request_hash(tool, prepared.arguments, context)
-                          if not self._steps.lean else ""),
+            prepared=prepared,
+            context=context,
+            injected=injected,
+            request_hash=(
+                request_hash(tool, prepared.arguments, context) if not self._steps.lean else ""
+            ),
             idempotency_key=derive_key(tool, prepared.call, context, request_id),
             started_at=time.time(),
             deadline=time.monotonic() + (tool.timeout or self.settings.default_timeout),
@@ -270,23 +341,42 @@ class Gate:
     async def _terminal(self, attempt: Attempt) -> ToolResult:
         remaining = attempt.deadline - time.monotonic()
         timeout = None if attempt.number == 1 else max(remaining, 0.001)
-        return await execute(attempt.prepared, attempt.context, self.settings, self._threads,
-                             idempotency_key=attempt.idempotency_key, injected=attempt.injected,
-                             attempt=attempt.number, budget=timeout)
+        return await execute(
+            attempt.prepared,
+            attempt.context,
+            self.settings,
+            self._threads,
+            idempotency_key=attempt.idempotency_key,
+            injected=attempt.injected,
+            attempt=attempt.number,
+            budget=timeout,
+        )
 
-    async def _record_invalid(self, call: ToolCall, result: ToolResult, context: Context
-                              ) -> None:
+    async def _record_invalid(self, call: ToolCall, result: ToolResult, context: Context) -> None:
         record = self._steps.record
         assert record is not None
         raw = call.arguments if isinstance(call.arguments, str | None) else dict(call.arguments)
         try:
-            digest = content_hash({"name": call.name, "arguments": raw,
-                                   "principal": context.principal, "tenant": context.tenant,
-                                   "run": context.run_id})
+            digest = content_hash(
+                {
+                    "name": call.name,
+                    "arguments": raw,
+                    "principal": context.principal,
+                    "tenant": context.tenant,
+                    "run": context.run_id,
+                }
+            )
         except (TypeError, ValueError):
             digest = content_hash({"name": call.name, "arguments": repr(raw)})
-        draft = record.draft(call, result, context, self.catalog.resolve(call.name),
-                             request_hash=digest, arguments=raw, started_at=time.time())
+        draft = record.draft(
+            call,
+            result,
+            context,
+            self.catalog.resolve(call.name),
+            request_hash=digest,
+            arguments=raw,
+            started_at=time.time(),
+        )
         await record.append(draft)
 
     def _require_store(self, what: str) -> Store:
@@ -308,8 +398,10 @@ class Gate:
             pass
         else:
             coro.close()
-            raise UserError("the synchronous API was called inside a running event loop; "
-                            "use `await gate.run_batch(...)` there")
+            raise UserError(
+                "the synchronous API was called inside a running event loop; "
+                "use `await gate.run_batch(...)` there"
+            )
         if self._portal is None:
             self._portal = _Portal()
         return self._portal.run(coro)
@@ -342,8 +434,9 @@ class _Portal:
 
     def __init__(self) -> None:
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name="callgate-sync")
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, daemon=True, name="callgate-sync"
+        )
         self._thread.start()
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:

@@ -44,8 +44,9 @@ async def ask_reconcile(hook: Executor, key: str, tool_name: str) -> Reconciliat
     return _SHORTHAND.get(answer, "unknown") if isinstance(answer, bool | None) else "unknown"
 
 
-async def confirm_write(hook: Executor, arguments: Mapping[str, Any], result: Any,
-                        tool_name: str) -> bool:
+async def confirm_write(
+    hook: Executor, arguments: Mapping[str, Any], result: Any, tool_name: str
+) -> bool:
     """`read_back(arguments, result)`: True only when the target confirms the write."""
     try:
         return await _call(hook, dict(arguments), result) is True

@@ -38,150 +38,257 @@ TRANSIENT = "transient failure"
 """The reason of a `failed` result that the target system called temporary."""
 
 
-def result(call: ToolCall, route: Route, content: str, *, name: str | None = None,
-           timings: Timings | None = None, **extra: Any) -> ToolResult:
-    return ToolResult(call_id=call.id, name=name or call.name, route=route, content=content,
-                      is_error=route.is_error, timings=timings, **extra)
+def result(
+    call: ToolCall,
+    route: Route,
+    content: str,
+    *,
+    name: str | None = None,
+    timings: Timings | None = None,
+    **extra: Any,
+) -> ToolResult:
+    return ToolResult(
+        call_id=call.id,
+        name=name or call.name,
+        route=route,
+        content=content,
+        is_error=route.is_error,
+        timings=timings,
+        **extra,
+    )
 
 
-def unknown_tool(call: ToolCall, suggestions: Sequence[str], available: Sequence[str]
-                 ) -> ToolResult:
+def unknown_tool(
+    call: ToolCall, suggestions: Sequence[str], available: Sequence[str]
+) -> ToolResult:
     if suggestions:
         hint = f" Did you mean {' or '.join(repr(s) for s in suggestions)}?"
     else:
         shown = ", ".join(available[:20]) + (", ..." if len(available) > 20 else "")
         hint = f" Available tools: {shown}." if available else " No tools are available."
-    return result(call, Route.INVALID, f"Unknown tool {call.name!r}.{hint} "
-                  "Call one of the available tools by its exact name.",
-                  reason="unknown tool")
+    return result(
+        call,
+        Route.INVALID,
+        f"Unknown tool {call.name!r}.{hint} Call one of the available tools by its exact name.",
+        reason="unknown tool",
+    )
 
 
-def invalid_arguments(call: ToolCall, tool: str, problems: Sequence[FieldError] | str,
-                      example: Any) -> ToolResult:
+def invalid_arguments(
+    call: ToolCall, tool: str, problems: Sequence[FieldError] | str, example: Any
+) -> ToolResult:
     text = problems if isinstance(problems, str) else "; ".join(p.message for p in problems)
-    tail = (f" Example of a valid call: {json.dumps(example, ensure_ascii=False)}"
-            if example is not None else "")
+    tail = (
+        f" Example of a valid call: {json.dumps(example, ensure_ascii=False)}"
+        if example is not None
+        else ""
+    )
     end = "" if text.endswith(("?", ".")) else "."
-    return result(call, Route.INVALID,
-                  f"Invalid arguments for {tool}: {text}{end} Fix the arguments and call "
-                  f"again.{tail}",
-                  name=tool, reason="invalid arguments")
+    return result(
+        call,
+        Route.INVALID,
+        f"Invalid arguments for {tool}: {text}{end} Fix the arguments and call again.{tail}",
+        name=tool,
+        reason="invalid arguments",
+    )
 
 
 def failed(call: ToolCall, tool: str, message: str, timings: Timings) -> ToolResult:
-    return result(call, Route.FAILED, f"{tool} failed: {message}", name=tool, timings=timings,
-                  reason="tool error")
+    return result(
+        call,
+        Route.FAILED,
+        f"{tool} failed: {message}",
+        name=tool,
+        timings=timings,
+        reason="tool error",
+    )
 
 
 def masked_failure(call: ToolCall, tool: str, reference: str, timings: Timings) -> ToolResult:
     return result(
-        call, Route.FAILED,
+        call,
+        Route.FAILED,
         f"{tool} failed because of an internal error (reference {reference}). Do not repeat "
         "the same call; try another approach or tell the user the tool is failing.",
-        name=tool, timings=timings, reference=reference, reason="unhandled exception",
+        name=tool,
+        timings=timings,
+        reference=reference,
+        reason="unhandled exception",
     )
 
 
-def timed_out(call: ToolCall, tool: str, seconds: float, *, changes_state: bool,
-              timings: Timings) -> ToolResult:
+def timed_out(
+    call: ToolCall, tool: str, seconds: float, *, changes_state: bool, timings: Timings
+) -> ToolResult:
     if changes_state:
         return result(
-            call, Route.UNKNOWN_OUTCOME,
+            call,
+            Route.UNKNOWN_OUTCOME,
             f"{tool} did not finish within {seconds:g}s and may or may not have taken effect. "
             "Do not call it again: its status will be checked before any retry.",
-            name=tool, timings=timings, reason="timeout during a write")
-    return result(call, Route.TIMEOUT,
-                  f"{tool} did not answer within {seconds:g}s; nothing was changed. You may "
-                  "retry once, ask for less, or try another approach.",
-                  name=tool, timings=timings, reason="timeout")
+            name=tool,
+            timings=timings,
+            reason="timeout during a write",
+        )
+    return result(
+        call,
+        Route.TIMEOUT,
+        f"{tool} did not answer within {seconds:g}s; nothing was changed. You may "
+        "retry once, ask for less, or try another approach.",
+        name=tool,
+        timings=timings,
+        reason="timeout",
+    )
 
 
 def conflict(call: ToolCall, tool: str, message: str, timings: Timings) -> ToolResult:
-    return result(call, Route.CONFLICT,
-                  f"{tool} was not applied: {message}. Re-read the object and propose the "
-                  "change again.", name=tool, timings=timings, reason="conflict")
+    return result(
+        call,
+        Route.CONFLICT,
+        f"{tool} was not applied: {message}. Re-read the object and propose the change again.",
+        name=tool,
+        timings=timings,
+        reason="conflict",
+    )
 
 
-def contract_broken(call: ToolCall, tool: str, problems: Sequence[FieldError],
-                    timings: Timings) -> ToolResult:
+def contract_broken(
+    call: ToolCall, tool: str, problems: Sequence[FieldError], timings: Timings
+) -> ToolResult:
     detail = "; ".join(p.message for p in problems[:3])
-    return result(call, Route.FAILED,
-                  f"{tool} returned a result that breaks its declared output schema ({detail}); "
-                  "the result was withheld. Do not rely on this tool's output; tell the user.",
-                  name=tool, timings=timings, reason="output schema violated")
+    return result(
+        call,
+        Route.FAILED,
+        f"{tool} returned a result that breaks its declared output schema ({detail}); "
+        "the result was withheld. Do not rely on this tool's output; tell the user.",
+        name=tool,
+        timings=timings,
+        reason="output schema violated",
+    )
 
 
 def host_parameter(call: ToolCall, tool: str, names: Sequence[str]) -> ToolResult:
     listed = ", ".join(repr(n) for n in names)
-    return result(call, Route.INVALID,
-                  f"Invalid arguments for {tool}: {listed} is set by the host and must not be "
-                  "sent. Call again without it.", name=tool, reason="host-set argument sent")
+    return result(
+        call,
+        Route.INVALID,
+        f"Invalid arguments for {tool}: {listed} is set by the host and must not be "
+        "sent. Call again without it.",
+        name=tool,
+        reason="host-set argument sent",
+    )
 
 
 def denied(call: ToolCall, tool: str, reason: str, *, rule_id: str | None) -> ToolResult:
     rule = f" (rule {rule_id})" if rule_id else ""
-    return result(call, Route.DENIED,
-                  f"{tool} was not run: {reason}{rule}. Do not retry this call; tell the user "
-                  "it is not allowed, or choose another way that is.",
-                  name=tool, reason=reason, rule_id=rule_id)
+    return result(
+        call,
+        Route.DENIED,
+        f"{tool} was not run: {reason}{rule}. Do not retry this call; tell the user "
+        "it is not allowed, or choose another way that is.",
+        name=tool,
+        reason=reason,
+        rule_id=rule_id,
+    )
 
 
 def store_unavailable(call: ToolCall, tool: str) -> ToolResult:
     reason = "store unavailable"
-    return result(call, Route.DENIED,
-                  f"{tool} was not run: the record store is unavailable, and a call that "
-                  "changes something is never run unrecorded. Nothing was changed. Tell the "
-                  "user the system cannot record actions right now.", name=tool, reason=reason)
+    return result(
+        call,
+        Route.DENIED,
+        f"{tool} was not run: the record store is unavailable, and a call that "
+        "changes something is never run unrecorded. Nothing was changed. Tell the "
+        "user the system cannot record actions right now.",
+        name=tool,
+        reason=reason,
+    )
 
 
-def held(call: ToolCall, tool: str, reason: str, *, approval_id: str,
-         rule_id: str | None) -> ToolResult:
-    return result(call, Route.HELD,
-                  f"{tool} is waiting for approval {approval_id}: {reason}. Nothing has been "
-                  "done yet. Do not call it again; tell the user it needs their approval.",
-                  name=tool, reason=reason, approval_id=approval_id, rule_id=rule_id)
+def held(
+    call: ToolCall, tool: str, reason: str, *, approval_id: str, rule_id: str | None
+) -> ToolResult:
+    return result(
+        call,
+        Route.HELD,
+        f"{tool} is waiting for approval {approval_id}: {reason}. Nothing has been "
+        "done yet. Do not call it again; tell the user it needs their approval.",
+        name=tool,
+        reason=reason,
+        approval_id=approval_id,
+        rule_id=rule_id,
+    )
 
 
-def declined(call: ToolCall, tool: str, *, approval_id: str, note: str | None,
-             rule_id: str | None) -> ToolResult:
+def declined(
+    call: ToolCall, tool: str, *, approval_id: str, note: str | None, rule_id: str | None
+) -> ToolResult:
     why = f" ({note})" if note else ""
-    return result(call, Route.DECLINED,
-                  f"A person declined {tool}{why}; nothing was done. Do not retry; ask the user "
-                  "how to proceed.", name=tool, reason="declined by approver",
-                  approval_id=approval_id, rule_id=rule_id)
+    return result(
+        call,
+        Route.DECLINED,
+        f"A person declined {tool}{why}; nothing was done. Do not retry; ask the user "
+        "how to proceed.",
+        name=tool,
+        reason="declined by approver",
+        approval_id=approval_id,
+        rule_id=rule_id,
+    )
 
 
 def transient(call: ToolCall, tool: str, message: str, timings: Timings) -> ToolResult:
-    return result(call, Route.FAILED,
-                  f"{tool} failed: {message}. The target system is briefly unavailable; try "
-                  "again later or tell the user.", name=tool, timings=timings, reason=TRANSIENT)
+    return result(
+        call,
+        Route.FAILED,
+        f"{tool} failed: {message}. The target system is briefly unavailable; try "
+        "again later or tell the user.",
+        name=tool,
+        timings=timings,
+        reason=TRANSIENT,
+    )
 
 
 def not_confirmed(call: ToolCall, tool: str, timings: Timings | None) -> ToolResult:
-    return result(call, Route.FAILED,
-                  f"{tool} ran, but the write was not confirmed by the target system. Do not "
-                  "repeat it; tell the user the change could not be confirmed.",
-                  name=tool, timings=timings, reason="the write was not confirmed by the "
-                  "target system")
+    return result(
+        call,
+        Route.FAILED,
+        f"{tool} ran, but the write was not confirmed by the target system. Do not "
+        "repeat it; tell the user the change could not be confirmed.",
+        name=tool,
+        timings=timings,
+        reason="the write was not confirmed by the target system",
+    )
 
 
 def earlier_attempt_unknown(call: ToolCall, tool: str, why: str) -> ToolResult:
-    return result(call, Route.UNKNOWN_OUTCOME,
-                  f"An earlier attempt of {tool} with this request started but its outcome is "
-                  f"unknown ({why}). It was not run again. Do not call it again; its status "
-                  "must be checked before any retry; tell the user.", name=tool,
-                  reason=f"earlier attempt unknown: {why}")
+    return result(
+        call,
+        Route.UNKNOWN_OUTCOME,
+        f"An earlier attempt of {tool} with this request started but its outcome is "
+        f"unknown ({why}). It was not run again. Do not call it again; its status "
+        "must be checked before any retry; tell the user.",
+        name=tool,
+        reason=f"earlier attempt unknown: {why}",
+    )
 
 
 def reconciled(call: ToolCall, tool: str) -> ToolResult:
-    return result(call, Route.COMPLETED,
-                  f"{tool} had already taken effect in an earlier attempt (confirmed with the "
-                  "target system); it was not run again.", name=tool,
-                  reason="reconciled: the earlier attempt took effect")
+    return result(
+        call,
+        Route.COMPLETED,
+        f"{tool} had already taken effect in an earlier attempt (confirmed with the "
+        "target system); it was not run again.",
+        name=tool,
+        reason="reconciled: the earlier attempt took effect",
+    )
 
 
 def still_running(call: ToolCall, tool: str) -> ToolResult:
-    return result(call, Route.UNKNOWN_OUTCOME,
-                  f"Another attempt of {tool} with this request is still running; its outcome "
-                  "is not known yet. Do not call it again; check back later.", name=tool,
-                  reason="another attempt holds the key")
+    return result(
+        call,
+        Route.UNKNOWN_OUTCOME,
+        f"Another attempt of {tool} with this request is still running; its outcome "
+        "is not known yet. Do not call it again; check back later.",
+        name=tool,
+        reason="another attempt holds the key",
+    )

@@ -41,16 +41,35 @@ Its decision joins those of the matching rules, so a hook's `deny` wins like a r
 """
 
 _RANK = {"deny": 0, "ask": 1, "allow": 2}
-_RULE_KEYS = frozenset({"id", "action", "reason", "tools", "namespaces", "effects",
-                        "annotations", "roles", "lacks_roles", "principals", "tenants",
-                        "arguments"})
+_RULE_KEYS = frozenset(
+    {
+        "id",
+        "action",
+        "reason",
+        "tools",
+        "namespaces",
+        "effects",
+        "annotations",
+        "roles",
+        "lacks_roles",
+        "principals",
+        "tenants",
+        "arguments",
+    }
+)
 
 
 class Policy:
     """Ordered rules, a default mode and an optional hook; `version` goes into receipts."""
 
-    def __init__(self, rules: Iterable[Rule] = (), *, default: DefaultMode = "effect",
-                 hook: PolicyHook | None = None, version: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: Iterable[Rule] = (),
+        *,
+        default: DefaultMode = "effect",
+        hook: PolicyHook | None = None,
+        version: str | None = None,
+    ) -> None:
         if default not in ("effect", "deny"):
             raise UserError(f"policy default must be 'effect' or 'deny', not {default!r}")
         self.rules = tuple(rules)
@@ -60,8 +79,10 @@ class Policy:
             raise UserError(f"policy rule ids must be unique: {', '.join(duplicates)}")
         self.default: DefaultMode = default
         self.hook = hook
-        self.version = version or content_hash(
-            {"default": default, "rules": [_describe(r) for r in self.rules]})[:16]
+        self.version = (
+            version
+            or content_hash({"default": default, "rules": [_describe(r) for r in self.rules]})[:16]
+        )
 
     @classmethod
     def from_toml(cls, path: str | Path, *, hook: PolicyHook | None = None) -> Policy:
@@ -87,8 +108,12 @@ class Policy:
             raise UserError(f"policy: unknown key(s) {sorted(unknown)}")
         rules = [_rule(i, raw) for i, raw in enumerate(data.get("rules", []))]
         version = data.get("version")
-        return cls(rules, default=data.get("default", "effect"), hook=hook,
-                   version=str(version) if version is not None else None)
+        return cls(
+            rules,
+            default=data.get("default", "effect"),
+            hook=hook,
+            version=str(version) if version is not None else None,
+        )
 
     async def decide(self, request: PolicyRequest) -> Decision:
         """The decision for one call: deny wins over ask, ask over allow."""
@@ -109,12 +134,14 @@ class Policy:
     def _default(self, request: PolicyRequest) -> Decision:
         effect = request.tool.effect
         if self.default == "deny":
-            return Decision.deny("no rule allows this call (deny-by-default policy)",
-                                 rule_id="default:deny")
+            return Decision.deny(
+                "no rule allows this call (deny-by-default policy)", rule_id="default:deny"
+            )
         if effect is Effect.READ:
             return Decision.allow("reads are allowed by default", rule_id="default:read")
-        return Decision.ask(f"{effect.value} calls need approval by default",
-                            rule_id=f"default:{effect.value}")
+        return Decision.ask(
+            f"{effect.value} calls need approval by default", rule_id=f"default:{effect.value}"
+        )
 
 
 def _stronger(current: Decision | None, new: Decision) -> Decision:
@@ -129,8 +156,9 @@ def _rule(index: int, raw: Any) -> Rule:
     unknown = set(raw) - _RULE_KEYS
     where = f"policy rule {raw.get('id', f'#{index + 1}')!r}"
     if unknown:
-        raise UserError(f"{where}: unknown key(s) {sorted(unknown)}; "
-                        f"known keys: {sorted(_RULE_KEYS)}")
+        raise UserError(
+            f"{where}: unknown key(s) {sorted(unknown)}; known keys: {sorted(_RULE_KEYS)}"
+        )
     if "id" not in raw or "action" not in raw:
         raise UserError(f"{where}: 'id' and 'action' are required")
     matchers = {k: v for k, v in raw.items() if k not in ("id", "action", "reason")}
@@ -146,9 +174,16 @@ def _rule(index: int, raw: Any) -> Rule:
 
 def _describe(rule: Rule) -> dict[str, Any]:
     return {
-        "id": rule.id, "action": rule.action, "reason": rule.reason, "tools": rule.tools,
-        "namespaces": rule.namespaces, "effects": sorted(rule.effects),
-        "annotations": dict(rule.annotations), "roles": sorted(rule.roles),
-        "lacks_roles": sorted(rule.lacks_roles), "principals": rule.principals,
-        "tenants": rule.tenants, "arguments": rule.arguments,
+        "id": rule.id,
+        "action": rule.action,
+        "reason": rule.reason,
+        "tools": rule.tools,
+        "namespaces": rule.namespaces,
+        "effects": sorted(rule.effects),
+        "annotations": dict(rule.annotations),
+        "roles": sorted(rule.roles),
+        "lacks_roles": sorted(rule.lacks_roles),
+        "principals": rule.principals,
+        "tenants": rule.tenants,
+        "arguments": rule.arguments,
     }

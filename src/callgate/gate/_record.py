@@ -39,8 +39,9 @@ class ReceiptSettings:
 class Record:
     """Appends one receipt per routed call (outermost step: it sees the final route)."""
 
-    def __init__(self, io: StoreIO, settings: ReceiptSettings, redactor: Redactor,
-                 policy_version: str | None) -> None:
+    def __init__(
+        self, io: StoreIO, settings: ReceiptSettings, redactor: Redactor, policy_version: str | None
+    ) -> None:
         self.io = io
         self.settings = settings
         self.redactor = redactor
@@ -50,55 +51,96 @@ class Record:
         settlement = attempt.settlement = Settlement()
         result = annotate(await call_next(attempt), attempt)
         arguments = {**attempt.prepared.arguments, **attempt.injected}
-        draft = self.draft(attempt.call, result, attempt.context, attempt.tool,
-                           request_hash=attempt.request_hash, arguments=arguments,
-                           started_at=attempt.started_at)
+        draft = self.draft(
+            attempt.call,
+            result,
+            attempt.context,
+            attempt.tool,
+            request_hash=attempt.request_hash,
+            arguments=arguments,
+            started_at=attempt.started_at,
+        )
         if settlement.key is not None:
             return await self._settle(settlement, result, draft)
         stored = await self.append(draft)
-        if not stored and attempt.tool.effect is Effect.READ and (
-                self.settings.reads_without_store == "deny"):
+        if (
+            not stored
+            and attempt.tool.effect is Effect.READ
+            and (self.settings.reads_without_store == "deny")
+        ):
             return _outcome.store_unavailable(attempt.call, attempt.tool.name)
         return result
 
-    async def _settle(self, settlement: Settlement, result: ToolResult, draft: ReceiptDraft
-                      ) -> ToolResult:
+    async def _settle(
+        self, settlement: Settlement, result: ToolResult, draft: ReceiptDraft
+    ) -> ToolResult:
         """Finish the idempotency record and append the receipt in one transaction."""
         assert settlement.owner is not None and settlement.state is not None
         try:
             await self.io.finish_and_record(
-                settlement.key or "", owner=settlement.owner, state=settlement.state,
-                outcome=encode_outcome(result, self.redactor), receipt=draft)
+                settlement.key or "",
+                owner=settlement.owner,
+                state=settlement.state,
+                outcome=encode_outcome(result, self.redactor),
+                receipt=draft,
+            )
         except (StoreUnavailable, StoreConflict) as exc:
             # The call ran; only its record is missing. Its lease will run out and the next
             # attempt reconciles, which is the truth: nobody here can record it now.
-            log.error("outcome and receipt of %s (key %s) not recorded: %s", draft.tool_name,
-                      settlement.key, exc)
-            return dataclasses.replace(result, reason=f"{result.reason}; outcome not "
-                                       f"recorded ({type(exc).__name__})")
+            log.error(
+                "outcome and receipt of %s (key %s) not recorded: %s",
+                draft.tool_name,
+                settlement.key,
+                exc,
+            )
+            return dataclasses.replace(
+                result, reason=f"{result.reason}; outcome not recorded ({type(exc).__name__})"
+            )
         return result
 
     async def append(self, draft: ReceiptDraft) -> bool:
         try:
             await self.io(self.io.store.receipts.append, draft)
         except StoreUnavailable as exc:
-            log.error("receipt for %s (call %s, route %s) not written: %s", draft.tool_name,
-                      draft.call_id, draft.route, exc)
+            log.error(
+                "receipt for %s (call %s, route %s) not written: %s",
+                draft.tool_name,
+                draft.call_id,
+                draft.route,
+                exc,
+            )
             return False
         return True
 
-    def draft(self, call: ToolCall, result: ToolResult, context: Context, tool: Tool | None,
-              *, request_hash: str, arguments: object, started_at: float) -> ReceiptDraft:
+    def draft(
+        self,
+        call: ToolCall,
+        result: ToolResult,
+        context: Context,
+        tool: Tool | None,
+        *,
+        request_hash: str,
+        arguments: object,
+        started_at: float,
+    ) -> ReceiptDraft:
         timings = result.timings
         keep = self.settings.store_payloads
         return ReceiptDraft(
-            request_hash=request_hash, tool_name=result.name,
-            tool_fingerprint=tool.fingerprint if tool else None, principal=context.principal,
-            tenant=context.tenant, run_id=context.run_id, call_id=call.id, route=result.route,
-            rule_id=result.rule_id, approval_id=result.approval_id,
+            request_hash=request_hash,
+            tool_name=result.name,
+            tool_fingerprint=tool.fingerprint if tool else None,
+            principal=context.principal,
+            tenant=context.tenant,
+            run_id=context.run_id,
+            call_id=call.id,
+            route=result.route,
+            rule_id=result.rule_id,
+            approval_id=result.approval_id,
             idempotency_key=result.idempotency_key,
-            argument_hash=_hash_or_none(arguments), result_hash=_sha(result.content),
-            replayed=result.replayed, started_at=started_at,
+            argument_hash=_hash_or_none(arguments),
+            result_hash=_sha(result.content),
+            replayed=result.replayed,
+            started_at=started_at,
             duration_ms=(time.time() - started_at) * 1000,
             execute_ms=timings.execute_ms if timings else 0.0,
             policy_version=self.policy_version,
@@ -133,4 +175,3 @@ def _hash_or_none(value: object) -> str | None:
         return content_hash(value)
     except (TypeError, ValueError):
         return None
-

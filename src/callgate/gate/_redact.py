@@ -23,25 +23,36 @@ _KV = r"(?i:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|token)"
 _BUILTIN: tuple[str, ...] = (
     r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
     r"(?P<keep>\b(?i:bearer|basic) )[A-Za-z0-9\-._~+/]{8,}=*",
-    r"(?P<keep>://[^/\s:@]+:)[^/\s@]+(?=@)",                   # user:password@host
+    r"(?P<keep>://[^/\s:@]+:)[^/\s@]+(?=@)",  # user:password@host
     r"\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}",  # OpenAI, Anthropic
-    r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",                           # AWS access key id
-    r"\bgh[pousr]_[A-Za-z0-9]{30,}\b",                          # GitHub
+    r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",  # AWS access key id
+    r"\bgh[pousr]_[A-Za-z0-9]{30,}\b",  # GitHub
     r"\bgithub_pat_[A-Za-z0-9_]{22,}",
-    r"\bglpat-[A-Za-z0-9_\-]{20,}",                             # GitLab
-    r"\bxox[abprs]-[A-Za-z0-9\-]{10,}",                         # Slack
-    r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}",                  # Stripe
-    r"\bAIza[0-9A-Za-z_\-]{35}",                                # Google API key
-    r"\bhf_[A-Za-z0-9]{30,}",                                   # Hugging Face
+    r"\bglpat-[A-Za-z0-9_\-]{20,}",  # GitLab
+    r"\bxox[abprs]-[A-Za-z0-9\-]{10,}",  # Slack
+    r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}",  # Stripe
+    r"\bAIza[0-9A-Za-z_\-]{35}",  # Google API key
+    r"\bhf_[A-Za-z0-9]{30,}",  # Hugging Face
     r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",  # JWT
-    rf"(?P<keep>\b{_KV}\s*[=:]\s*)[^\s&,;\"']+",                # password=..., token: ...
-    rf"(?P<keep>\"{_KV}\"\s*:\s*\")[^\"]+",                       # "password": "..."
+    rf"(?P<keep>\b{_KV}\s*[=:]\s*)[^\s&,;\"']+",  # password=..., token: ...
+    rf"(?P<keep>\"{_KV}\"\s*:\s*\")[^\"]+",  # "password": "..."
 )
 
-_SECRET_KEY_ENDINGS = ("password", "passwd", "secret", "token", "apikey", "privatekey",
-                       "accesskey", "secretkey", "credential", "credentials")
-_SECRET_KEYS = frozenset({"authorization", "cookie", "setcookie", "pwd", "auth",
-                          "proxyauthorization", "xapikey"})
+_SECRET_KEY_ENDINGS = (
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "apikey",
+    "privatekey",
+    "accesskey",
+    "secretkey",
+    "credential",
+    "credentials",
+)
+_SECRET_KEYS = frozenset(
+    {"authorization", "cookie", "setcookie", "pwd", "auth", "proxyauthorization", "xapikey"}
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -72,8 +83,10 @@ class Redactor:
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, Mapping):
-            return {k: (REDACTED if self.secret_key(str(k)) and v not in (None, "")
-                        else self.value(v)) for k, v in value.items()}
+            return {
+                k: (REDACTED if self.secret_key(str(k)) and v not in (None, "") else self.value(v))
+                for k, v in value.items()
+            }
         if isinstance(value, list | tuple):
             return [self.value(v) for v in value]
         return value
@@ -112,8 +125,9 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-def install_log_redaction(redactor: Redactor,
-                          loggers: Iterable[str] = ("callgate.gate", "callgate")) -> None:
+def install_log_redaction(
+    redactor: Redactor, loggers: Iterable[str] = ("callgate.gate", "callgate")
+) -> None:
     """Attach a `RedactingFilter` to callgate's loggers (idempotent).
 
     A logger's filters see only records logged on it, not on its children: each logger

@@ -40,8 +40,11 @@ def _cut(rendered: Rendered, max_chars: int) -> Rendered:
     total = len(rendered.content)
     if total <= max_chars:
         return rendered
-    notice = (f"\n[truncated: showing {max_chars} of {total} characters; ask for a narrower "
-              "result (filters, a smaller limit) to see the rest]")
+    notice = (
+        f"\n[truncated: showing {max_chars} of {total} characters; ask for a narrower "
+        "result (filters, a smaller limit) to see the rest]"
+    )
     # A cut JSON document is no longer the value the tool returned: drop the structured copy.
-    return Rendered(content=rendered.content[:max_chars] + notice, structured=None,
-                    value=rendered.value)
+    return Rendered(
+        content=rendered.content[:max_chars] + notice, structured=None, value=rendered.value
+    )

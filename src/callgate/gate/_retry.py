@@ -74,6 +74,9 @@ class Retry:
             return _outcome.reconciled(attempt.call, tool.name)
         if status == "unknown":
             return _outcome.earlier_attempt_unknown(
-                attempt.call, tool.name, "a transient failure, and the target system could "
-                "not say whether the write took effect")
+                attempt.call,
+                tool.name,
+                "a transient failure, and the target system could "
+                "not say whether the write took effect",
+            )
         return None

@@ -66,17 +66,21 @@ class Rule:
         if not self.id:
             raise UserError("a policy rule needs an id")
         if self.action not in _ACTIONS:
-            raise UserError(f"rule {self.id!r}: action must be allow, deny or ask, "
-                            f"not {self.action!r}")
+            raise UserError(
+                f"rule {self.id!r}: action must be allow, deny or ask, not {self.action!r}"
+            )
         unknown = set(self.annotations) - ANNOTATION_KEYS
         if unknown:
-            raise UserError(f"rule {self.id!r}: unknown annotation(s) {sorted(unknown)}; "
-                            f"use {sorted(ANNOTATION_KEYS)}")
+            raise UserError(
+                f"rule {self.id!r}: unknown annotation(s) {sorted(unknown)}; "
+                f"use {sorted(ANNOTATION_KEYS)}"
+            )
         set_ = object.__setattr__
         bad = sorted(str(e) for e in self.effects if e not in _EFFECTS)
         if bad:
-            raise UserError(f"rule {self.id!r}: unknown effect(s) {bad}; use read, write or "
-                            "irreversible")
+            raise UserError(
+                f"rule {self.id!r}: unknown effect(s) {bad}; use read, write or irreversible"
+            )
         set_(self, "effects", frozenset(Effect(e) for e in self.effects))
         set_(self, "_names", _globs(self.tools))
         set_(self, "_principals", _globs(self.principals))

@@ -35,9 +35,18 @@ class GateSteps:
     """No policy and no store: valid calls go straight to execution."""
 
 
-def build_steps(*, store: Store | None, policy: Policy | None, taint: TaintTracker,
-                redactor: Redactor, receipts: ReceiptSettings | None, retry: RetrySettings,
-                approval_ttl: float, lease_margin: float, default_timeout: float) -> GateSteps:
+def build_steps(
+    *,
+    store: Store | None,
+    policy: Policy | None,
+    taint: TaintTracker,
+    redactor: Redactor,
+    receipts: ReceiptSettings | None,
+    retry: RetrySettings,
+    approval_ttl: float,
+    lease_margin: float,
+    default_timeout: float,
+) -> GateSteps:
     settings = receipts or ReceiptSettings()
     retry_step = Retry(retry)
     inner: tuple[Step, ...] = (Verify(),)
@@ -47,9 +56,20 @@ def build_steps(*, store: Store | None, policy: Policy | None, taint: TaintTrack
         io = StoreIO(store)
         policy = policy or Policy()  # a durable gate is never "allow everything"
         record = Record(io, settings, redactor, policy.version)
-        outer += [record, FailClosed(io), Authorize(policy, taint),
-                  Approve(io, ttl=approval_ttl, redactor=redactor),
-                  Dedupe(io, redactor=redactor, lease_margin=lease_margin,
-                         default_timeout=default_timeout)]
-    return GateSteps(steps=(*outer, retry_step, *inner), inner=inner, retry=retry_step,
-                     record=record, receipts=settings, lean=store is None and policy is None)
+        outer += [
+            record,
+            FailClosed(io),
+            Authorize(policy, taint),
+            Approve(io, ttl=approval_ttl, redactor=redactor),
+            Dedupe(
+                io, redactor=redactor, lease_margin=lease_margin, default_timeout=default_timeout
+            ),
+        ]
+    return GateSteps(
+        steps=(*outer, retry_step, *inner),
+        inner=inner,
+        retry=retry_step,
+        record=record,
+        receipts=settings,
+        lean=store is None and policy is None,
+    )

@@ -62,12 +62,16 @@ class TaintTracker:
         untrusted = seen.get("untrusted_output")
         if untrusted is None and context.attributes.get("trusted") is False:
             untrusted = f"the untrusted principal {context.principal}"
-        private = seen.get("private_data") or (tool.name if "private_data" in tool.labels
-                                               else None)
+        private = seen.get("private_data") or (tool.name if "private_data" in tool.labels else None)
         if untrusted is None or private is None:
             return None
-        action = ("is irreversible" if tool.effect is Effect.IRREVERSIBLE
-                  else "sends data out (a public sink)")
-        return (f"Rule of Two: this run has taken in untrusted content (from {untrusted}) and "
-                f"private data (from {private}), and {tool.name} {action}; "
-                "a human must approve it")
+        action = (
+            "is irreversible"
+            if tool.effect is Effect.IRREVERSIBLE
+            else "sends data out (a public sink)"
+        )
+        return (
+            f"Rule of Two: this run has taken in untrusted content (from {untrusted}) and "
+            f"private data (from {private}), and {tool.name} {action}; "
+            "a human must approve it"
+        )

@@ -23,6 +23,7 @@ class Verify:
         arguments = {**attempt.prepared.arguments, **attempt.injected}
         value = result.structured if result.structured is not None else result.content
         if await confirm_write(hook, arguments, value, attempt.tool.name):
-            return dataclasses.replace(result, route=Route.VERIFIED,
-                                       reason="confirmed by read-back")
+            return dataclasses.replace(
+                result, route=Route.VERIFIED, reason="confirmed by read-back"
+            )
         return _outcome.not_confirmed(attempt.call, attempt.tool.name, result.timings)

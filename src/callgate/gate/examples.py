@@ -109,12 +109,19 @@ class SupplierRegistry:
     @classmethod
     def sample(cls) -> SupplierRegistry:
         """Two tenants, `acme` and `globex`, with one supplier each."""
-        return cls(suppliers={
-            "S-1": Supplier(id="S-1", tenant="acme", name="Nordic Bolts AB",
-                            address="Storgatan 1, Malmö"),
-            "S-2": Supplier(id="S-2", tenant="globex", name="Globex Parts Ltd",
-                            address="1 Industrial Way, Leeds"),
-        })
+        return cls(
+            suppliers={
+                "S-1": Supplier(
+                    id="S-1", tenant="acme", name="Nordic Bolts AB", address="Storgatan 1, Malmö"
+                ),
+                "S-2": Supplier(
+                    id="S-2",
+                    tenant="globex",
+                    name="Globex Parts Ltd",
+                    address="1 Industrial Way, Leeds",
+                ),
+            }
+        )
 
     def find(self, supplier_id: str, tenant: str) -> Supplier:
         found = self.suppliers.get(supplier_id)
@@ -124,8 +131,12 @@ class SupplierRegistry:
 
     def draft(self, supplier_id: str, address: str, tenant: str) -> dict[str, Any]:
         supplier = self.find(supplier_id, tenant)
-        draft = {"supplier_id": supplier_id, "new_address": address,
-                 "expected_version": supplier.version, "tenant": tenant}
+        draft = {
+            "supplier_id": supplier_id,
+            "new_address": address,
+            "expected_version": supplier.version,
+            "tenant": tenant,
+        }
         draft_id = "D-" + content_hash(draft)[:8]
         with self._lock:
             self.drafts.setdefault(draft_id, draft)
@@ -144,12 +155,15 @@ class SupplierRegistry:
                 current = replace(current, version=current.version + 1)
                 self.suppliers[current.id] = current
             if current.version != draft["expected_version"]:
-                raise ConflictError(f"supplier {current.id} changed since the draft "
-                                    f"(version {current.version}, draft based on "
-                                    f"{draft['expected_version']})")
+                raise ConflictError(
+                    f"supplier {current.id} changed since the draft "
+                    f"(version {current.version}, draft based on "
+                    f"{draft['expected_version']})"
+                )
             if not self._take("lose_write"):
-                self.suppliers[current.id] = replace(current, address=draft["new_address"],
-                                                     version=current.version + 1)
+                self.suppliers[current.id] = replace(
+                    current, address=draft["new_address"], version=current.version + 1
+                )
             self.writes += 1
             if key is not None:
                 self.applied[key] = draft_id
@@ -160,8 +174,9 @@ class SupplierRegistry:
         """Someone else edits the record (the next commit of an older draft conflicts)."""
         with self._lock:
             current = self.suppliers[supplier_id]
-            self.suppliers[supplier_id] = replace(current, address=address,
-                                                  version=current.version + 1)
+            self.suppliers[supplier_id] = replace(
+                current, address=address, version=current.version + 1
+            )
 
     def stall_next(self, when: Literal["before", "after"], seconds: float = 1.0) -> None:
         """The next commit hangs for `seconds` before or after applying the change."""
@@ -189,8 +204,11 @@ class SupplierRegistry:
 
     def _receipt(self, draft_id: str) -> dict[str, Any]:
         draft = self.drafts[draft_id]
-        return {"draft_id": draft_id, "supplier_id": draft["supplier_id"],
-                "address": draft["new_address"]}
+        return {
+            "draft_id": draft_id,
+            "supplier_id": draft["supplier_id"],
+            "address": draft["new_address"],
+        }
 
     def _take(self, name: str) -> bool:
         value = getattr(self.faults, name)
@@ -214,8 +232,9 @@ class SupplierRegistry:
 def supplier_tools(registry: SupplierRegistry, *, timeout: float | None = None) -> list[Tool]:
     """`supplier_lookup`, `supplier_draft_change` and `supplier_commit_change` over `registry`."""
 
-    @tool(effect="read", labels=["private_data"], timeout=timeout,
-          examples=[{"supplier_id": "S-1"}])
+    @tool(
+        effect="read", labels=["private_data"], timeout=timeout, examples=[{"supplier_id": "S-1"}]
+    )
     def supplier_lookup(supplier_id: str, tenant: Tenant) -> dict[str, Any]:
         """Look up a supplier's name, address and record version.
 
@@ -225,10 +244,13 @@ def supplier_tools(registry: SupplierRegistry, *, timeout: float | None = None) 
         s = registry.find(supplier_id, tenant)
         return {"id": s.id, "name": s.name, "address": s.address, "version": s.version}
 
-    @tool(effect="write", annotations=ToolAnnotations(destructive=False, idempotent=True),
-          timeout=timeout, examples=[{"supplier_id": "S-1", "new_address": "Hamngatan 5, Malmö"}])
-    def supplier_draft_change(supplier_id: str, new_address: str, tenant: Tenant
-                              ) -> dict[str, Any]:
+    @tool(
+        effect="write",
+        annotations=ToolAnnotations(destructive=False, idempotent=True),
+        timeout=timeout,
+        examples=[{"supplier_id": "S-1", "new_address": "Hamngatan 5, Malmö"}],
+    )
+    def supplier_draft_change(supplier_id: str, new_address: str, tenant: Tenant) -> dict[str, Any]:
         """Draft a change of a supplier's address; nothing changes until it is committed.
 
         Args:
@@ -247,10 +269,14 @@ def supplier_tools(registry: SupplierRegistry, *, timeout: float | None = None) 
     def reconcile(key: str) -> bool:
         return key in registry.applied
 
-    @tool(effect="write", read_back=read_back, reconcile=reconcile, timeout=timeout,
-          examples=[{"draft_id": "D-0123abcd"}])
-    def supplier_commit_change(draft_id: str, tenant: Tenant, call: CallContext
-                               ) -> dict[str, Any]:
+    @tool(
+        effect="write",
+        read_back=read_back,
+        reconcile=reconcile,
+        timeout=timeout,
+        examples=[{"draft_id": "D-0123abcd"}],
+    )
+    def supplier_commit_change(draft_id: str, tenant: Tenant, call: CallContext) -> dict[str, Any]:
         """Commit a drafted supplier change to the supplier registry.
 
         Args:
@@ -269,36 +295,61 @@ class OrderBook:
 
     @classmethod
     def sample(cls) -> OrderBook:
-        return cls(orders={
-            "O-1001": {"id": "O-1001", "tenant": "acme", "customer": "ann@example.com",
-                       "status": "shipped", "total": 129.5},
-            "O-1002": {"id": "O-1002", "tenant": "acme", "customer": "bo@example.com",
-                       "status": "open", "total": 42.0},
-            "O-2001": {"id": "O-2001", "tenant": "globex", "customer": "cy@example.org",
-                       "status": "open", "total": 980.0},
-        })
+        return cls(
+            orders={
+                "O-1001": {
+                    "id": "O-1001",
+                    "tenant": "acme",
+                    "customer": "ann@example.com",
+                    "status": "shipped",
+                    "total": 129.5,
+                },
+                "O-1002": {
+                    "id": "O-1002",
+                    "tenant": "acme",
+                    "customer": "bo@example.com",
+                    "status": "open",
+                    "total": 42.0,
+                },
+                "O-2001": {
+                    "id": "O-2001",
+                    "tenant": "globex",
+                    "customer": "cy@example.org",
+                    "status": "open",
+                    "total": 980.0,
+                },
+            }
+        )
 
     def visible(self, tenant: str) -> list[dict[str, Any]]:
-        return [{k: v for k, v in o.items() if k != "tenant"}
-                for o in self.orders.values() if o["tenant"] == tenant]
+        return [
+            {k: v for k, v in o.items() if k != "tenant"}
+            for o in self.orders.values()
+            if o["tenant"] == tenant
+        ]
 
 
 def order_tools(book: OrderBook) -> list[Tool]:
     """`find_orders` and `get_order` over `book`."""
 
     @tool(effect="read", labels=["private_data"])
-    def find_orders(tenant: Tenant, customer: str | None = None,
-                    status: Literal["open", "shipped", "cancelled"] | None = None
-                    ) -> list[dict[str, Any]]:
+    def find_orders(
+        tenant: Tenant,
+        customer: str | None = None,
+        status: Literal["open", "shipped", "cancelled"] | None = None,
+    ) -> list[dict[str, Any]]:
         """Find orders by customer e-mail and/or status.
 
         Args:
             customer: The customer's e-mail address.
             status: Only orders in this status.
         """
-        return [o for o in book.visible(tenant)
-                if (customer is None or o["customer"] == customer)
-                and (status is None or o["status"] == status)]
+        return [
+            o
+            for o in book.visible(tenant)
+            if (customer is None or o["customer"] == customer)
+            and (status is None or o["status"] == status)
+        ]
 
     @tool(effect="read", labels=["private_data"], examples=[{"order_id": "O-1001"}])
     def get_order(order_id: str, tenant: Tenant) -> dict[str, Any]:
@@ -330,8 +381,10 @@ class WeatherService:
         self.calls += 1
         if city in self.slow:
             time.sleep(self.slow[city])
-        daily = [{"day": d + 1, "summary": "light rain" if d % 2 else "sunny",
-                  "high_c": 14 + d} for d in range(days)]
+        daily = [
+            {"day": d + 1, "summary": "light rain" if d % 2 else "sunny", "high_c": 14 + d}
+            for d in range(days)
+        ]
         answer: dict[str, Any] = {"city": city, "days": daily}
         if self.notice:
             answer["notice"] = self.notice
@@ -341,9 +394,13 @@ class WeatherService:
 def weather_tools(service: WeatherService, *, timeout: float | None = None) -> list[Tool]:
     """`get_weather_forecast`: open-world data, so its output is untrusted."""
 
-    @tool(effect="read", labels=["untrusted_output"], timeout=timeout,
-          annotations=ToolAnnotations(open_world=True),
-          examples=[{"city": "Malmö", "days": 3}])
+    @tool(
+        effect="read",
+        labels=["untrusted_output"],
+        timeout=timeout,
+        annotations=ToolAnnotations(open_world=True),
+        examples=[{"city": "Malmö", "days": 3}],
+    )
     def get_weather_forecast(city: str, days: int = 3) -> dict[str, Any]:
         """Daily weather forecast for a city.
 

@@ -17,21 +17,92 @@ __all__ = ["TO_CYRILLIC", "TO_LATIN", "mixed_script", "script_of", "skeleton"]
 
 TO_LATIN: Mapping[str, str] = {
     # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "і": "i", "ї": "i", "ј": "j", "к": "k",
-    "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s",
-    "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ɡ": "g", "ӏ": "l", "ь": "b",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-    "Т": "T", "У": "Y", "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W",
+    "а": "a",
+    "в": "b",
+    "е": "e",
+    "ё": "e",
+    "з": "3",
+    "і": "i",
+    "ї": "i",
+    "ј": "j",
+    "к": "k",
+    "м": "m",
+    "н": "h",
+    "о": "o",
+    "р": "p",
+    "с": "c",
+    "т": "t",
+    "у": "y",
+    "х": "x",
+    "ѕ": "s",
+    "ԁ": "d",
+    "ԛ": "q",
+    "ԝ": "w",
+    "һ": "h",
+    "ɡ": "g",
+    "ӏ": "l",
+    "ь": "b",
+    "А": "A",
+    "В": "B",
+    "Е": "E",
+    "К": "K",
+    "М": "M",
+    "Н": "H",
+    "О": "O",
+    "Р": "P",
+    "С": "C",
+    "Т": "T",
+    "У": "Y",
+    "Х": "X",
+    "І": "I",
+    "Ј": "J",
+    "Ѕ": "S",
+    "Ԁ": "D",
+    "Ԛ": "Q",
+    "Ԝ": "W",
     # Greek
-    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "χ": "x", "υ": "u", "ε": "e",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    "α": "a",
+    "ο": "o",
+    "ρ": "p",
+    "ν": "v",
+    "ι": "i",
+    "κ": "k",
+    "χ": "x",
+    "υ": "u",
+    "ε": "e",
+    "Α": "A",
+    "Β": "B",
+    "Ε": "E",
+    "Ζ": "Z",
+    "Η": "H",
+    "Ι": "I",
+    "Κ": "K",
+    "Μ": "M",
+    "Ν": "N",
+    "Ο": "O",
+    "Ρ": "P",
+    "Τ": "T",
+    "Υ": "Y",
+    "Χ": "X",
 }
 """Cyrillic and Greek letters that render like a Latin letter, mapped to it."""
 
 TO_CYRILLIC: Mapping[str, str] = {
-    "a": "а", "b": "в", "c": "с", "e": "е", "h": "н", "k": "к", "m": "м", "o": "о", "p": "р",
-    "t": "т", "x": "х", "y": "у", "3": "з", "0": "о", "6": "б",
+    "a": "а",
+    "b": "в",
+    "c": "с",
+    "e": "е",
+    "h": "н",
+    "k": "к",
+    "m": "м",
+    "o": "о",
+    "p": "р",
+    "t": "т",
+    "x": "х",
+    "y": "у",
+    "3": "з",
+    "0": "о",
+    "6": "б",
 }
 """Latin letters (and digits) that pass for Cyrillic ones inside Russian words."""
 
@@ -60,7 +131,8 @@ def mixed_script(word: str) -> bool:
     if "LATIN" not in scripts or not scripts & {"CYRILLIC", "GREEK"}:
         return False
     return any(c in TO_LATIN for c in word) or (
-        "CYRILLIC" in scripts and any(c.lower() in TO_CYRILLIC for c in word if c.isascii()))
+        "CYRILLIC" in scripts and any(c.lower() in TO_CYRILLIC for c in word if c.isascii())
+    )
 
 
 def skeleton(name: str) -> str:

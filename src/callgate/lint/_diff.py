@@ -55,12 +55,24 @@ class DiffReport:
         return not self.breaking
 
     def to_dict(self) -> dict[str, Any]:
-        counts = {k: sum(c.kind == k for c in self.changes)
-                  for k in ("breaking", "compatible", "review")}
-        return {"old": self.old, "new": self.new, "summary": counts,
-                "changes": [{"kind": c.kind, "code": c.code, "tool": c.tool,
-                             "pointer": c.pointer, "message": c.message}
-                            for c in self.changes]}
+        counts = {
+            k: sum(c.kind == k for c in self.changes) for k in ("breaking", "compatible", "review")
+        }
+        return {
+            "old": self.old,
+            "new": self.new,
+            "summary": counts,
+            "changes": [
+                {
+                    "kind": c.kind,
+                    "code": c.code,
+                    "tool": c.tool,
+                    "pointer": c.pointer,
+                    "message": c.message,
+                }
+                for c in self.changes
+            ],
+        }
 
 
 _ORDER = {"breaking": 0, "review": 1, "compatible": 2}
@@ -89,23 +101,33 @@ def _key(entry: ToolEntry) -> tuple[str, str]:
 def _removed_and_added(gone: list[ToolEntry], added: list[ToolEntry]) -> Iterator[Change]:
     renamed: set[int] = set()
     for entry in gone:
-        twin = next((a for a in added if id(a) not in renamed and _same_contract(entry, a)),
-                    None)
+        twin = next((a for a in added if id(a) not in renamed and _same_contract(entry, a)), None)
         if twin is not None:
             renamed.add(id(twin))
-            yield Change(kind="breaking", code="tool-renamed", tool=entry.name,
-                         message=f"renamed to {twin.name!r} without a deprecation window; "
-                                 f"keep {entry.name!r} as a deprecated alias first")
+            yield Change(
+                kind="breaking",
+                code="tool-renamed",
+                tool=entry.name,
+                message=f"renamed to {twin.name!r} without a deprecation window; "
+                f"keep {entry.name!r} as a deprecated alias first",
+            )
         elif entry.deprecated:
-            yield Change(kind="compatible", code="tool-removed-after-deprecation",
-                         tool=entry.name, message="removed after its deprecation")
+            yield Change(
+                kind="compatible",
+                code="tool-removed-after-deprecation",
+                tool=entry.name,
+                message="removed after its deprecation",
+            )
         else:
-            yield Change(kind="breaking", code="tool-removed", tool=entry.name,
-                         message="removed without being deprecated first")
+            yield Change(
+                kind="breaking",
+                code="tool-removed",
+                tool=entry.name,
+                message="removed without being deprecated first",
+            )
     for entry in added:
         if id(entry) not in renamed:
-            yield Change(kind="compatible", code="tool-added", tool=entry.name,
-                         message="new tool")
+            yield Change(kind="compatible", code="tool-added", tool=entry.name, message="new tool")
 
 
 def _same_contract(old: ToolEntry, new: ToolEntry) -> bool:
@@ -117,26 +139,43 @@ def _same_contract(old: ToolEntry, new: ToolEntry) -> bool:
 def _compare_tools(old: ToolEntry, new: ToolEntry) -> Iterator[Change]:
     name = old.name
     if not old.deprecated and new.deprecated:
-        yield Change(kind="compatible", code="tool-deprecated", tool=name,
-                     message=f"deprecated (replacement: {new.replacement or 'none named'})")
+        yield Change(
+            kind="compatible",
+            code="tool-deprecated",
+            tool=name,
+            message=f"deprecated (replacement: {new.replacement or 'none named'})",
+        )
     if old.description != new.description:
-        yield Change(kind="review", code="description-changed", tool=name,
-                     message="description changed: the model reads the tool differently; "
-                             "re-review it (the pin changes)")
+        yield Change(
+            kind="review",
+            code="description-changed",
+            tool=name,
+            message="description changed: the model reads the tool differently; "
+            "re-review it (the pin changes)",
+        )
     if old.declaration.annotations != new.declaration.annotations:
-        yield Change(kind="review", code="annotations-changed", tool=name,
-                     message=f"annotations changed: {old.declaration.annotations.to_mcp()} -> "
-                             f"{new.declaration.annotations.to_mcp()}")
+        yield Change(
+            kind="review",
+            code="annotations-changed",
+            tool=name,
+            message=f"annotations changed: {old.declaration.annotations.to_mcp()} -> "
+            f"{new.declaration.annotations.to_mcp()}",
+        )
     yield from compare_schemas(old.input_schema, new.input_schema, tool=name)
     old_out, new_out = old.declaration.output_schema, new.declaration.output_schema
     if canonical_json(old_out) != canonical_json(new_out):
-        yield Change(kind="breaking", code="output-schema-changed", tool=name,
-                     pointer="/outputSchema",
-                     message="output schema changed: consumers of structured results may break")
+        yield Change(
+            kind="breaking",
+            code="output-schema-changed",
+            tool=name,
+            pointer="/outputSchema",
+            message="output schema changed: consumers of structured results may break",
+        )
 
 
-def compare_schemas(old: Mapping[str, Any], new: Mapping[str, Any], *, tool: str,
-                    pointer: str = "") -> Iterator[Change]:
+def compare_schemas(
+    old: Mapping[str, Any], new: Mapping[str, Any], *, tool: str, pointer: str = ""
+) -> Iterator[Change]:
     """Changes between two versions of one schema node, recursing into properties/items."""
     yield from _type_change(old, new, tool, pointer)
     yield from _enum_change(old, new, tool, pointer)
@@ -146,13 +185,23 @@ def compare_schemas(old: Mapping[str, Any], new: Mapping[str, Any], *, tool: str
     if isinstance(old_items, Mapping) and isinstance(new_items, Mapping):
         yield from compare_schemas(old_items, new_items, tool=tool, pointer=join(pointer, "items"))
     if pointer and old.get("default") != new.get("default") and "default" in old:
-        yield Change(kind="review", code="default-changed", tool=tool, pointer=pointer,
-                     message=f"default changed from {old.get('default')!r} to "
-                             f"{new.get('default')!r}: calls that omit it now mean something "
-                             "else")
+        yield Change(
+            kind="review",
+            code="default-changed",
+            tool=tool,
+            pointer=pointer,
+            message=f"default changed from {old.get('default')!r} to "
+            f"{new.get('default')!r}: calls that omit it now mean something "
+            "else",
+        )
     if pointer and old.get("description") != new.get("description"):
-        yield Change(kind="review", code="param-description-changed", tool=tool,
-                     pointer=pointer, message="parameter description changed")
+        yield Change(
+            kind="review",
+            code="param-description-changed",
+            tool=tool,
+            pointer=pointer,
+            message="parameter description changed",
+        )
 
 
 def _types(node: Mapping[str, Any]) -> frozenset[str]:
@@ -164,8 +213,9 @@ def _types(node: Mapping[str, Any]) -> frozenset[str]:
     return frozenset()
 
 
-def _type_change(old: Mapping[str, Any], new: Mapping[str, Any], tool: str, pointer: str
-                 ) -> Iterator[Change]:
+def _type_change(
+    old: Mapping[str, Any], new: Mapping[str, Any], tool: str, pointer: str
+) -> Iterator[Change]:
     before, after = _types(old), _types(new)
     if before == after:
         return
@@ -175,16 +225,22 @@ def _type_change(old: Mapping[str, Any], new: Mapping[str, Any], tool: str, poin
         how = "narrowed"
     else:
         how = "changed"
-    yield Change(kind="breaking", code="type-changed", tool=tool, pointer=pointer,
-                 message=f"type {how}: {_show(before)} -> {_show(after)}")
+    yield Change(
+        kind="breaking",
+        code="type-changed",
+        tool=tool,
+        pointer=pointer,
+        message=f"type {how}: {_show(before)} -> {_show(after)}",
+    )
 
 
 def _show(types: frozenset[str]) -> str:
     return "/".join(sorted(types)) or "any"
 
 
-def _enum_change(old: Mapping[str, Any], new: Mapping[str, Any], tool: str, pointer: str
-                 ) -> Iterator[Change]:
+def _enum_change(
+    old: Mapping[str, Any], new: Mapping[str, Any], tool: str, pointer: str
+) -> Iterator[Change]:
     before, after = old.get("enum"), new.get("enum")
     if before == after:
         return
@@ -192,28 +248,58 @@ def _enum_change(old: Mapping[str, Any], new: Mapping[str, Any], tool: str, poin
         lost = [v for v in before if v not in after]
         won = [v for v in after if v not in before]
         if lost:
-            yield Change(kind="breaking", code="enum-narrowed", tool=tool, pointer=pointer,
-                         message=f"enum values removed: {lost}")
+            yield Change(
+                kind="breaking",
+                code="enum-narrowed",
+                tool=tool,
+                pointer=pointer,
+                message=f"enum values removed: {lost}",
+            )
         if won:
-            yield Change(kind="compatible", code="enum-widened", tool=tool, pointer=pointer,
-                         message=f"enum values added: {won}")
+            yield Change(
+                kind="compatible",
+                code="enum-widened",
+                tool=tool,
+                pointer=pointer,
+                message=f"enum values added: {won}",
+            )
     elif isinstance(after, list):
-        yield Change(kind="breaking", code="enum-narrowed", tool=tool, pointer=pointer,
-                     message=f"now restricted to {after}")
+        yield Change(
+            kind="breaking",
+            code="enum-narrowed",
+            tool=tool,
+            pointer=pointer,
+            message=f"now restricted to {after}",
+        )
     else:
-        yield Change(kind="compatible", code="enum-widened", tool=tool, pointer=pointer,
-                     message="no longer restricted to an enum")
+        yield Change(
+            kind="compatible",
+            code="enum-widened",
+            tool=tool,
+            pointer=pointer,
+            message="no longer restricted to an enum",
+        )
 
 
 # keyword -> +1 when a larger value is tighter, -1 when a smaller value is tighter
-_BOUNDS = {"minimum": 1, "exclusiveMinimum": 1, "minLength": 1, "minItems": 1,
-           "minProperties": 1, "maximum": -1, "exclusiveMaximum": -1, "maxLength": -1,
-           "maxItems": -1, "maxProperties": -1}
+_BOUNDS = {
+    "minimum": 1,
+    "exclusiveMinimum": 1,
+    "minLength": 1,
+    "minItems": 1,
+    "minProperties": 1,
+    "maximum": -1,
+    "exclusiveMaximum": -1,
+    "maxLength": -1,
+    "maxItems": -1,
+    "maxProperties": -1,
+}
 _SHAPE = ("pattern", "format", "multipleOf", "const")
 
 
-def _constraint_changes(old: Mapping[str, Any], new: Mapping[str, Any], tool: str,
-                        pointer: str) -> Iterator[Change]:
+def _constraint_changes(
+    old: Mapping[str, Any], new: Mapping[str, Any], tool: str, pointer: str
+) -> Iterator[Change]:
     for keyword, direction in _BOUNDS.items():
         a, b = old.get(keyword), new.get(keyword)
         if a == b or isinstance(a, bool) or isinstance(b, bool):
@@ -226,21 +312,35 @@ def _constraint_changes(old: Mapping[str, Any], new: Mapping[str, Any], tool: st
             yield _constraint(b is not None, tool, pointer, f"{keyword}: {a!r} -> {b!r}")
     if old.get("uniqueItems") is not True and new.get("uniqueItems") is True:
         yield _constraint(True, tool, pointer, "uniqueItems now required")
-    if isinstance(new.get("properties"), Mapping) and old.get(
-            "additionalProperties", True) is not False and new.get("additionalProperties") is False:
+    if (
+        isinstance(new.get("properties"), Mapping)
+        and old.get("additionalProperties", True) is not False
+        and new.get("additionalProperties") is False
+    ):
         yield _constraint(True, tool, pointer, "additionalProperties now false")
 
 
 def _constraint(tighter: bool, tool: str, pointer: str, what: str) -> Change:
     if tighter:
-        return Change(kind="breaking", code="constraint-tightened", tool=tool, pointer=pointer,
-                      message=f"constraint tightened: {what}")
-    return Change(kind="compatible", code="constraint-loosened", tool=tool, pointer=pointer,
-                  message=f"constraint loosened: {what}")
+        return Change(
+            kind="breaking",
+            code="constraint-tightened",
+            tool=tool,
+            pointer=pointer,
+            message=f"constraint tightened: {what}",
+        )
+    return Change(
+        kind="compatible",
+        code="constraint-loosened",
+        tool=tool,
+        pointer=pointer,
+        message=f"constraint loosened: {what}",
+    )
 
 
-def _properties(old: Mapping[str, Any], new: Mapping[str, Any], tool: str, pointer: str
-                ) -> Iterator[Change]:
+def _properties(
+    old: Mapping[str, Any], new: Mapping[str, Any], tool: str, pointer: str
+) -> Iterator[Change]:
     before = _props(old)
     after = _props(new)
     old_required, new_required = _required(old), _required(new)
@@ -251,22 +351,39 @@ def _properties(old: Mapping[str, Any], new: Mapping[str, Any], tool: str, point
         elif isinstance(before[name], Mapping) and isinstance(schema, Mapping):
             yield from compare_schemas(before[name], schema, tool=tool, pointer=where)
             if name in new_required and name not in old_required:
-                yield Change(kind="breaking", code="param-now-required", tool=tool,
-                             pointer=where, message=f"{name!r} is now required")
+                yield Change(
+                    kind="breaking",
+                    code="param-now-required",
+                    tool=tool,
+                    pointer=where,
+                    message=f"{name!r} is now required",
+                )
             elif name in old_required and name not in new_required:
-                yield Change(kind="compatible", code="param-now-optional", tool=tool,
-                             pointer=where, message=f"{name!r} is now optional")
+                yield Change(
+                    kind="compatible",
+                    code="param-now-optional",
+                    tool=tool,
+                    pointer=where,
+                    message=f"{name!r} is now optional",
+                )
     for name in new_required:
         if name not in old_required and name not in after:
-            yield Change(kind="breaking", code="param-now-required", tool=tool,
-                         pointer=join(pointer, "required"),
-                         message=f"{name!r} is now required (and not even declared)")
+            yield Change(
+                kind="breaking",
+                code="param-now-required",
+                tool=tool,
+                pointer=join(pointer, "required"),
+                message=f"{name!r} is now required (and not even declared)",
+            )
     for name in before:
         if name not in after:
-            yield Change(kind="breaking", code="param-removed", tool=tool,
-                         pointer=join(pointer, "properties", name),
-                         message=f"parameter {name!r} removed: calls that pass it fail or "
-                                 "lose it silently")
+            yield Change(
+                kind="breaking",
+                code="param-removed",
+                tool=tool,
+                pointer=join(pointer, "properties", name),
+                message=f"parameter {name!r} removed: calls that pass it fail or lose it silently",
+            )
 
 
 def _props(node: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -276,12 +393,22 @@ def _props(node: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _added(name: str, schema: Any, required: bool, tool: str, where: str) -> Change:
     if required:
-        return Change(kind="breaking", code="param-required-added", tool=tool, pointer=where,
-                      message=f"new required parameter {name!r}")
+        return Change(
+            kind="breaking",
+            code="param-required-added",
+            tool=tool,
+            pointer=where,
+            message=f"new required parameter {name!r}",
+        )
     has_default = isinstance(schema, Mapping) and "default" in schema
     note = "with a default" if has_default else "without a default (say what omitting it does)"
-    return Change(kind="compatible", code="param-optional-added", tool=tool, pointer=where,
-                  message=f"new optional parameter {name!r}, {note}")
+    return Change(
+        kind="compatible",
+        code="param-optional-added",
+        tool=tool,
+        pointer=where,
+        message=f"new optional parameter {name!r}, {note}",
+    )
 
 
 def _required(node: Mapping[str, Any]) -> Sequence[str]:

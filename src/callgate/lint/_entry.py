@@ -18,10 +18,15 @@ from callgate.lint._walk import escape, iter_schema_nodes
 
 __all__ = ["ToolEntry", "entry_from_declaration", "entry_from_tool", "matches_rule"]
 
-_SCHEMA_KEYS = {"mcp": "/inputSchema", "anthropic": "/input_schema",
-                "gemini": "/parametersJsonSchema", "openai_chat": "/function/parameters",
-                "openai_responses": "/parameters", "plain": "/parameters",
-                "legacy_arguments": "/arguments"}
+_SCHEMA_KEYS = {
+    "mcp": "/inputSchema",
+    "anthropic": "/input_schema",
+    "gemini": "/parametersJsonSchema",
+    "openai_chat": "/function/parameters",
+    "openai_responses": "/parameters",
+    "plain": "/parameters",
+    "legacy_arguments": "/arguments",
+}
 _DEPRECATED_TEXT = re.compile(r"^\W*deprecated\b|\(deprecated\)|\[deprecated\]", re.IGNORECASE)
 
 
@@ -73,10 +78,16 @@ class ToolEntry:
         return self.declaration.annotations.title
 
     def location(self, pointer: str = "") -> Location:
-        return Location(tool=self.name, pointer=pointer, source=self.source,
-                        source_pointer=(self.source_pointer or "") + pointer
-                        if self.source_pointer is not None else None,
-                        line=self.line, group=self.group)
+        return Location(
+            tool=self.name,
+            pointer=pointer,
+            source=self.source,
+            source_pointer=(self.source_pointer or "") + pointer
+            if self.source_pointer is not None
+            else None,
+            line=self.line,
+            group=self.group,
+        )
 
     def at_body(self, key: str) -> Location:
         """Location of a top-level key of the declaration (`description`, `name`)."""
@@ -92,8 +103,10 @@ class ToolEntry:
         """True when an inline suppression covers `rule` at `pointer`."""
         if any(matches_rule(rule, s) for s in self.suppress):
             return True
-        return any(pointer.startswith(where) and any(matches_rule(rule, s) for s in ids)
-                   for where, ids in self.node_suppress)
+        return any(
+            pointer.startswith(where) and any(matches_rule(rule, s) for s in ids)
+            for where, ids in self.node_suppress
+        )
 
     def _legacy_pointer(self, schema_pointer: str) -> str:
         # The legacy `arguments` list is read into a schema; map `/properties/q/description`
@@ -102,8 +115,10 @@ class ToolEntry:
         args = self.raw.get("arguments")
         if len(parts) >= 2 and parts[0] == "properties" and isinstance(args, list):
             name = parts[1].replace("~1", "/").replace("~0", "~")
-            index = next((i for i, a in enumerate(args)
-                          if isinstance(a, Mapping) and a.get("name") == name), None)
+            index = next(
+                (i for i, a in enumerate(args) if isinstance(a, Mapping) and a.get("name") == name),
+                None,
+            )
             if index is not None:
                 rest = ["desc" if p == "description" else p for p in parts[2:3]] + parts[3:]
                 return "/".join(["/arguments", str(index), *rest]).rstrip("/")
@@ -117,8 +132,13 @@ def matches_rule(rule: str, selector: str) -> bool:
 
 
 def entry_from_declaration(
-    raw: Mapping[str, Any], *, source: str | None = None, source_pointer: str | None = None,
-    line: int | None = None, group: str | None = None, server: str | None = None,
+    raw: Mapping[str, Any],
+    *,
+    source: str | None = None,
+    source_pointer: str | None = None,
+    line: int | None = None,
+    group: str | None = None,
+    server: str | None = None,
     trusted: bool = False,
 ) -> ToolEntry:
     """Read one declaration of any dialect; `UserError` when it has no usable shape."""
@@ -131,38 +151,64 @@ def entry_from_declaration(
     except (UserError, ValueError, TypeError):
         tool = None
     meta = _meta(body)
-    deprecated = (_flag(body, "deprecated") or _flag(meta, "deprecated")
-                  or bool(_DEPRECATED_TEXT.search(declaration.description[:60])))
+    deprecated = (
+        _flag(body, "deprecated")
+        or _flag(meta, "deprecated")
+        or bool(_DEPRECATED_TEXT.search(declaration.description[:60]))
+    )
     replacement = _text(body, "replacement") or _text(meta, "replacement")
     version = _text(body, "version") or _text(meta, "version")
     return ToolEntry(
-        name=declaration.name, raw=raw, declaration=declaration, body_pointer=body_pointer,
-        schema_pointer=_SCHEMA_KEYS[declaration.shape], source=source,
-        source_pointer=source_pointer, line=line, group=group, server=server, trusted=trusted,
+        name=declaration.name,
+        raw=raw,
+        declaration=declaration,
+        body_pointer=body_pointer,
+        schema_pointer=_SCHEMA_KEYS[declaration.shape],
+        source=source,
+        source_pointer=source_pointer,
+        line=line,
+        group=group,
+        server=server,
+        trusted=trusted,
         tool=tool,
-        deprecated=deprecated, replacement=replacement, version=version,
+        deprecated=deprecated,
+        replacement=replacement,
+        version=version,
         suppress=_ignores(meta),
-        node_suppress=tuple((_SCHEMA_KEYS[declaration.shape] + p, ids)
-                            for p, ids in _node_ignores(declaration.input_schema)),
+        node_suppress=tuple(
+            (_SCHEMA_KEYS[declaration.shape] + p, ids)
+            for p, ids in _node_ignores(declaration.input_schema)
+        ),
     )
 
 
-def entry_from_tool(tool: Tool, *, source: str | None = None, group: str | None = None
-                    ) -> ToolEntry:
+def entry_from_tool(
+    tool: Tool, *, source: str | None = None, group: str | None = None
+) -> ToolEntry:
     """An entry for a `Tool` from the developer's own code, shown as its MCP declaration."""
-    raw: dict[str, Any] = {"name": tool.name, "description": tool.description,
-                           "inputSchema": dict(tool.input_schema)}
+    raw: dict[str, Any] = {
+        "name": tool.name,
+        "description": tool.description,
+        "inputSchema": dict(tool.input_schema),
+    }
     if tool.output_schema is not None:
         raw["outputSchema"] = dict(tool.output_schema)
     annotations = tool.annotations.to_mcp()
     if annotations:
         raw["annotations"] = annotations
-    entry = entry_from_declaration(raw, source=source, group=group or tool.namespace,
-                                   server=group, trusted=True)
+    entry = entry_from_declaration(
+        raw, source=source, group=group or tool.namespace, server=group, trusted=True
+    )
     meta = tool.metadata.get("callgate") if isinstance(tool.metadata, Mapping) else None
     ignores = _ignores({"callgate": meta}) if isinstance(meta, Mapping) else ()
-    return replace(entry, tool=tool, deprecated=tool.deprecated, replacement=tool.replacement,
-                   version=tool.version, suppress=ignores)
+    return replace(
+        entry,
+        tool=tool,
+        deprecated=tool.deprecated,
+        replacement=tool.replacement,
+        version=tool.version,
+        suppress=ignores,
+    )
 
 
 def _meta(body: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -20,8 +20,12 @@ __all__ = ["lint"]
 _TOOL_CHECKS: tuple[ToolCheck, ...] = (check_names, check_descriptions, check_parameters)
 
 
-def lint(source: CatalogSource, *, select: Iterable[str] | None = None,
-         ignore: Iterable[str] | None = None) -> Report:
+def lint(
+    source: CatalogSource,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+) -> Report:
     """Lint every tool of `source` (a path, `module:attr`, a `Catalog` or declarations).
 
     `select`/`ignore` take rule ids or prefixes. Inline suppressions (`_meta.callgate.ignore`,
@@ -41,5 +45,12 @@ def lint(source: CatalogSource, *, select: Iterable[str] | None = None,
             findings.extend(check(entry, ctx))
     findings.extend(check_catalog(entries))
     lint_only = [f for f in findings if RULES[f.rule].kind == "lint"]
-    return finish("lint", catalog.source, entries, lint_only, enabled=enabled,
-                  why={r.id: r.why for r in RULES.values()}, honour=lambda _: True)
+    return finish(
+        "lint",
+        catalog.source,
+        entries,
+        lint_only,
+        enabled=enabled,
+        why={r.id: r.why for r in RULES.values()},
+        honour=lambda _: True,
+    )

@@ -46,8 +46,9 @@ class LoadedCatalog:
         return iter(self.entries)
 
 
-CatalogSource = (str | os.PathLike[str] | Catalog | LoadedCatalog
-                 | Iterable[Tool | Mapping[str, Any]])
+CatalogSource = (
+    str | os.PathLike[str] | Catalog | LoadedCatalog | Iterable[Tool | Mapping[str, Any]]
+)
 """A path (file or folder), `module:attr`, a `Catalog`, or an iterable of tools/declarations."""
 
 
@@ -58,8 +59,7 @@ def load_catalog(source: CatalogSource) -> LoadedCatalog:
     if isinstance(source, str | os.PathLike):
         return _load_spec(os.fspath(source))
     if isinstance(source, Catalog):
-        return LoadedCatalog(source=repr(source),
-                             entries=tuple(entry_from_tool(t) for t in source))
+        return LoadedCatalog(source=repr(source), entries=tuple(entry_from_tool(t) for t in source))
     # Declaration dicts may well be an upstream server's tools/list: not trusted.
     return _from_objects(source, "<objects>", trusted=False)
 
@@ -78,8 +78,11 @@ def merge(catalogs: Iterable[LoadedCatalog], *, dedupe: bool = False) -> LoadedC
                 seen.add(key)
                 unique.append(entry)
         entries = unique
-    return LoadedCatalog(source=", ".join(c.source for c in items), entries=tuple(entries),
-                         problems=tuple(p for c in items for p in c.problems))
+    return LoadedCatalog(
+        source=", ".join(c.source for c in items),
+        entries=tuple(entries),
+        problems=tuple(p for c in items for p in c.problems),
+    )
 
 
 def _load_spec(spec: str) -> LoadedCatalog:
@@ -105,26 +108,37 @@ def _load_module(spec: str) -> LoadedCatalog:
             raise UserError(f"{module_name!r} has no attribute {attr!r}")
         value = getattr(value, part)
     if isinstance(value, Catalog):
-        return LoadedCatalog(source=spec, entries=tuple(entry_from_tool(t, source=spec)
-                                                        for t in value))
+        return LoadedCatalog(
+            source=spec, entries=tuple(entry_from_tool(t, source=spec) for t in value)
+        )
     if isinstance(value, Tool):
         value = [value]
     if not isinstance(value, list | tuple):
-        raise UserError(f"{spec!r} is a {type(value).__name__}; expected a Catalog or a list "
-                        "of tools")
+        raise UserError(
+            f"{spec!r} is a {type(value).__name__}; expected a Catalog or a list of tools"
+        )
     return _from_objects(value, spec, trusted=False)
 
 
-def _from_objects(items: Iterable[Tool | Mapping[str, Any]], source: str, *, trusted: bool
-                  ) -> LoadedCatalog:
+def _from_objects(
+    items: Iterable[Tool | Mapping[str, Any]], source: str, *, trusted: bool
+) -> LoadedCatalog:
     entries: list[ToolEntry] = []
     problems: list[Finding] = []
     for index, item in enumerate(items):
         if isinstance(item, Tool):
             entries.append(entry_from_tool(item, source=source))
             continue
-        _read(item, entries, problems, source=source, pointer=f"/{index}", line=None,
-              group=None, trusted=trusted)
+        _read(
+            item,
+            entries,
+            problems,
+            source=source,
+            pointer=f"/{index}",
+            line=None,
+            group=None,
+            trusted=trusted,
+        )
     return LoadedCatalog(source=source, entries=tuple(entries), problems=tuple(problems))
 
 
@@ -146,8 +160,17 @@ def _load_file(path: Path, group: str | None = None) -> LoadedCatalog:
                 if key in seen:
                     continue
                 seen.add(key)
-            _read(decl, entries, problems, source=str(path), pointer=pointer, line=line,
-                  group=decl_group, server=server, trusted=False)
+            _read(
+                decl,
+                entries,
+                problems,
+                source=str(path),
+                pointer=pointer,
+                line=line,
+                group=decl_group,
+                server=server,
+                trusted=False,
+            )
     return LoadedCatalog(source=str(path), entries=tuple(entries), problems=tuple(problems))
 
 
@@ -161,8 +184,9 @@ def _json_lines(path: Path, text: str) -> Iterator[tuple[Any, int]]:
             raise UserError(f"{path}:{number}: not JSON and not JSON Lines: {exc}") from exc
 
 
-def _declarations(doc: Any, pointer: str, group: str | None, server: str | None
-                  ) -> Iterator[tuple[Any, str, str | None, str | None]]:
+def _declarations(
+    doc: Any, pointer: str, group: str | None, server: str | None
+) -> Iterator[tuple[Any, str, str | None, str | None]]:
     """(declaration, pointer, group, server) for every tool the document holds."""
     if isinstance(doc, list):
         for i, item in enumerate(doc):
@@ -175,11 +199,11 @@ def _declarations(doc: Any, pointer: str, group: str | None, server: str | None
         yield from _declarations(doc["result"], join(pointer, "result"), group, server)
     elif isinstance(doc.get("function"), list):  # a BFCL question line: a group, no server
         line_group = doc.get("id") if isinstance(doc.get("id"), str) else group
-        yield from _declarations(doc["function"], join(pointer, "function"), line_group,
-                                 server)
+        yield from _declarations(doc["function"], join(pointer, "function"), line_group, server)
     elif isinstance(doc.get("functionDeclarations"), list):
-        yield from _declarations(doc["functionDeclarations"],
-                                 join(pointer, "functionDeclarations"), group, server)
+        yield from _declarations(
+            doc["functionDeclarations"], join(pointer, "functionDeclarations"), group, server
+        )
     elif isinstance(doc.get("tools"), Mapping):  # a LiveMCPBench server: {server: tools/list}
         for name, listing in doc["tools"].items():
             inner = listing.get("tools") if isinstance(listing, Mapping) else None
@@ -192,18 +216,44 @@ def _declarations(doc: Any, pointer: str, group: str | None, server: str | None
         yield doc, pointer, group, server
 
 
-def _read(decl: Any, entries: list[ToolEntry], problems: list[Finding], *, source: str,
-          pointer: str, line: int | None, group: str | None, trusted: bool,
-          server: str | None = None) -> None:
+def _read(
+    decl: Any,
+    entries: list[ToolEntry],
+    problems: list[Finding],
+    *,
+    source: str,
+    pointer: str,
+    line: int | None,
+    group: str | None,
+    trusted: bool,
+    server: str | None = None,
+) -> None:
     try:
-        entries.append(entry_from_declaration(
-            decl, source=source, source_pointer=pointer, line=line, group=group,
-            server=server, trusted=trusted))
+        entries.append(
+            entry_from_declaration(
+                decl,
+                source=source,
+                source_pointer=pointer,
+                line=line,
+                group=group,
+                server=server,
+                trusted=trusted,
+            )
+        )
     except UserError as exc:
         name = decl.get("name") if isinstance(decl, Mapping) else None
-        problems.append(Finding(
-            rule="C006", severity=Severity.HIGH, message=str(exc),
-            location=Location(tool=name if isinstance(name, str) else f"#{pointer}",
-                              source=source, source_pointer=pointer, line=line, group=group),
-            hint="give the declaration a 'name', a 'description' and an object input schema",
-        ))
+        problems.append(
+            Finding(
+                rule="C006",
+                severity=Severity.HIGH,
+                message=str(exc),
+                location=Location(
+                    tool=name if isinstance(name, str) else f"#{pointer}",
+                    source=source,
+                    source_pointer=pointer,
+                    line=line,
+                    group=group,
+                ),
+                hint="give the declaration a 'name', a 'description' and an object input schema",
+            )
+        )

@@ -22,26 +22,50 @@ from callgate.lint._finding import Finding, Location, Rule, Severity
 from callgate.lint._load import CatalogSource, LoadedCatalog, load_catalog
 from callgate.schema import content_hash
 
-__all__ = ["RULES", "Lockfile", "Pin", "PinChange", "PinReport", "check_pins", "pin_catalog",
-           "pin_findings", "pin_key"]
+__all__ = [
+    "RULES",
+    "Lockfile",
+    "Pin",
+    "PinChange",
+    "PinReport",
+    "check_pins",
+    "pin_catalog",
+    "pin_findings",
+    "pin_key",
+]
 
 LOCK_VERSION = 1
 
 RULES = (
-    Rule(id="X001", name="pin-new", kind="pin", severity=Severity.MEDIUM,
-         summary="A tool that the lockfile does not pin.",
-         why="An unreviewed tool reached the catalog.",
-         fix="Review it, then run `callgate pin` again."),
-    Rule(id="X002", name="pin-removed", kind="pin", severity=Severity.LOW,
-         summary="A pinned tool is gone.",
-         why="Callers and prompts that rely on it will fail.",
-         fix="Confirm the removal, then run `callgate pin` again."),
-    Rule(id="X003", name="pin-changed", kind="pin", severity=Severity.HIGH,
-         summary="A pinned tool changed (rug pull): fingerprint differs; the finding says "
-                 "which parts and how.",
-         why="A server can change a tool after it was approved; the model reads the new text "
-             "at once.",
-         fix="Review the change; re-pin only if it is intended."),
+    Rule(
+        id="X001",
+        name="pin-new",
+        kind="pin",
+        severity=Severity.MEDIUM,
+        summary="A tool that the lockfile does not pin.",
+        why="An unreviewed tool reached the catalog.",
+        fix="Review it, then run `callgate pin` again.",
+    ),
+    Rule(
+        id="X002",
+        name="pin-removed",
+        kind="pin",
+        severity=Severity.LOW,
+        summary="A pinned tool is gone.",
+        why="Callers and prompts that rely on it will fail.",
+        fix="Confirm the removal, then run `callgate pin` again.",
+    ),
+    Rule(
+        id="X003",
+        name="pin-changed",
+        kind="pin",
+        severity=Severity.HIGH,
+        summary="A pinned tool changed (rug pull): fingerprint differs; the finding says "
+        "which parts and how.",
+        why="A server can change a tool after it was approved; the model reads the new text "
+        "at once.",
+        fix="Review the change; re-pin only if it is intended.",
+    ),
 )
 
 
@@ -65,19 +89,33 @@ class Lockfile:
     source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": LOCK_VERSION, "generator": "callgate", "source": self.source,
-                "tools": {k: {"fingerprint": p.fingerprint, "parts": dict(p.parts),
-                              "contract": dict(p.contract)}
-                          for k, p in sorted(self.pins.items())}}
+        return {
+            "version": LOCK_VERSION,
+            "generator": "callgate",
+            "source": self.source,
+            "tools": {
+                k: {
+                    "fingerprint": p.fingerprint,
+                    "parts": dict(p.parts),
+                    "contract": dict(p.contract),
+                }
+                for k, p in sorted(self.pins.items())
+            },
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Lockfile:
         if data.get("version") != LOCK_VERSION or not isinstance(data.get("tools"), Mapping):
             raise UserError(f"not a callgate lockfile (version {LOCK_VERSION})")
-        pins = {key: Pin(key=key, fingerprint=str(value["fingerprint"]),
-                         parts=dict(value.get("parts", {})),
-                         contract=dict(value.get("contract", {})))
-                for key, value in data["tools"].items()}
+        pins = {
+            key: Pin(
+                key=key,
+                fingerprint=str(value["fingerprint"]),
+                parts=dict(value.get("parts", {})),
+                contract=dict(value.get("contract", {})),
+            )
+            for key, value in data["tools"].items()
+        }
         return cls(pins=pins, source=str(data.get("source", "")))
 
     def dump(self, path: str | os.PathLike[str]) -> None:
@@ -131,11 +169,15 @@ def contract_of(entry: ToolEntry) -> tuple[str, dict[str, Any]]:
     """(fingerprint, contract); the `Tool`'s own when the declaration makes one."""
     if entry.tool is not None:
         return entry.tool.fingerprint, entry.tool.contract()
-    contract = {"name": entry.name, "description": entry.description,
-                "input_schema": entry.input_schema,
-                "output_schema": entry.declaration.output_schema,
-                "annotations": entry.declaration.annotations.to_mcp(), "effect": None,
-                "version": entry.version}
+    contract = {
+        "name": entry.name,
+        "description": entry.description,
+        "input_schema": entry.input_schema,
+        "output_schema": entry.declaration.output_schema,
+        "annotations": entry.declaration.annotations.to_mcp(),
+        "effect": None,
+        "version": entry.version,
+    }
     return content_hash(contract), contract
 
 
@@ -146,35 +188,48 @@ def pin_catalog(source: CatalogSource) -> Lockfile:
     for entry in catalog.entries:
         fingerprint, contract = contract_of(entry)
         parts = {k: content_hash(v) for k, v in contract.items()}
-        pins[pin_key(entry)] = Pin(key=pin_key(entry), fingerprint=fingerprint, parts=parts,
-                                   contract=json.loads(json.dumps(contract, default=str)))
+        pins[pin_key(entry)] = Pin(
+            key=pin_key(entry),
+            fingerprint=fingerprint,
+            parts=parts,
+            contract=json.loads(json.dumps(contract, default=str)),
+        )
     return Lockfile(pins=pins, source=catalog.source)
 
 
 def check_pins(lockfile: Lockfile, source: CatalogSource) -> PinReport:
     """New, removed and changed tools of `source` against `lockfile`."""
     current = pin_catalog(source).pins
-    changed = tuple(_change(lockfile.pins[k], current[k]) for k in sorted(current)
-                    if k in lockfile.pins and lockfile.pins[k].fingerprint
-                    != current[k].fingerprint)
-    return PinReport(new=tuple(sorted(k for k in current if k not in lockfile.pins)),
-                     removed=tuple(sorted(k for k in lockfile.pins if k not in current)),
-                     changed=changed)
+    changed = tuple(
+        _change(lockfile.pins[k], current[k])
+        for k in sorted(current)
+        if k in lockfile.pins and lockfile.pins[k].fingerprint != current[k].fingerprint
+    )
+    return PinReport(
+        new=tuple(sorted(k for k in current if k not in lockfile.pins)),
+        removed=tuple(sorted(k for k in lockfile.pins if k not in current)),
+        changed=changed,
+    )
 
 
 def _change(old: Pin, new: Pin) -> PinChange:
-    parts = tuple(sorted(k for k in set(old.parts) | set(new.parts)
-                         if old.parts.get(k) != new.parts.get(k)))
-    return PinChange(key=old.key, old_fingerprint=old.fingerprint,
-                     new_fingerprint=new.fingerprint, parts=parts,
-                     details=tuple(_details(old.contract, new.contract, parts)))
+    parts = tuple(
+        sorted(k for k in set(old.parts) | set(new.parts) if old.parts.get(k) != new.parts.get(k))
+    )
+    return PinChange(
+        key=old.key,
+        old_fingerprint=old.fingerprint,
+        new_fingerprint=new.fingerprint,
+        parts=parts,
+        details=tuple(_details(old.contract, new.contract, parts)),
+    )
 
 
-def _details(old: Mapping[str, Any], new: Mapping[str, Any], parts: tuple[str, ...]
-             ) -> Iterator[str]:
+def _details(
+    old: Mapping[str, Any], new: Mapping[str, Any], parts: tuple[str, ...]
+) -> Iterator[str]:
     if "description" in parts:
-        added = _added_text(str(old.get("description") or ""),
-                            str(new.get("description") or ""))
+        added = _added_text(str(old.get("description") or ""), str(new.get("description") or ""))
         yield f"description: added {added!r}" if added else "description: text removed"
     for part in ("input_schema", "output_schema"):
         a, b = old.get(part), new.get(part)
@@ -205,23 +260,35 @@ def _added_text(old: str, new: str) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def pin_findings(report: PinReport, catalog: LoadedCatalog, lockfile: Lockfile
-                 ) -> Iterator[Finding]:
+def pin_findings(
+    report: PinReport, catalog: LoadedCatalog, lockfile: Lockfile
+) -> Iterator[Finding]:
     """The pin report as findings (X001-X003), located at the tools they concern."""
     entries = {pin_key(e): e for e in catalog.entries}
     for key in report.new:
-        yield Finding(rule="X001", severity=Severity.MEDIUM, location=entries[key].location(),
-                      message=f"{key!r} is not pinned", hint=RULES[0].fix)
+        yield Finding(
+            rule="X001",
+            severity=Severity.MEDIUM,
+            location=entries[key].location(),
+            message=f"{key!r} is not pinned",
+            hint=RULES[0].fix,
+        )
     for key in report.removed:
         name = key.rsplit("/", 1)[-1]
         group = key.rsplit("/", 1)[0] if "/" in key else None
-        yield Finding(rule="X002", severity=Severity.LOW,
-                      location=Location(tool=name, group=group, source=lockfile.source),
-                      message=f"pinned tool {key!r} is gone", hint=RULES[1].fix)
+        yield Finding(
+            rule="X002",
+            severity=Severity.LOW,
+            location=Location(tool=name, group=group, source=lockfile.source),
+            message=f"pinned tool {key!r} is gone",
+            hint=RULES[1].fix,
+        )
     for change in report.changed:
-        yield Finding(rule="X003", severity=Severity.HIGH,
-                      location=entries[change.key].location(),
-                      message=f"{change.key!r} changed since it was pinned: "
-                              f"{', '.join(change.parts)}",
-                      evidence="; ".join(change.details)[:600] or None,
-                      hint=RULES[2].fix)
+        yield Finding(
+            rule="X003",
+            severity=Severity.HIGH,
+            location=entries[change.key].location(),
+            message=f"{change.key!r} changed since it was pinned: {', '.join(change.parts)}",
+            evidence="; ".join(change.details)[:600] or None,
+            hint=RULES[2].fix,
+        )

@@ -27,12 +27,23 @@ __all__ = ["RULES", "rules", "rules_markdown", "selection"]
 RULES: Mapping[str, Rule] = {
     rule.id: rule
     for rule in sorted(
-        (*_rules_names.RULES, *_rules_descriptions.RULES, *_rules_params.RULES,
-         *_rules_catalog.RULES, *_scan_markup.RULES, *_scan_phrases.RULES, *_scan_files.RULES,
-         *_scan_links.RULES, *_scan_unicode.RULES, *_scan_encoded.RULES, *_scan_shadow.RULES,
-         *_scan_suppress.RULES,
-         *_pins.RULES),
-        key=lambda r: ("NDPCSX".index(r.id[0]), r.id))
+        (
+            *_rules_names.RULES,
+            *_rules_descriptions.RULES,
+            *_rules_params.RULES,
+            *_rules_catalog.RULES,
+            *_scan_markup.RULES,
+            *_scan_phrases.RULES,
+            *_scan_files.RULES,
+            *_scan_links.RULES,
+            *_scan_unicode.RULES,
+            *_scan_encoded.RULES,
+            *_scan_shadow.RULES,
+            *_scan_suppress.RULES,
+            *_pins.RULES,
+        ),
+        key=lambda r: ("NDPCSX".index(r.id[0]), r.id),
+    )
 }
 """Every rule by id: N names, D descriptions, P parameters, C catalog (lint); S poisoning
 scan; X pins."""
@@ -43,8 +54,9 @@ def rules(kind: RuleKind | None = None) -> tuple[Rule, ...]:
     return tuple(r for r in RULES.values() if kind is None or r.kind == kind)
 
 
-def selection(select: Iterable[str] | None = None, ignore: Iterable[str] | None = None
-              ) -> Callable[[str], bool]:
+def selection(
+    select: Iterable[str] | None = None, ignore: Iterable[str] | None = None
+) -> Callable[[str], bool]:
     """A predicate over rule ids: selected (all when `select` is empty) and not ignored.
 
     Selectors are ids or prefixes (`S`, `P00`), comma- or space-separated; an unknown
@@ -54,9 +66,12 @@ def selection(select: Iterable[str] | None = None, ignore: Iterable[str] | None 
     dropped = _split(ignore)
     for selector in (*chosen, *dropped):
         if selector.upper() not in ("*", "ALL") and not any(
-                matches_rule(r, selector) for r in RULES):
-            raise ValueError(f"unknown rule selector {selector!r}; rule ids look like "
-                             f"{', '.join(list(RULES)[:3])}, ...")
+            matches_rule(r, selector) for r in RULES
+        ):
+            raise ValueError(
+                f"unknown rule selector {selector!r}; rule ids look like "
+                f"{', '.join(list(RULES)[:3])}, ..."
+            )
 
     def enabled(rule: str) -> bool:
         if chosen and not any(matches_rule(rule, s) for s in chosen):

@@ -14,13 +14,19 @@ from callgate.lint._report import Report
 
 __all__ = ["render_diff", "render_report"]
 
-_STYLE = {Severity.CRITICAL: "bold red", Severity.HIGH: "red", Severity.MEDIUM: "yellow",
-          Severity.LOW: "cyan", Severity.INFO: "dim"}
+_STYLE = {
+    Severity.CRITICAL: "bold red",
+    Severity.HIGH: "red",
+    Severity.MEDIUM: "yellow",
+    Severity.LOW: "cyan",
+    Severity.INFO: "dim",
+}
 _KIND_STYLE = {"breaking": "red", "review": "yellow", "compatible": "green"}
 
 
-def render_report(report: Report, console: Console, *, show_suppressed: bool = False,
-                  explain: bool = False) -> None:
+def render_report(
+    report: Report, console: Console, *, show_suppressed: bool = False, explain: bool = False
+) -> None:
     """Findings grouped by tool (`source › server › tool`), then counts per severity."""
     shown = [f for f in report.findings if show_suppressed or not f.suppressed]
 
@@ -54,24 +60,25 @@ def _finding(console: Console, finding: Finding, explain: bool) -> None:
 def _summary(console: Console, report: Report) -> None:
     counts = report.by_severity()
     parts = [f"[{_STYLE[Severity.parse(k)]}]{v} {k}[/]" for k, v in counts.items() if v]
-    tools = len({(f.location.source, f.location.group, f.location.tool)
-                 for f in report.active})
+    tools = len({(f.location.source, f.location.group, f.location.tool) for f in report.active})
     suppressed = len(report.findings) - len(report.active)
     tail = f", {suppressed} suppressed" if suppressed else ""
     if not parts:
         console.print(f"[green]{report.command}: no findings in {report.tools} tools[/]{tail}")
         return
-    console.print(f"{report.command}: {', '.join(parts)} in {tools} of {report.tools} "
-                  f"tools{tail}")
+    console.print(f"{report.command}: {', '.join(parts)} in {tools} of {report.tools} tools{tail}")
 
 
 def render_diff(report: DiffReport, console: Console) -> None:
     for change in report.changes:
         style = _KIND_STYLE[change.kind]
         where = escape(change.pointer) if change.pointer else ""
-        console.print(f"[{style}]{change.kind:<10}[/] [bold]{escape(change.tool)}[/]"
-                      f"[dim]{where}[/] {escape(change.code)}: {escape(change.message)}")
-    counts = {k: sum(c.kind == k for c in report.changes)
-              for k in ("breaking", "review", "compatible")}
+        console.print(
+            f"[{style}]{change.kind:<10}[/] [bold]{escape(change.tool)}[/]"
+            f"[dim]{where}[/] {escape(change.code)}: {escape(change.message)}"
+        )
+    counts = {
+        k: sum(c.kind == k for c in report.changes) for k in ("breaking", "review", "compatible")
+    }
     summary = ", ".join(f"[{_KIND_STYLE[k]}]{v} {k}[/]" for k, v in counts.items())
     console.print(f"diff {escape(report.old)} -> {escape(report.new)}: {summary}")

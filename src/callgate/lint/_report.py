@@ -46,24 +46,43 @@ class Report:
 
     def tools_with(self, severity: Severity | str) -> set[tuple[str | None, str | None, str]]:
         """(source, group, tool) of every tool with an active finding at or above."""
-        return {(f.location.source, f.location.group, f.location.tool)
-                for f in self.at_least(severity)}
+        return {
+            (f.location.source, f.location.group, f.location.tool) for f in self.at_least(severity)
+        }
 
     def to_dict(self) -> dict[str, Any]:
-        return {"command": self.command, "source": self.source, "tools": self.tools,
-                "summary": {"by_severity": self.by_severity(), "by_rule": self.by_rule(),
-                            "suppressed": len(self.findings) - len(self.active)},
-                "findings": [_finding_dict(f) for f in self.findings]}
+        return {
+            "command": self.command,
+            "source": self.source,
+            "tools": self.tools,
+            "summary": {
+                "by_severity": self.by_severity(),
+                "by_rule": self.by_rule(),
+                "suppressed": len(self.findings) - len(self.active),
+            },
+            "findings": [_finding_dict(f) for f in self.findings],
+        }
 
 
 def _finding_dict(f: Finding) -> dict[str, Any]:
     loc = f.location
-    out: dict[str, Any] = {"rule": f.rule, "severity": f.severity.label, "message": f.message,
-                           "tool": loc.tool, "pointer": loc.pointer, "hint": f.hint}
-    for key, value in (("group", loc.group), ("source", loc.source),
-                       ("source_pointer", loc.source_pointer), ("line", loc.line),
-                       ("evidence", f.evidence), ("decoded", f.decoded),
-                       ("why", f.why or None)):
+    out: dict[str, Any] = {
+        "rule": f.rule,
+        "severity": f.severity.label,
+        "message": f.message,
+        "tool": loc.tool,
+        "pointer": loc.pointer,
+        "hint": f.hint,
+    }
+    for key, value in (
+        ("group", loc.group),
+        ("source", loc.source),
+        ("source_pointer", loc.source_pointer),
+        ("line", loc.line),
+        ("evidence", f.evidence),
+        ("decoded", f.decoded),
+        ("why", f.why or None),
+    ):
         if value is not None:
             out[key] = value
     if f.suppressed:
@@ -71,9 +90,16 @@ def _finding_dict(f: Finding) -> dict[str, Any]:
     return out
 
 
-def finish(command: Literal["lint", "scan"], source: str, entries: Iterable[ToolEntry],
-           findings: Iterable[Finding], *, enabled: Callable[[str], bool],
-           why: Mapping[str, str], honour: Callable[[ToolEntry], bool]) -> Report:
+def finish(
+    command: Literal["lint", "scan"],
+    source: str,
+    entries: Iterable[ToolEntry],
+    findings: Iterable[Finding],
+    *,
+    enabled: Callable[[str], bool],
+    why: Mapping[str, str],
+    honour: Callable[[ToolEntry], bool],
+) -> Report:
     """Filter by selection, apply inline suppressions, drop repeats, fill `why`, sort."""
     listed = list(entries)
     owners = {(e.source, e.group, e.name): e for e in reversed(listed)}
@@ -94,8 +120,13 @@ def finish(command: Literal["lint", "scan"], source: str, entries: Iterable[Tool
 
     def order(f: Finding) -> tuple[Any, ...]:
         loc = f.location
-        return (position.get((loc.source, loc.group, loc.tool), len(listed)), loc.tool,
-                -f.severity, loc.pointer, f.rule)
+        return (
+            position.get((loc.source, loc.group, loc.tool), len(listed)),
+            loc.tool,
+            -f.severity,
+            loc.pointer,
+            f.rule,
+        )
 
     ordered = sorted(kept.values(), key=order)
     return Report(command=command, source=source, tools=len(listed), findings=tuple(ordered))

@@ -20,42 +20,101 @@ __all__ = ["RULES", "check_catalog", "metaschema_errors"]
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(id="C001", name="tool-near-duplicate", kind="lint", severity=M,
-         summary="Two tools of one server have descriptions a model cannot tell apart.",
-         why="The model picks between them at random, and a wrong pick is a wrong action.",
-         fix="Merge the tools, or say in each description when to use it and when the other."),
-    Rule(id="C002", name="tool-duplicate-name", kind="lint", severity=H,
-         summary="Two tools of one server share a name.",
-         why="Only one of them can ever be called; which one depends on load order.",
-         fix="Rename one of them."),
-    Rule(id="C003", name="deprecated-replacement", kind="lint", severity=M,
-         summary="A deprecated tool names no replacement, or one the catalog does not hold.",
-         why="The model keeps calling the old tool, or is sent to a tool that does not exist.",
-         fix="Set `replacement` to the tool to use instead."),
-    Rule(id="C004", name="schema-metaschema", kind="lint", severity=H,
-         summary="An input or output schema is not valid against its JSON Schema metaschema.",
-         why="Validators reject the schema or read it differently; provider APIs reject the "
-             "request.",
-         fix="Correct the schema (the message gives the failing keyword)."),
-    Rule(id="C005", name="annotation-contradiction", kind="lint", severity=M,
-         summary="MCP annotations contradict the name (`readOnlyHint` on `delete_file`).",
-         why="Clients that trust the hint skip confirmation for a destructive action.",
-         fix="Correct the annotation, or rename the tool."),
-    Rule(id="C006", name="declaration-invalid", kind="lint", severity=H,
-         summary="A declaration cannot be read: no name, or an input schema that is not an "
-                 "object.",
-         why="The tool cannot be offered to any model.",
-         fix="Give the declaration a name and an object input schema."),
+    Rule(
+        id="C001",
+        name="tool-near-duplicate",
+        kind="lint",
+        severity=M,
+        summary="Two tools of one server have descriptions a model cannot tell apart.",
+        why="The model picks between them at random, and a wrong pick is a wrong action.",
+        fix="Merge the tools, or say in each description when to use it and when the other.",
+    ),
+    Rule(
+        id="C002",
+        name="tool-duplicate-name",
+        kind="lint",
+        severity=H,
+        summary="Two tools of one server share a name.",
+        why="Only one of them can ever be called; which one depends on load order.",
+        fix="Rename one of them.",
+    ),
+    Rule(
+        id="C003",
+        name="deprecated-replacement",
+        kind="lint",
+        severity=M,
+        summary="A deprecated tool names no replacement, or one the catalog does not hold.",
+        why="The model keeps calling the old tool, or is sent to a tool that does not exist.",
+        fix="Set `replacement` to the tool to use instead.",
+    ),
+    Rule(
+        id="C004",
+        name="schema-metaschema",
+        kind="lint",
+        severity=H,
+        summary="An input or output schema is not valid against its JSON Schema metaschema.",
+        why="Validators reject the schema or read it differently; provider APIs reject the "
+        "request.",
+        fix="Correct the schema (the message gives the failing keyword).",
+    ),
+    Rule(
+        id="C005",
+        name="annotation-contradiction",
+        kind="lint",
+        severity=M,
+        summary="MCP annotations contradict the name (`readOnlyHint` on `delete_file`).",
+        why="Clients that trust the hint skip confirmation for a destructive action.",
+        fix="Correct the annotation, or rename the tool.",
+    ),
+    Rule(
+        id="C006",
+        name="declaration-invalid",
+        kind="lint",
+        severity=H,
+        summary="A declaration cannot be read: no name, or an input schema that is not an object.",
+        why="The tool cannot be offered to any model.",
+        fix="Give the declaration a name and an object input schema.",
+    ),
 )
 
 _KNOWN_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft/2019-09", "draft/2020-12")
 _WORD = re.compile(r"[a-zа-я0-9]{3,}")
-_STOP = frozenset({
-    "the", "and", "for", "with", "from", "this", "that", "are", "can", "use", "you", "your",
-    "will", "not", "into", "its", "given", "all", "any", "one", "two", "when", "which",
-    "what", "specified", "specific", "provided", "returns", "return", "tool", "function",
-    "data",
-})
+_STOP = frozenset(
+    {
+        "the",
+        "and",
+        "for",
+        "with",
+        "from",
+        "this",
+        "that",
+        "are",
+        "can",
+        "use",
+        "you",
+        "your",
+        "will",
+        "not",
+        "into",
+        "its",
+        "given",
+        "all",
+        "any",
+        "one",
+        "two",
+        "when",
+        "which",
+        "what",
+        "specified",
+        "specific",
+        "provided",
+        "returns",
+        "return",
+        "tool",
+        "function",
+        "data",
+    }
+)
 _SIMILAR = 0.85
 
 
@@ -79,9 +138,13 @@ def _duplicate_names(members: list[ToolEntry]) -> Iterator[Finding]:
     for entry in members:
         if counts[entry.name] > 1:
             if entry.name in seen:
-                yield Finding(rule="C002", severity=H, location=entry.at_body("name"),
-                              message=f"{entry.name!r} is declared {counts[entry.name]} times",
-                              hint="rename or remove the duplicate")
+                yield Finding(
+                    rule="C002",
+                    severity=H,
+                    location=entry.at_body("name"),
+                    message=f"{entry.name!r} is declared {counts[entry.name]} times",
+                    hint="rename or remove the duplicate",
+                )
             seen.add(entry.name)
 
 
@@ -93,14 +156,19 @@ def _near_duplicates(members: list[ToolEntry]) -> Iterator[Finding]:
         score = len(a & b) / len(a | b)
         # same words in another order ("celsius to fahrenheit") still tell tools apart
         if score >= _SIMILAR and _jaccard(pairs[id(first)], pairs[id(second)]) >= 0.7:
-            yield Finding(rule="C001", severity=M, location=second.at_body("description"),
-                          message=f"{second.name!r} and {first.name!r} have nearly the same "
-                                  f"description ({score:.0%} shared words)",
-                          hint="say in each description when to use it and when the other")
+            yield Finding(
+                rule="C001",
+                severity=M,
+                location=second.at_body("description"),
+                message=f"{second.name!r} and {first.name!r} have nearly the same "
+                f"description ({score:.0%} shared words)",
+                hint="say in each description when to use it and when the other",
+            )
 
 
-def _candidates(members: list[ToolEntry], words: Mapping[int, frozenset[str]]
-                ) -> Iterator[tuple[ToolEntry, ToolEntry]]:
+def _candidates(
+    members: list[ToolEntry], words: Mapping[int, frozenset[str]]
+) -> Iterator[tuple[ToolEntry, ToolEntry]]:
     """Pairs worth comparing: those sharing one of their rarest words (all pairs when few)."""
     usable = [e for e in members if len(words[id(e)]) >= 4 and e.name]
     if len(usable) <= 60:
@@ -138,14 +206,22 @@ def _deprecated(entry: ToolEntry, names: set[str]) -> Iterator[Finding]:
     if not entry.deprecated:
         return
     if entry.replacement is None:
-        yield Finding(rule="C003", severity=M, location=entry.at_body("name"),
-                      message=f"{entry.name!r} is deprecated and names no replacement",
-                      hint="set 'replacement' to the tool to use instead")
+        yield Finding(
+            rule="C003",
+            severity=M,
+            location=entry.at_body("name"),
+            message=f"{entry.name!r} is deprecated and names no replacement",
+            hint="set 'replacement' to the tool to use instead",
+        )
     elif entry.replacement not in names:
-        yield Finding(rule="C003", severity=M, location=entry.at_body("replacement"),
-                      message=f"{entry.name!r} is replaced by {entry.replacement!r}, which the "
-                              "catalog does not hold",
-                      hint="add the replacement tool or correct its name")
+        yield Finding(
+            rule="C003",
+            severity=M,
+            location=entry.at_body("replacement"),
+            message=f"{entry.name!r} is replaced by {entry.replacement!r}, which the "
+            "catalog does not hold",
+            hint="add the replacement tool or correct its name",
+        )
 
 
 def metaschema_errors(schema: Mapping[str, Any]) -> list[str]:
@@ -166,14 +242,19 @@ def metaschema_errors(schema: Mapping[str, Any]) -> list[str]:
 def _metaschema(entry: ToolEntry) -> Iterator[Finding]:
     pairs: list[tuple[str, Mapping[str, Any] | None]] = [
         (entry.schema_pointer, entry.input_schema),
-        (f"{entry.body_pointer}/outputSchema", entry.declaration.output_schema)]
+        (f"{entry.body_pointer}/outputSchema", entry.declaration.output_schema),
+    ]
     for pointer, schema in pairs:
         if schema is None:
             continue
         for error in metaschema_errors(schema):
-            yield Finding(rule="C004", severity=H, location=entry.location(pointer),
-                          message=f"invalid JSON Schema: {error}",
-                          hint="fix the keyword the message names")
+            yield Finding(
+                rule="C004",
+                severity=H,
+                location=entry.location(pointer),
+                message=f"invalid JSON Schema: {error}",
+                hint="fix the keyword the message names",
+            )
 
 
 def _annotations(entry: ToolEntry) -> Iterator[Finding]:
@@ -181,12 +262,18 @@ def _annotations(entry: ToolEntry) -> Iterator[Finding]:
     verb = next(iter(name_tokens(entry.name.rsplit(".", 1)[-1])), "")
     where = entry.location(f"{entry.body_pointer}/annotations")
     if hints.read_only and verb in DESTRUCTIVE:
-        yield Finding(rule="C005", severity=M, location=where,
-                      message=f"{entry.name!r} is marked readOnlyHint but its name says "
-                              f"{verb!r}",
-                      hint="set readOnlyHint: false (and destructiveHint) or rename the tool")
+        yield Finding(
+            rule="C005",
+            severity=M,
+            location=where,
+            message=f"{entry.name!r} is marked readOnlyHint but its name says {verb!r}",
+            hint="set readOnlyHint: false (and destructiveHint) or rename the tool",
+        )
     elif hints.destructive and verb in READ_VERBS - {"check", "test", "convert"}:
-        yield Finding(rule="C005", severity=L, location=where,
-                      message=f"{entry.name!r} is marked destructiveHint but its name says "
-                              f"{verb!r}",
-                      hint="set readOnlyHint: true, or rename the tool after what it changes")
+        yield Finding(
+            rule="C005",
+            severity=L,
+            location=where,
+            message=f"{entry.name!r} is marked destructiveHint but its name says {verb!r}",
+            hint="set readOnlyHint: true, or rename the tool after what it changes",
+        )

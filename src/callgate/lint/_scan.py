@@ -32,20 +32,39 @@ from callgate.lint._walk import iter_strings
 __all__ = ["scan", "scan_text"]
 
 _CHECKS: tuple[TextCheck, ...] = (
-    check_tags, check_phrases, check_sensitive_files, check_secret_literals, check_commands,
-    check_links, check_hidden_unicode, check_mixed_script, check_encoded, check_markup,
-    check_length)
+    check_tags,
+    check_phrases,
+    check_sensitive_files,
+    check_secret_literals,
+    check_commands,
+    check_links,
+    check_hidden_unicode,
+    check_mixed_script,
+    check_encoded,
+    check_markup,
+    check_length,
+)
 # Decoded text is read for what it says; its own encoding was already reported.
 _DECODED_CHECKS: tuple[TextCheck, ...] = (
-    check_tags, check_phrases, check_sensitive_files, check_secret_literals, check_commands,
-    check_links, check_mixed_script)
+    check_tags,
+    check_phrases,
+    check_sensitive_files,
+    check_secret_literals,
+    check_commands,
+    check_links,
+    check_mixed_script,
+)
 _EVIDENCE = 160
 
 
-def scan(source: CatalogSource, *, select: Iterable[str] | None = None,
-         ignore: Iterable[str] | None = None,
-         pins: Lockfile | str | os.PathLike[str] | None = None,
-         trust_inline: bool = False) -> Report:
+def scan(
+    source: CatalogSource,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    pins: Lockfile | str | os.PathLike[str] | None = None,
+    trust_inline: bool = False,
+) -> Report:
     """Scan every tool of `source` for poisoning; with `pins`, also report tools that are
     new, removed or changed since the lockfile was written.
 
@@ -64,16 +83,27 @@ def scan(source: CatalogSource, *, select: Iterable[str] | None = None,
             for check in checks:
                 findings.extend(_finding(entry, site, hit) for hit in check(site))
         for site, start, end, severity, message in check_shadowing(entry, sites, index):
-            findings.append(_finding(entry, site, Hit(rule="S011", severity=severity,
-                                                       message=message, start=start, end=end)))
+            findings.append(
+                _finding(
+                    entry,
+                    site,
+                    Hit(rule="S011", severity=severity, message=message, start=start, end=end),
+                )
+            )
         findings.extend(check_self_suppression(entry))
     findings.extend(check_names(catalog.entries))
     if pins is not None:
         lockfile = pins if isinstance(pins, Lockfile) else Lockfile.load(pins)
         findings.extend(pin_findings(check_pins(lockfile, catalog), catalog, lockfile))
-    return finish("scan", catalog.source, catalog.entries, findings, enabled=enabled,
-                  why={r.id: r.why for r in RULES.values()},
-                  honour=lambda e: trust_inline or e.trusted)
+    return finish(
+        "scan",
+        catalog.source,
+        catalog.entries,
+        findings,
+        enabled=enabled,
+        why={r.id: r.why for r in RULES.values()},
+        honour=lambda e: trust_inline or e.trusted,
+    )
 
 
 def scan_text(text: str, *, field: str = "description") -> list[Hit]:
@@ -84,30 +114,45 @@ def scan_text(text: str, *, field: str = "description") -> list[Hit]:
 
 def _sites(entry: ToolEntry) -> Iterator[TextSite]:
     for found in iter_strings(entry.raw):
-        site = TextSite(text=found.text, field=found.field, pointer=found.pointer,
-                        tool=entry.name)
+        site = TextSite(text=found.text, field=found.field, pointer=found.pointer, tool=entry.name)
         yield site
         for kind, message in hidden_messages(found.text):
-            yield TextSite(text=message, field=found.field, pointer=found.pointer,
-                           tool=entry.name, decoded_from=kind)
+            yield TextSite(
+                text=message,
+                field=found.field,
+                pointer=found.pointer,
+                tool=entry.name,
+                decoded_from=kind,
+            )
         for _, _, encoding, decoded in decode_blobs(found.text):
-            yield TextSite(text=decoded, field=found.field, pointer=found.pointer,
-                           tool=entry.name, decoded_from=encoding)
+            yield TextSite(
+                text=decoded,
+                field=found.field,
+                pointer=found.pointer,
+                tool=entry.name,
+                decoded_from=encoding,
+            )
 
 
 def _finding(entry: ToolEntry, site: TextSite, hit: Hit) -> Finding:
-    span = site.text[hit.start:hit.end]
+    span = site.text[hit.start : hit.end]
     message = hit.message
     decoded = hit.decoded
     if site.decoded_from:
         message = f"{message} (hidden as {site.decoded_from})"
         decoded = decoded or site.text
-    return Finding(rule=hit.rule, severity=hit.severity, message=message,
-                   location=entry.location(site.pointer), hint=hit.hint or RULES[hit.rule].fix,
-                   evidence=_visible(span), decoded=decoded)
+    return Finding(
+        rule=hit.rule,
+        severity=hit.severity,
+        message=message,
+        location=entry.location(site.pointer),
+        hint=hit.hint or RULES[hit.rule].fix,
+        evidence=_visible(span),
+        decoded=decoded,
+    )
 
 
 def _visible(text: str) -> str:
     """The span as written, invisible characters spelled out, cut to a readable length."""
     shown = "".join(f"<U+{ord(c):04X}>" if is_hidden(c) else c for c in text)
-    return shown if len(shown) <= _EVIDENCE else shown[:_EVIDENCE - 3] + "..."
+    return shown if len(shown) <= _EVIDENCE else shown[: _EVIDENCE - 3] + "..."

@@ -13,12 +13,17 @@ from callgate.lint._scan_site import Hit, TextSite
 __all__ = ["RULES", "check_encoded", "decode_blobs"]
 
 RULES = (
-    Rule(id="S010", name="encoded-blob", kind="scan", severity=Severity.MEDIUM,
-         summary="A base64 or hex blob that decodes to readable text (shown decoded, and "
-                 "scanned again: an instruction inside raises the finding it deserves).",
-         why="Models decode base64 and hex on sight; encoding hides an instruction from "
-             "reviewers and keyword filters, not from the model.",
-         fix="Write the text in plain words, or remove it."),
+    Rule(
+        id="S010",
+        name="encoded-blob",
+        kind="scan",
+        severity=Severity.MEDIUM,
+        summary="A base64 or hex blob that decodes to readable text (shown decoded, and "
+        "scanned again: an instruction inside raises the finding it deserves).",
+        why="Models decode base64 and hex on sight; encoding hides an instruction from "
+        "reviewers and keyword filters, not from the model.",
+        fix="Write the text in plain words, or remove it.",
+    ),
 )
 
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}(?![\w+/=-])")
@@ -44,16 +49,25 @@ def decode_blobs(text: str) -> list[tuple[int, int, str, str]]:
 
 def check_encoded(site: TextSite) -> Iterator[Hit]:
     for start, end, encoding, decoded in decode_blobs(site.text):
-        yield Hit(rule="S010", severity=Severity.MEDIUM, start=start, end=end,
-                  message=f"{encoding} blob decodes to text", decoded=decoded)
+        yield Hit(
+            rule="S010",
+            severity=Severity.MEDIUM,
+            start=start,
+            end=end,
+            message=f"{encoding} blob decodes to text",
+            decoded=decoded,
+        )
         return
 
 
 def _mixed(blob: str) -> bool:
     # Identifiers and words are long runs of letters too; real base64 of text mixes
     # cases and digits all through.
-    return (any(c.isupper() for c in blob) and any(c.islower() for c in blob)
-            and (any(c.isdigit() for c in blob) or blob.endswith("=")))
+    return (
+        any(c.isupper() for c in blob)
+        and any(c.islower() for c in blob)
+        and (any(c.isdigit() for c in blob) or blob.endswith("="))
+    )
 
 
 def _from_base64(blob: str) -> str | None:

@@ -15,22 +15,37 @@ __all__ = ["RULES", "check_commands", "check_secret_literals", "check_sensitive_
 H, M = Severity.HIGH, Severity.MEDIUM
 
 RULES = (
-    Rule(id="S004", name="sensitive-file", kind="scan", severity=H,
-         summary="Text names a secret-bearing file (`~/.ssh`, `id_rsa`, `.env`, "
-                 "`~/.aws/credentials`, `/etc/passwd`, MCP client configs); high when it also "
-                 "tells the model to read or pass it.",
-         why="A model with file access will read what a description tells it to, and the "
-             "contents leave through the next argument.",
-         fix="Remove the reference; a tool that needs a credential gets it from the host."),
-    Rule(id="S006", name="secret-literal", kind="scan", severity=M,
-         summary="A literal credential (cloud key, token, private key block) in the text.",
-         why="Anything in a declaration is sent to every model provider and logged.",
-         fix="Remove and rotate the credential; configure it on the server side."),
-    Rule(id="S014", name="dangerous-command", kind="scan", severity=H,
-         summary="A shell command that downloads and runs code, opens a reverse shell or "
-                 "wipes files (`curl ... | sh`, `/dev/tcp`, `rm -rf ~`, `powershell -enc`).",
-         why="A model with a shell tool may run the command it was shown.",
-         fix="Remove the command from the declaration."),
+    Rule(
+        id="S004",
+        name="sensitive-file",
+        kind="scan",
+        severity=H,
+        summary="Text names a secret-bearing file (`~/.ssh`, `id_rsa`, `.env`, "
+        "`~/.aws/credentials`, `/etc/passwd`, MCP client configs); high when it also "
+        "tells the model to read or pass it.",
+        why="A model with file access will read what a description tells it to, and the "
+        "contents leave through the next argument.",
+        fix="Remove the reference; a tool that needs a credential gets it from the host.",
+    ),
+    Rule(
+        id="S006",
+        name="secret-literal",
+        kind="scan",
+        severity=M,
+        summary="A literal credential (cloud key, token, private key block) in the text.",
+        why="Anything in a declaration is sent to every model provider and logged.",
+        fix="Remove and rotate the credential; configure it on the server side.",
+    ),
+    Rule(
+        id="S014",
+        name="dangerous-command",
+        kind="scan",
+        severity=H,
+        summary="A shell command that downloads and runs code, opens a reverse shell or "
+        "wipes files (`curl ... | sh`, `/dev/tcp`, `rm -rf ~`, `powershell -enc`).",
+        why="A model with a shell tool may run the command it was shown.",
+        fix="Remove the command from the declaration.",
+    ),
 )
 
 _FILES = re.compile(
@@ -45,20 +60,25 @@ _FILES = re.compile(
     r"|\b(?:credentials|secrets|service[-_]account)\.json\b"
     r"|\b(?:claude_desktop_config|mcp)\.json\b|\.cursor/"
     r"|\bwallet\.dat\b|\bkeychain\b|\b(?:private|secret)[ _-]key\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 _ACTION_EN = compile_phrase(
     "read*|open*|cat|load*|dump*|print*|include*|attach*|send*|pass*|upload*|copy*|paste*|"
-    "forward*|fetch*|get|look up|grab|collect*|extract*|append*|put|contents of|content of")
+    "forward*|fetch*|get|look up|grab|collect*|extract*|append*|put|contents of|content of"
+)
 _ACTION_RU = compile_phrase(
     "прочитай*|прочти*|открой*|передай*|передав*|отправь*|перешли*|скопируй*|вставь*|"
-    "приложи*|загрузи*|добавь*|содержимое", "cyrillic")
+    "приложи*|загрузи*|добавь*|содержимое",
+    "cyrillic",
+)
 
 _SECRETS = re.compile(
     r"\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_\w{22,}"
     r"|\bxox[abprs]-[A-Za-z0-9-]{10,}|\bsk_live_[0-9A-Za-z]{20,}|\bAIza[0-9A-Za-z_-]{35}\b"
     r"|\bsk-(?:proj-)?[A-Za-z0-9_-]{32,}|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----"
-    r"|\beyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{10,}")
+    r"|\beyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{10,}"
+)
 
 _COMMANDS = re.compile(
     r"\b(?:curl|wget)\b[^|;\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"
@@ -67,7 +87,8 @@ _COMMANDS = re.compile(
     r"|\bpowershell(?:\.exe)?\s+(?:-\w+\s+)*-(?:e|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}"
     r"|\bchmod\s+(?:-R\s+)?777\s+/|:\(\)\s*\{\s*:\|:&\s*\};:"
     r"|\b(?:iex|invoke-expression)\b.{0,40}\bdownloadstring\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def check_sensitive_files(site: TextSite) -> Iterator[Hit]:
@@ -80,16 +101,26 @@ def check_sensitive_files(site: TextSite) -> Iterator[Hit]:
     acted = any(p.pattern.search(view(sentence, p.kind).text) for p in (_ACTION_EN, _ACTION_RU))
     severity = H if acted else M
     what = "asks to read or pass" if acted else "names"
-    yield Hit(rule="S004", severity=severity, start=match.start(), end=match.end(),
-              message=f"{what} the sensitive file {match.group(0)!r}")
+    yield Hit(
+        rule="S004",
+        severity=severity,
+        start=match.start(),
+        end=match.end(),
+        message=f"{what} the sensitive file {match.group(0)!r}",
+    )
 
 
 def check_secret_literals(site: TextSite) -> Iterator[Hit]:
     match = _SECRETS.search(site.text)
     if match is not None:
         shown = match.group(0)
-        yield Hit(rule="S006", severity=M, start=match.start(), end=match.end(),
-                  message=f"literal credential {shown[:8]}... in the declaration")
+        yield Hit(
+            rule="S006",
+            severity=M,
+            start=match.start(),
+            end=match.end(),
+            message=f"literal credential {shown[:8]}... in the declaration",
+        )
 
 
 def check_commands(site: TextSite) -> Iterator[Hit]:
@@ -97,6 +128,10 @@ def check_commands(site: TextSite) -> Iterator[Hit]:
     match = _COMMANDS.search(light.text)
     if match is not None:
         start, end = light.source_span(*match.span())
-        yield Hit(rule="S014", severity=H, start=start, end=end,
-                  message="shell command that runs downloaded code, opens a shell or wipes "
-                          "files")
+        yield Hit(
+            rule="S014",
+            severity=H,
+            start=start,
+            end=end,
+            message="shell command that runs downloaded code, opens a shell or wipes files",
+        )

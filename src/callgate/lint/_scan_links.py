@@ -17,30 +17,81 @@ __all__ = ["RULES", "check_links"]
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(id="S007", name="suspicious-link", kind="scan", severity=M,
-         summary="A URL shortener, a request collector or tunnel, a raw IP address, a "
-                 "punycode host or a script URL; or a link in a name, title or enum value.",
-         why="The model cannot see where a hidden link leads; collectors and tunnels receive "
-             "whatever the model is told to send there.",
-         fix="Link to the documented, named host of the service, or remove the link."),
+    Rule(
+        id="S007",
+        name="suspicious-link",
+        kind="scan",
+        severity=M,
+        summary="A URL shortener, a request collector or tunnel, a raw IP address, a "
+        "punycode host or a script URL; or a link in a name, title or enum value.",
+        why="The model cannot see where a hidden link leads; collectors and tunnels receive "
+        "whatever the model is told to send there.",
+        fix="Link to the documented, named host of the service, or remove the link.",
+    ),
 )
 
-_URL = re.compile(r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]]+|\b(?:javascript|data):[^\s<>\"']+",
-                  re.IGNORECASE)
-_SHORTENERS = frozenset({
-    "bit.ly", "tinyurl.com", "t.co", "goo.gl", "is.gd", "ow.ly", "buff.ly", "rebrand.ly",
-    "cutt.ly", "shorturl.at", "tiny.cc", "rb.gy", "t.ly", "s.id", "v.gd", "bl.ink", "qr.ae",
-    "lnkd.in", "shorte.st", "adf.ly", "bit.do", "tr.im", "clck.ru", "vk.cc", "u.to", "surl.li",
-})
-_COLLECTORS = ("webhook.site", "ngrok.io", "ngrok-free.app", "ngrok.app", "requestbin",
-               "pipedream.net", "interact.sh", "oast.", "burpcollaborator", "hookbin.com",
-               "beeceptor.com", "requestcatcher.com", "transfer.sh", "pastebin.com",
-               "paste.ee", "hastebin", "trycloudflare.com", "serveo.net", "localtunnel.me",
-               "loca.lt", "canarytokens")
+_URL = re.compile(
+    r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]]+|\b(?:javascript|data):[^\s<>\"']+", re.IGNORECASE
+)
+_SHORTENERS = frozenset(
+    {
+        "bit.ly",
+        "tinyurl.com",
+        "t.co",
+        "goo.gl",
+        "is.gd",
+        "ow.ly",
+        "buff.ly",
+        "rebrand.ly",
+        "cutt.ly",
+        "shorturl.at",
+        "tiny.cc",
+        "rb.gy",
+        "t.ly",
+        "s.id",
+        "v.gd",
+        "bl.ink",
+        "qr.ae",
+        "lnkd.in",
+        "shorte.st",
+        "adf.ly",
+        "bit.do",
+        "tr.im",
+        "clck.ru",
+        "vk.cc",
+        "u.to",
+        "surl.li",
+    }
+)
+_COLLECTORS = (
+    "webhook.site",
+    "ngrok.io",
+    "ngrok-free.app",
+    "ngrok.app",
+    "requestbin",
+    "pipedream.net",
+    "interact.sh",
+    "oast.",
+    "burpcollaborator",
+    "hookbin.com",
+    "beeceptor.com",
+    "requestcatcher.com",
+    "transfer.sh",
+    "pastebin.com",
+    "paste.ee",
+    "hastebin",
+    "trycloudflare.com",
+    "serveo.net",
+    "localtunnel.me",
+    "loca.lt",
+    "canarytokens",
+)
 _ODD_TLDS = (".zip", ".mov", ".tk", ".ml", ".ga", ".cf", ".gq", ".top", ".click", ".country")
-_SEND = compile_phrase("send*|post*|upload*|forward*|report*|fetch*|download*|run|execute|"
-                       "follow*|mirror*|exfiltrat*|leak*|submit*|pass*|deliver*|transmit*|"
-                       "visit|open|go to|load")
+_SEND = compile_phrase(
+    "send*|post*|upload*|forward*|report*|fetch*|download*|run|execute|"
+    "follow*|mirror*|exfiltrat*|leak*|submit*|pass*|deliver*|transmit*|"
+    "visit|open|go to|load"
+)
 _NO_LINK_FIELDS = frozenset({"name", "property", "title", "enum", "const"})
 
 
@@ -55,8 +106,9 @@ def check_links(site: TextSite) -> Iterator[Hit]:
         if severity >= M and _told_to_use(site.text, match.start(), match.end()):
             severity, reason = H, reason + ", and the text tells the model to use it"
         if worst is None or severity > worst.severity:
-            worst = Hit(rule="S007", severity=severity, start=match.start(), end=match.end(),
-                        message=reason)
+            worst = Hit(
+                rule="S007", severity=severity, start=match.start(), end=match.end(), message=reason
+            )
     if worst is not None:
         yield worst
 

@@ -13,33 +13,50 @@ __all__ = ["RULES", "check_length", "check_markup", "check_tags", "comment_bodie
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(id="S001", name="pseudo-system-tag", kind="scan", severity=H,
-         summary="Text carries chat-template or pseudo-system markup (`<SYSTEM>`, "
-                 "`<IMPORTANT>`, `[INST]`, `<|im_start|>`, `</description>`).",
-         why="Models give such markup the weight of system or developer text; in a tool "
-             "description it only serves to smuggle instructions.",
-         fix="Remove the markup; write plain prose about what the tool does."),
-    Rule(id="S012", name="excessive-length", kind="scan", severity=M,
-         summary="A description or value long enough to bury instructions (description over "
-                 "2,048 characters, any other string over 512).",
-         why="Reviewers skim long text; attackers put the payload past the part anyone reads.",
-         fix="Shorten the text; move reference material out of the declaration."),
-    Rule(id="S013", name="hidden-markup", kind="scan", severity=M,
-         summary="HTML or Markdown comments, invisible styling or whitespace padding that "
-                 "hide text from a human reader but not from the model.",
-         why="A renderer hides the comment or the text below the padding; the model reads it.",
-         fix="Remove the comment or padding; everything in a declaration is read by the model."),
+    Rule(
+        id="S001",
+        name="pseudo-system-tag",
+        kind="scan",
+        severity=H,
+        summary="Text carries chat-template or pseudo-system markup (`<SYSTEM>`, "
+        "`<IMPORTANT>`, `[INST]`, `<|im_start|>`, `</description>`).",
+        why="Models give such markup the weight of system or developer text; in a tool "
+        "description it only serves to smuggle instructions.",
+        fix="Remove the markup; write plain prose about what the tool does.",
+    ),
+    Rule(
+        id="S012",
+        name="excessive-length",
+        kind="scan",
+        severity=M,
+        summary="A description or value long enough to bury instructions (description over "
+        "2,048 characters, any other string over 512).",
+        why="Reviewers skim long text; attackers put the payload past the part anyone reads.",
+        fix="Shorten the text; move reference material out of the declaration.",
+    ),
+    Rule(
+        id="S013",
+        name="hidden-markup",
+        kind="scan",
+        severity=M,
+        summary="HTML or Markdown comments, invisible styling or whitespace padding that "
+        "hide text from a human reader but not from the model.",
+        why="A renderer hides the comment or the text below the padding; the model reads it.",
+        fix="Remove the comment or padding; everything in a declaration is read by the model.",
+    ),
 )
 
-_STRONG = ("system|important|instructions?|sys|system[-_ ]?(?:prompt|message|reminder|note|"
-           "instruction)|admin(?:_override)?|override|developer|inst|"
-           "tool_instructions?|user_instructions?|важно|система|инструкци[яи]|системн\\w*")
+_STRONG = (
+    "system|important|instructions?|sys|system[-_ ]?(?:prompt|message|reminder|note|"
+    "instruction)|admin(?:_override)?|override|developer|inst|"
+    "tool_instructions?|user_instructions?|важно|система|инструкци[яи]|системн\\w*"
+)
 _WEAK = "assistant|root|prompt|secret|hidden|context|administrator|policy"
 
-_TAG = re.compile(rf"<\s*/?\s*(?P<name>{_STRONG})(?:\s[^<>]{{0,40}})?\s*/?>",
-                  re.IGNORECASE)
-_WEAK_PAIR = re.compile(rf"<\s*(?P<name>{_WEAK})\s*>.{{1,2000}}?<\s*/\s*(?P=name)\s*>",
-                        re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(rf"<\s*/?\s*(?P<name>{_STRONG})(?:\s[^<>]{{0,40}})?\s*/?>", re.IGNORECASE)
+_WEAK_PAIR = re.compile(
+    rf"<\s*(?P<name>{_WEAK})\s*>.{{1,2000}}?<\s*/\s*(?P=name)\s*>", re.IGNORECASE | re.DOTALL
+)
 _TEMPLATE = re.compile(
     r"<\|\s*(?:im_start|im_end|system|endoftext|begin_of_text|start_header_id|eot_id)\s*\|>"
     r"|<<\s*/?\s*sys\s*>>"
@@ -47,14 +64,18 @@ _TEMPLATE = re.compile(
     r"|^\s*#{2,}\s*(?:system|instructions?|important)\s*$"
     r"|#{2,}\s*(?:system|instructions?|important)\s*:"
     r"|</\s*(?:description|tool_description|tool|function|tools|parameters)\s*>",
-    re.IGNORECASE | re.MULTILINE)
+    re.IGNORECASE | re.MULTILINE,
+)
 
 _HTML_COMMENT = re.compile(r"<!--(?P<body>.*?)(?:-->|$)", re.DOTALL)
-_MD_COMMENT = re.compile(r"^\s*\[(?://|comment|_)\]:\s*(?:#|<>)\s*\((?P<body>[^)\n]*)\)",
-                         re.IGNORECASE | re.MULTILINE)
+_MD_COMMENT = re.compile(
+    r"^\s*\[(?://|comment|_)\]:\s*(?:#|<>)\s*\((?P<body>[^)\n]*)\)", re.IGNORECASE | re.MULTILINE
+)
 _INVISIBLE_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px)?\b|"
-    r"opacity\s*:\s*0(?:\.0+)?\b|<\s*\w+[^>]*\shidden\b", re.IGNORECASE)
+    r"opacity\s*:\s*0(?:\.0+)?\b|<\s*\w+[^>]*\shidden\b",
+    re.IGNORECASE,
+)
 _PADDING = re.compile(r"(?:[ \t]*\n){12,}|[ \t\u00a0]{60,}")
 
 DESCRIPTION_LIMIT = 2048
@@ -68,31 +89,49 @@ def check_tags(site: TextSite) -> Iterator[Hit]:
         match = pattern.search(site.text)
         if match is not None:
             end = match.end() if pattern is not _WEAK_PAIR else match.start() + 40
-            yield Hit(rule="S001", severity=H, start=match.start(), end=min(end, match.end()),
-                      message="pseudo-system markup")
+            yield Hit(
+                rule="S001",
+                severity=H,
+                start=match.start(),
+                end=min(end, match.end()),
+                message="pseudo-system markup",
+            )
             return
 
 
 def check_markup(site: TextSite) -> Iterator[Hit]:
     """S013: comments with words in them, invisible styling, and padding followed by text."""
-    for match in list(_HTML_COMMENT.finditer(site.text)) + list(_MD_COMMENT.finditer(
-            site.text)):
+    for match in list(_HTML_COMMENT.finditer(site.text)) + list(_MD_COMMENT.finditer(site.text)):
         if len(match.group("body").split()) >= 2:
-            yield Hit(rule="S013", severity=M, start=match.start(), end=match.end(),
-                      message="comment hidden from rendered text",
-                      decoded=match.group("body").strip())
+            yield Hit(
+                rule="S013",
+                severity=M,
+                start=match.start(),
+                end=match.end(),
+                message="comment hidden from rendered text",
+                decoded=match.group("body").strip(),
+            )
             break
     style = _INVISIBLE_STYLE.search(site.text)
     if style is not None:
-        yield Hit(rule="S013", severity=M, start=style.start(), end=style.end(),
-                  message="styling that hides text from a reader")
+        yield Hit(
+            rule="S013",
+            severity=M,
+            start=style.start(),
+            end=style.end(),
+            message="styling that hides text from a reader",
+        )
     for pad in _PADDING.finditer(site.text):
-        rest = site.text[pad.end():].strip()
+        rest = site.text[pad.end() :].strip()
         if rest:
-            yield Hit(rule="S013", severity=M, start=pad.start(),
-                      end=min(len(site.text), pad.end() + 80),
-                      message=f"whitespace padding pushes {len(rest)} characters of text out "
-                              "of view", decoded=rest[:200])
+            yield Hit(
+                rule="S013",
+                severity=M,
+                start=pad.start(),
+                end=min(len(site.text), pad.end() + 80),
+                message=f"whitespace padding pushes {len(rest)} characters of text out of view",
+                decoded=rest[:200],
+            )
             break
 
 
@@ -100,9 +139,14 @@ def check_length(site: TextSite) -> Iterator[Hit]:
     """S012: descriptions over 2,048 characters; names, enum values, defaults over 512."""
     limit = DESCRIPTION_LIMIT if site.field in ("description", "other") else VALUE_LIMIT
     if len(site.text) > limit:
-        yield Hit(rule="S012", severity=M, start=limit, end=min(len(site.text), limit + 80),
-                  message=f"{site.field} is {len(site.text):,} characters long "
-                          f"(limit {limit:,}); text past the limit is rarely reviewed")
+        yield Hit(
+            rule="S012",
+            severity=M,
+            start=limit,
+            end=min(len(site.text), limit + 80),
+            message=f"{site.field} is {len(site.text):,} characters long "
+            f"(limit {limit:,}); text past the limit is rarely reviewed",
+        )
 
 
 def comment_bodies(text: str) -> list[str]:

@@ -23,12 +23,17 @@ __all__ = ["RULES", "NameIndex", "check_names", "check_shadowing"]
 H, M = Severity.HIGH, Severity.MEDIUM
 
 RULES = (
-    Rule(id="S011", name="tool-shadowing", kind="scan", severity=H,
-         summary="Text mentions a tool of another server (exactly or nearly), or tells how "
-                 "another tool must be called; or two servers offer the same tool name.",
-         why="One poisoned server can redirect, rewrite or suppress the calls of every other "
-             "server the model has loaded.",
-         fix="Describe only this tool; cross-tool guidance belongs to the host, not a server."),
+    Rule(
+        id="S011",
+        name="tool-shadowing",
+        kind="scan",
+        severity=H,
+        summary="Text mentions a tool of another server (exactly or nearly), or tells how "
+        "another tool must be called; or two servers offer the same tool name.",
+        why="One poisoned server can redirect, rewrite or suppress the calls of every other "
+        "server the model has loaded.",
+        fix="Describe only this tool; cross-tool guidance belongs to the host, not a server.",
+    ),
 )
 
 _IDENT = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+(?![\w-])")
@@ -36,31 +41,54 @@ _QUOTED = re.compile(r"[`'\"]([a-z][a-z0-9]{3,})[`'\"]")
 # Instructions about how another tool (X) must be called or treated, as (text before X,
 # text after X); each side is compiled once and matched against the sentence around X.
 _TEMPLATES: tuple[tuple[str, str], ...] = (
-    (r"(?:when|whenever|before|after|each time|every time|calls? to)\W+(?:\w+\W+){0,3}",
-     r"\b.{0,80}?\b(?:always|must|should|also|never|set|add|change|include|pass|bcc|cc|"
-     r"prefix|replace|send|override)\b"),
+    (
+        r"(?:when|whenever|before|after|each time|every time|calls? to)\W+(?:\w+\W+){0,3}",
+        r"\b.{0,80}?\b(?:always|must|should|also|never|set|add|change|include|pass|bcc|cc|"
+        r"prefix|replace|send|override)\b",
+    ),
     (r"\bfor\s+", r"\s*[,:]\s*(?:\w+\s+){0,2}?(?:always|must|set|add|include|pass|change)\b"),
-    ("", r"(?:\s+(?:tool|function|helper|call|calls))?\s+(?:must|should|has to|needs? to|"
-         r"is required to)\b(?!\s+(?:be\s+)?(?:called|used|run|invoked)\b)"),
-    (r"(?:calls? to|the \w+ of|arguments? (?:of|for|to)|parameters? (?:of|for)|input to)\s+",
-     r"\s+(?:\w+\s+){0,3}?(?:must|should|needs?|has to)\b"),
-    (r"\b(?:never|do not|don't|stop|avoid)\W+(?:\w+\W+)?(?:call|use|invok|run)\w*\W+"
-     r"(?:\w+\W+){0,2}", ""),
-    ("", r"(?:\W+\w+){0,3}?\s+(?:is|are|has been|was)\s+(?:\w+\s+){0,2}?(?:deprecated|unsafe|"
-         r"broken|compromised|outdated|insecure|malicious|disabled)"),
-    ("", r"(?:\s+tool)?\s+(?:returns|gives|produces)\s+(?:\w+\s+)?(?:wrong|incorrect|fake|"
-         r"stale|bad|invalid)"),
-    (r"\b(?:pass|send|forward|give|route|hand|redirect)\w*\W+(?:\S+\s+){0,8}?"
-     r"(?:to|into|through)\s+(?:the\s+)?", ""),
-    (r"(?:когда|перед|после|каждый раз|при)\W+(?:\w+\W+){0,3}",
-     r".{0,80}?(?:всегда|обязательно|добавля|измен|передава|укажи|установи|замени)"),
+    (
+        "",
+        r"(?:\s+(?:tool|function|helper|call|calls))?\s+(?:must|should|has to|needs? to|"
+        r"is required to)\b(?!\s+(?:be\s+)?(?:called|used|run|invoked)\b)",
+    ),
+    (
+        r"(?:calls? to|the \w+ of|arguments? (?:of|for|to)|parameters? (?:of|for)|input to)\s+",
+        r"\s+(?:\w+\s+){0,3}?(?:must|should|needs?|has to)\b",
+    ),
+    (
+        r"\b(?:never|do not|don't|stop|avoid)\W+(?:\w+\W+)?(?:call|use|invok|run)\w*\W+"
+        r"(?:\w+\W+){0,2}",
+        "",
+    ),
+    (
+        "",
+        r"(?:\W+\w+){0,3}?\s+(?:is|are|has been|was)\s+(?:\w+\s+){0,2}?(?:deprecated|unsafe|"
+        r"broken|compromised|outdated|insecure|malicious|disabled)",
+    ),
+    (
+        "",
+        r"(?:\s+tool)?\s+(?:returns|gives|produces)\s+(?:\w+\s+)?(?:wrong|incorrect|fake|"
+        r"stale|bad|invalid)",
+    ),
+    (
+        r"\b(?:pass|send|forward|give|route|hand|redirect)\w*\W+(?:\S+\s+){0,8}?"
+        r"(?:to|into|through)\s+(?:the\s+)?",
+        "",
+    ),
+    (
+        r"(?:когда|перед|после|каждый раз|при)\W+(?:\w+\W+){0,3}",
+        r".{0,80}?(?:всегда|обязательно|добавля|измен|передава|укажи|установи|замени)",
+    ),
 )
 _INSTEAD = (r"\binstead of\s+(?:\w+\s+){0,2}", "")
 # added after the first fresh set: another tool called with arguments the text dictates
 _TEMPLATES += (
-    (r"\b(?:call|use|invoke|run)\s+(?:the\s+)?",
-     r"\s+(?:with|using|and set|setting)\b.{0,80}?\b(?:instead|always|rather than|"
-     r"regardless)\b"),
+    (
+        r"\b(?:call|use|invoke|run)\s+(?:the\s+)?",
+        r"\s+(?:with|using|and set|setting)\b.{0,80}?\b(?:instead|always|rather than|"
+        r"regardless)\b",
+    ),
 )
 
 
@@ -98,8 +126,7 @@ class NameIndex:
             return self.exact[key]
         if len(key) < 6:
             return []
-        keys = self.near.get(key, set()).union(*(self.near.get(v, set())
-                                                 for v in _deletions(key)))
+        keys = self.near.get(key, set()).union(*(self.near.get(v, set()) for v in _deletions(key)))
         return [k for found in sorted(keys) for k in self.exact[found]]
 
 
@@ -110,11 +137,12 @@ def _key(name: str) -> str:
 def _deletions(word: str) -> Iterator[str]:
     yield word
     for i in range(len(word)):
-        yield word[:i] + word[i + 1:]
+        yield word[:i] + word[i + 1 :]
 
 
-def check_shadowing(entry: ToolEntry, sites: Iterable[TextSite], index: NameIndex
-                    ) -> Iterator[tuple[TextSite, int, int, Severity, str]]:
+def check_shadowing(
+    entry: ToolEntry, sites: Iterable[TextSite], index: NameIndex
+) -> Iterator[tuple[TextSite, int, int, Severity, str]]:
     """(site, start, end, severity, message) for each tool mentioned in this tool's text."""
     own = {_key(entry.name), *(_key(p) for p in _parameters(entry))}
     for site in sites:
@@ -133,8 +161,9 @@ def check_shadowing(entry: ToolEntry, sites: Iterable[TextSite], index: NameInde
                 yield site, begin, stop, verdict[0], verdict[1]
 
 
-def _judge(entry: ToolEntry, text: str, word: str, start: int, end: int,
-           known: list[_Known]) -> tuple[Severity, str] | None:
+def _judge(
+    entry: ToolEntry, text: str, word: str, start: int, end: int, known: list[_Known]
+) -> tuple[Severity, str] | None:
     foreign = [k for k in known if k.server != entry.server]
     instructs = _instructs(text, word, start, end)
     if not known and "_" in word:
@@ -144,8 +173,7 @@ def _judge(entry: ToolEntry, text: str, word: str, start: int, end: int,
             return M, f"steers the model away from tool {word!r}, which is not in this catalog"
         return None
     if foreign and instructs:
-        return H, (f"tells how tool {foreign[0].name!r} of "
-                   f"{_where(foreign[0])} must be called")
+        return H, (f"tells how tool {foreign[0].name!r} of {_where(foreign[0])} must be called")
     if foreign:
         return M, f"mentions tool {foreign[0].name!r} of {_where(foreign[0])}"
     if known and instructs and _key(word) != _key(known[0].name):
@@ -161,13 +189,15 @@ def _instructs(text: str, word: str, start: int, end: int) -> bool:
     return any(_mentions(text, start, end, t) for t in _COMPILED)
 
 
-def _mentions(text: str, start: int, end: int,
-              template: tuple[re.Pattern[str], re.Pattern[str]]) -> bool:
+def _mentions(
+    text: str, start: int, end: int, template: tuple[re.Pattern[str], re.Pattern[str]]
+) -> bool:
     """True when the sentence reads `<before> X <after>` around the mention at start:end."""
     begin, stop = sentence_around(text, start, end, reach=200)
     before, after = template
-    return (before.search(text, begin, start) is not None
-            and after.match(text, end, stop) is not None)
+    return (
+        before.search(text, begin, start) is not None and after.match(text, end, stop) is not None
+    )
 
 
 def _identifiers(text: str) -> Iterator[tuple[str, int, int]]:
@@ -199,21 +229,29 @@ def _lookalike(entry: ToolEntry, same: list[ToolEntry]) -> Iterator[Finding]:
     if not mixed:
         return
     target = f" and imitates {others[0].name!r}" if others else ""
-    yield Finding(rule="S009", severity=H, location=entry.at_body("name"),
-                  message=f"tool name {entry.name!r} has lookalike letters"
-                          f" {_non_ascii(entry.name)}{target}",
-                  evidence=entry.name, decoded=skeleton(entry.name),
-                  hint="rename the tool in plain ASCII", why=RULES[0].why)
+    yield Finding(
+        rule="S009",
+        severity=H,
+        location=entry.at_body("name"),
+        message=f"tool name {entry.name!r} has lookalike letters {_non_ascii(entry.name)}{target}",
+        evidence=entry.name,
+        decoded=skeleton(entry.name),
+        hint="rename the tool in plain ASCII",
+        why=RULES[0].why,
+    )
 
 
 def _parameter_lookalikes(entry: ToolEntry) -> Iterator[Finding]:
     for name in _parameters(entry):
         if not name.isascii() and mixed_script(name):
-            yield Finding(rule="S009", severity=H,
-                          location=entry.at_schema(f"/properties/{name}"),
-                          message=f"parameter name {name!r} has lookalike letters "
-                                  f"{_non_ascii(name)}",
-                          evidence=name, hint="rename the parameter in plain ASCII")
+            yield Finding(
+                rule="S009",
+                severity=H,
+                location=entry.at_schema(f"/properties/{name}"),
+                message=f"parameter name {name!r} has lookalike letters {_non_ascii(name)}",
+                evidence=name,
+                hint="rename the parameter in plain ASCII",
+            )
 
 
 def _collisions(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
@@ -226,12 +264,16 @@ def _collisions(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
             continue
         first, *rest = per_group.values()
         for entry in rest:
-            yield Finding(rule="S011", severity=M, location=entry.at_body("name"),
-                          message=f"tool name {entry.name!r} is also offered by "
-                                  f"{_where(_Known(name=first.name, server=first.server))}; "
-                                  "one shadows the other",
-                          evidence=entry.name,
-                          hint="prefix tool names with their server (namespace)")
+            yield Finding(
+                rule="S011",
+                severity=M,
+                location=entry.at_body("name"),
+                message=f"tool name {entry.name!r} is also offered by "
+                f"{_where(_Known(name=first.name, server=first.server))}; "
+                "one shadows the other",
+                evidence=entry.name,
+                hint="prefix tool names with their server (namespace)",
+            )
 
 
 def _non_ascii(name: str) -> str:

@@ -10,12 +10,17 @@ from callgate.lint._finding import Finding, Rule, Severity
 __all__ = ["RULES", "check_self_suppression"]
 
 RULES = (
-    Rule(id="S015", name="self-suppression", kind="scan", severity=Severity.MEDIUM,
-         summary="An untrusted declaration carries inline suppressions of poisoning rules.",
-         why="Suppressions in a server's own metadata are ignored by the scan (a poisoned "
-             "server would silence it); asking for them is itself a signal.",
-         fix="Suppress findings for third-party tools in your own configuration "
-             "(`--ignore`), not in the tool's metadata."),
+    Rule(
+        id="S015",
+        name="self-suppression",
+        kind="scan",
+        severity=Severity.MEDIUM,
+        summary="An untrusted declaration carries inline suppressions of poisoning rules.",
+        why="Suppressions in a server's own metadata are ignored by the scan (a poisoned "
+        "server would silence it); asking for them is itself a signal.",
+        fix="Suppress findings for third-party tools in your own configuration "
+        "(`--ignore`), not in the tool's metadata.",
+    ),
 )
 
 
@@ -25,7 +30,10 @@ def check_self_suppression(entry: ToolEntry) -> Iterator[Finding]:
     wanted = [*entry.suppress, *(s for _, ids in entry.node_suppress for s in ids)]
     silenced = [s for s in wanted if matches_rule("S001", s) or s.upper().startswith("S")]
     if silenced:
-        yield Finding(rule="S015", severity=Severity.MEDIUM, location=entry.location(),
-                      message="declaration asks to suppress poisoning rules "
-                              f"{', '.join(silenced)}; ignored",
-                      hint=RULES[0].fix)
+        yield Finding(
+            rule="S015",
+            severity=Severity.MEDIUM,
+            location=entry.location(),
+            message=f"declaration asks to suppress poisoning rules {', '.join(silenced)}; ignored",
+            hint=RULES[0].fix,
+        )

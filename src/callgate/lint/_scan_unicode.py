@@ -16,19 +16,29 @@ __all__ = ["RULES", "check_hidden_unicode", "check_mixed_script", "hidden_messag
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(id="S008", name="hidden-unicode", kind="scan", severity=H,
-         summary="Invisible characters: Unicode tag characters (decoded and shown), variation "
-                 "selectors carrying bytes, bidi overrides, zero-width and other format or "
-                 "control characters.",
-         why="The model reads characters a reviewer cannot see; tag characters and variation "
-             "selectors can spell out a whole hidden instruction.",
-         fix="Remove the invisible characters; declarations need none."),
-    Rule(id="S009", name="homoglyph", kind="scan", severity=H,
-         summary="Lookalike letters from another script inside a name or word (`sеnd_email` "
-                 "with a Cyrillic `е`).",
-         why="A lookalike name impersonates a trusted tool; lookalike letters inside words "
-             "dodge keyword filters.",
-         fix="Use one script per word; tool and parameter names in plain ASCII."),
+    Rule(
+        id="S008",
+        name="hidden-unicode",
+        kind="scan",
+        severity=H,
+        summary="Invisible characters: Unicode tag characters (decoded and shown), variation "
+        "selectors carrying bytes, bidi overrides, zero-width and other format or "
+        "control characters.",
+        why="The model reads characters a reviewer cannot see; tag characters and variation "
+        "selectors can spell out a whole hidden instruction.",
+        fix="Remove the invisible characters; declarations need none.",
+    ),
+    Rule(
+        id="S009",
+        name="homoglyph",
+        kind="scan",
+        severity=H,
+        summary="Lookalike letters from another script inside a name or word (`sеnd_email` "
+        "with a Cyrillic `е`).",
+        why="A lookalike name impersonates a trusted tool; lookalike letters inside words "
+        "dodge keyword filters.",
+        fix="Use one script per word; tool and parameter names in plain ASCII.",
+    ),
 )
 
 _BIDI_OVERRIDES = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -53,14 +63,25 @@ def _kind(char: str) -> str:
     if char == "\u00ad":
         return "soft hyphens"
     category = unicodedata.category(char)
-    return {"Cc": "control characters", "Co": "private-use characters",
-            "Cn": "unassigned code points"}.get(category, "format characters")
+    return {
+        "Cc": "control characters",
+        "Co": "private-use characters",
+        "Cn": "unassigned code points",
+    }.get(category, "format characters")
 
 
-_SEVERITY = {"tag characters": H, "bidi overrides": H, "variation selectors": M,
-             "zero-width characters": M, "soft hyphens": M, "control characters": M,
-             "format characters": M, "bidi marks": L, "private-use characters": L,
-             "unassigned code points": L}
+_SEVERITY = {
+    "tag characters": H,
+    "bidi overrides": H,
+    "variation selectors": M,
+    "zero-width characters": M,
+    "soft hyphens": M,
+    "control characters": M,
+    "format characters": M,
+    "bidi marks": L,
+    "private-use characters": L,
+    "unassigned code points": L,
+}
 
 
 def check_hidden_unicode(site: TextSite) -> Iterator[Hit]:
@@ -83,8 +104,14 @@ def check_hidden_unicode(site: TextSite) -> Iterator[Hit]:
         severity = H
     first = min(kinds.values())
     decoded = "; ".join(f"{kind}: {message!r}" for kind, message in messages) or None
-    yield Hit(rule="S008", severity=severity, start=first, end=first + 1,
-              message="hidden " + ", ".join(sorted(kinds)), decoded=decoded)
+    yield Hit(
+        rule="S008",
+        severity=severity,
+        start=first,
+        end=first + 1,
+        message="hidden " + ", ".join(sorted(kinds)),
+        decoded=decoded,
+    )
 
 
 def _benign(text: str, index: int) -> bool:
@@ -134,6 +161,11 @@ def check_mixed_script(site: TextSite) -> Iterator[Hit]:
         return  # names are judged against the whole catalog (see _scan_shadow)
     for match in _WORD.finditer(site.text):
         if mixed_script(match.group(0)):
-            yield Hit(rule="S009", severity=M, start=match.start(), end=match.end(),
-                      message=f"word {match.group(0)!r} mixes scripts with lookalike letters")
+            yield Hit(
+                rule="S009",
+                severity=M,
+                start=match.start(),
+                end=match.end(),
+                message=f"word {match.group(0)!r} mixes scripts with lookalike letters",
+            )
             return

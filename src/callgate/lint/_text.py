@@ -22,8 +22,20 @@ ViewKind = Literal["light", "latin", "cyrillic"]
 
 # Digits and signs used for letters ("1gn0r3", "$ecret"); `l` and `i` are merged because
 # `1`, `l`, `|` and `!` all stand for either. Patterns go through the same mapping.
-_LEET_LATIN = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
-               "!": "i", "|": "i", "l": "i", "8": "b"}
+_LEET_LATIN = {
+    "0": "o",
+    "1": "i",
+    "3": "e",
+    "4": "a",
+    "5": "s",
+    "7": "t",
+    "@": "a",
+    "$": "s",
+    "!": "i",
+    "|": "i",
+    "l": "i",
+    "8": "b",
+}
 _CYRILLIC_FOLD = {"й": "и", "ё": "е"}
 _KEEP_CONTROLS = frozenset("\t\n\r")
 

@@ -12,14 +12,37 @@ _MAX_DEPTH = 64
 """Deeper nesting is not walked: no real schema needs it and cycles of copies stop here."""
 
 _MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then",
-        "else", "unevaluatedItems", "unevaluatedProperties", "additionalItems")
+_ONE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+)
 _MANY = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
 
 # Values of these keys are machine keywords, never text a model reads as prose.
-_STRUCTURAL = frozenset({"type", "$schema", "$ref", "$id", "$anchor", "$dynamicRef",
-                         "$dynamicAnchor", "format", "required", "contentEncoding",
-                         "contentMediaType"})
+_STRUCTURAL = frozenset(
+    {
+        "type",
+        "$schema",
+        "$ref",
+        "$id",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "format",
+        "required",
+        "contentEncoding",
+        "contentMediaType",
+    }
+)
 
 
 def escape(part: str | int) -> str:
@@ -48,8 +71,13 @@ def iter_schema_nodes(schema: Mapping[str, Any], pointer: str = "") -> Iterator[
     yield from _nodes(schema, pointer, None, None, 0)
 
 
-def _nodes(node: Mapping[str, Any], pointer: str, prop: str | None,
-           parent: Mapping[str, Any] | None, depth: int) -> Iterator[SchemaNode]:
+def _nodes(
+    node: Mapping[str, Any],
+    pointer: str,
+    prop: str | None,
+    parent: Mapping[str, Any] | None,
+    depth: int,
+) -> Iterator[SchemaNode]:
     yield SchemaNode(pointer=pointer, node=node, property=prop, parent=parent, depth=depth)
     if depth >= _MAX_DEPTH:
         return
@@ -57,8 +85,13 @@ def _nodes(node: Mapping[str, Any], pointer: str, prop: str | None,
         if key in _MAPS and isinstance(value, Mapping):
             for name, child in value.items():
                 if isinstance(child, Mapping):
-                    yield from _nodes(child, join(pointer, key, name),
-                                      name if key == "properties" else None, node, depth + 1)
+                    yield from _nodes(
+                        child,
+                        join(pointer, key, name),
+                        name if key == "properties" else None,
+                        node,
+                        depth + 1,
+                    )
         elif key in _ONE and isinstance(value, Mapping):
             yield from _nodes(value, join(pointer, key), None, node, depth + 1)
         elif key in _MANY and isinstance(value, list):
@@ -78,8 +111,16 @@ class StringSite:
     `examples`, `const` or `other`."""
 
 
-_FIELDS = {"description": "description", "title": "title", "enum": "enum", "default": "default",
-           "examples": "examples", "example": "examples", "const": "const", "name": "name"}
+_FIELDS = {
+    "description": "description",
+    "title": "title",
+    "enum": "enum",
+    "default": "default",
+    "examples": "examples",
+    "example": "examples",
+    "const": "const",
+    "name": "name",
+}
 
 
 def iter_strings(value: Any, pointer: str = "") -> Iterator[StringSite]:
@@ -99,12 +140,15 @@ def _strings(value: Any, pointer: str, field: str, depth: int) -> Iterator[Strin
             if key in _STRUCTURAL:
                 continue
             if key in ("properties", "patternProperties", "$defs", "definitions") and isinstance(
-                    child, Mapping):
+                child, Mapping
+            ):
                 for name in child:
-                    yield StringSite(pointer=join(where, str(name)), text=str(name),
-                                     field="property")
-            inner = _FIELDS.get(key, field if field in ("enum", "default", "examples", "const")
-                                else "other")
+                    yield StringSite(
+                        pointer=join(where, str(name)), text=str(name), field="property"
+                    )
+            inner = _FIELDS.get(
+                key, field if field in ("enum", "default", "examples", "const") else "other"
+            )
             yield from _strings(child, where, inner, depth + 1)
     elif isinstance(value, list):
         for i, child in enumerate(value):

@@ -50,19 +50,28 @@ Approver = Callable[[ToolCall, ToolResult], Awaitable[ApprovalDecision | None]]
 None leaves the call held, and the run pauses."""
 
 
-async def settle_held(gate: Gate, call: ToolCall, held: ToolResult,
-                      decision: ApprovalDecision | None, context: Context) -> ToolResult:
+async def settle_held(
+    gate: Gate,
+    call: ToolCall,
+    held: ToolResult,
+    decision: ApprovalDecision | None,
+    context: Context,
+) -> ToolResult:
     """Record `decision` (if any) for the held call and route the call again: it runs once
     if approved, comes back `declined` if declined, `held` while nobody decided."""
     if held.approval_id is None:  # pragma: no cover - the gate always names the approval
         raise ValueError(f"held call {call.id} has no approval id")
     if decision is None:
         return await gate.resume(call, approval_id=held.approval_id, context=context)
-    await gate.decide(held.approval_id, approve=not isinstance(decision, Decline),
-                      decided_by=decision.by, note=_note(decision),
-                      edited_arguments=decision.arguments if isinstance(decision, Edit) else None,
-                      grant=isinstance(decision, Approve) and decision.for_run,
-                      context=context)
+    await gate.decide(
+        held.approval_id,
+        approve=not isinstance(decision, Decline),
+        decided_by=decision.by,
+        note=_note(decision),
+        edited_arguments=decision.arguments if isinstance(decision, Edit) else None,
+        grant=isinstance(decision, Approve) and decision.for_run,
+        context=context,
+    )
     return await gate.resume(call, approval_id=held.approval_id, context=context)
 
 

@@ -47,8 +47,9 @@ class Breaker:
     stopped: Mapping[str, str] = field(default_factory=dict)
     """Tool name -> why it was stopped."""
 
-    def observe(self, call: ToolCall, result: ToolResult, *, same_call_limit: int,
-                in_a_row_limit: int) -> Breaker:
+    def observe(
+        self, call: ToolCall, result: ToolResult, *, same_call_limit: int, in_a_row_limit: int
+    ) -> Breaker:
         """Count one routed call; trips the breaker for its tool when a threshold is met."""
         tool = result.name
         if result.route in _NOT_FAILURES:
@@ -58,27 +59,42 @@ class Breaker:
         row = self.in_a_row.get(tool, 0) + 1
         stopped = dict(self.stopped)
         if tool not in stopped and same >= same_call_limit:
-            stopped[tool] = (f"the same call of {tool} failed {same} times with the same "
-                             "arguments")
+            stopped[tool] = f"the same call of {tool} failed {same} times with the same arguments"
         elif tool not in stopped and row >= in_a_row_limit:
             stopped[tool] = f"{tool} failed {row} times in a row"
-        return Breaker(same_call={**self.same_call, sig: same},
-                       in_a_row={**self.in_a_row, tool: row}, stopped=stopped)
+        return Breaker(
+            same_call={**self.same_call, sig: same},
+            in_a_row={**self.in_a_row, tool: row},
+            stopped=stopped,
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"same_call": dict(self.same_call), "in_a_row": dict(self.in_a_row),
-                "stopped": dict(self.stopped)}
+        return {
+            "same_call": dict(self.same_call),
+            "in_a_row": dict(self.in_a_row),
+            "stopped": dict(self.stopped),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Breaker:
-        return cls(same_call=dict(data["same_call"]), in_a_row=dict(data["in_a_row"]),
-                   stopped=dict(data["stopped"]))
+        return cls(
+            same_call=dict(data["same_call"]),
+            in_a_row=dict(data["in_a_row"]),
+            stopped=dict(data["stopped"]),
+        )
 
 
 def stopped_result(call: ToolCall, reason: str) -> ToolResult:
     """The result for a call of a stopped tool: not executed, and why."""
     return ToolResult(
-        call_id=call.id, name=call.name, route=Route.DENIED, is_error=True,
-        content=(f"{call.name} is stopped for the rest of this run: {reason}. It was not "
-                 "called. Do not call it again; use another tool or answer with what you have."),
-        reason=f"circuit breaker: {reason}", rule_id="loop:circuit_breaker")
+        call_id=call.id,
+        name=call.name,
+        route=Route.DENIED,
+        is_error=True,
+        content=(
+            f"{call.name} is stopped for the rest of this run: {reason}. It was not "
+            "called. Do not call it again; use another tool or answer with what you have."
+        ),
+        reason=f"circuit breaker: {reason}",
+        rule_id="loop:circuit_breaker",
+    )

@@ -77,21 +77,32 @@ class Spent:
     """Seconds of running time before the current stretch."""
 
     def after_turn(self, usage: Usage, price: Price | None) -> Spent:
-        return replace(self, steps=self.steps + 1, usage=self.usage + usage,
-                       cost=self.cost + (price.of(usage) if price else 0.0))
+        return replace(
+            self,
+            steps=self.steps + 1,
+            usage=self.usage + usage,
+            cost=self.cost + (price.of(usage) if price else 0.0),
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"steps": self.steps, "tool_calls": self.tool_calls,
-                "input_tokens": self.usage.input_tokens,
-                "output_tokens": self.usage.output_tokens,
-                "cost": self.cost, "elapsed": self.elapsed}
+        return {
+            "steps": self.steps,
+            "tool_calls": self.tool_calls,
+            "input_tokens": self.usage.input_tokens,
+            "output_tokens": self.usage.output_tokens,
+            "cost": self.cost,
+            "elapsed": self.elapsed,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Spent:
-        return cls(steps=data["steps"], tool_calls=data["tool_calls"],
-                   usage=Usage(input_tokens=data["input_tokens"],
-                               output_tokens=data["output_tokens"]),
-                   cost=data["cost"], elapsed=data["elapsed"])
+        return cls(
+            steps=data["steps"],
+            tool_calls=data["tool_calls"],
+            usage=Usage(input_tokens=data["input_tokens"], output_tokens=data["output_tokens"]),
+            cost=data["cost"],
+            elapsed=data["elapsed"],
+        )
 
 
 def _shared(limits: Limits, spent: Spent, elapsed: float) -> tuple[LimitName, str] | None:
@@ -104,18 +115,19 @@ def _shared(limits: Limits, spent: Spent, elapsed: float) -> tuple[LimitName, st
     return None
 
 
-def check_before_turn(limits: Limits, spent: Spent, elapsed: float
-                      ) -> tuple[LimitName, str] | None:
+def check_before_turn(limits: Limits, spent: Spent, elapsed: float) -> tuple[LimitName, str] | None:
     """The limit that forbids another model turn, with what was spent; None if none does."""
     if limits.steps is not None and spent.steps >= limits.steps:
         return "steps", f"took {spent.steps} of {limits.steps} steps"
     return _shared(limits, spent, elapsed)
 
 
-def check_before_batch(limits: Limits, spent: Spent, elapsed: float, calls: int
-                       ) -> tuple[LimitName, str] | None:
+def check_before_batch(
+    limits: Limits, spent: Spent, elapsed: float, calls: int
+) -> tuple[LimitName, str] | None:
     """The limit that forbids running a batch of `calls` calls; None if none does."""
     if limits.tool_calls is not None and spent.tool_calls + calls > limits.tool_calls:
-        return "tool_calls", (f"{spent.tool_calls} calls made, {calls} more proposed, "
-                              f"{limits.tool_calls} allowed")
+        return "tool_calls", (
+            f"{spent.tool_calls} calls made, {calls} more proposed, {limits.tool_calls} allowed"
+        )
     return _shared(limits, spent, elapsed)

@@ -33,8 +33,7 @@ _BYTES = "$bytes"
 def encode(value: Any) -> Any:
     """A JSON-able copy of `value` (dataclasses, enums, tuples, sets and bytes included)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name))
-                for f in dataclasses.fields(value) if f.init}
+        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, bytes | bytearray):
@@ -96,7 +95,10 @@ def decode_message(data: Mapping[str, Any]) -> Message:
     role = data.get("role")
     if role not in ("system", "user", "assistant", "tool"):
         raise UserError(f"saved run state holds a message with unknown role {role!r}")
-    return Message(role=role, text=data.get("text", ""),
-                   calls=tuple(decode_call(c) for c in data.get("calls", ())),
-                   results=tuple(decode_result(r) for r in data.get("results", ())),
-                   state=decode(data.get("state") or {}))
+    return Message(
+        role=role,
+        text=data.get("text", ""),
+        calls=tuple(decode_call(c) for c in data.get("calls", ())),
+        results=tuple(decode_result(r) for r in data.get("results", ())),
+        state=decode(data.get("state") or {}),
+    )

@@ -85,5 +85,6 @@ class RunEnded:
     result: RunResult
 
 
-Event = (TextDelta | CallProposed | ArgumentsDelta | CallRouted | ResultReady | StepFinished
-         | RunEnded)
+Event = (
+    TextDelta | CallProposed | ArgumentsDelta | CallRouted | ResultReady | StepFinished | RunEnded
+)

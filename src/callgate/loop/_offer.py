@@ -36,13 +36,16 @@ def check_selector(selector: ToolSelector, catalog: Catalog) -> None:
     missing = [name for name in names if name not in catalog]
     if missing:
         listed = ", ".join(missing[:_NAMED]) + (", ..." if len(missing) > _NAMED else "")
-        raise UserError(f"the tool selector can offer {len(missing)} tool(s) the gate's "
-                        f"catalog does not hold ({listed}); add them to the catalog "
-                        "(a search_tool too: its calls go through the gate)")
+        raise UserError(
+            f"the tool selector can offer {len(missing)} tool(s) the gate's "
+            f"catalog does not hold ({listed}); add them to the catalog "
+            "(a search_tool too: its calls go through the gate)"
+        )
 
 
-def offered(selector: ToolSelector, catalog: Catalog, messages: Sequence[Message], *,
-            select: bool) -> tuple[Tool, ...]:
+def offered(
+    selector: ToolSelector, catalog: Catalog, messages: Sequence[Message], *, select: bool
+) -> tuple[Tool, ...]:
     """The tools to send: the run's list after selecting for `messages` (if `select`).
 
     The catalog's own `Tool`s are sent, since they are what the gate validates against.

@@ -83,14 +83,19 @@ class LimitExceeded(RunError):
     def __init__(self, limit: str, detail: str, *, state: RunState) -> None:
         self.limit = limit
         self.detail = detail
-        super().__init__(f"run {state.run_id} stopped: the {limit} limit was reached ({detail}); "
-                         "its state was saved and can be resumed with higher limits",
-                         state=state)
+        super().__init__(
+            f"run {state.run_id} stopped: the {limit} limit was reached ({detail}); "
+            "its state was saved and can be resumed with higher limits",
+            state=state,
+        )
 
 
 class ModelFailed(RunError):
     """The model could not be reached or refused the request (after any retries)."""
 
     def __init__(self, cause: Any, *, state: RunState) -> None:
-        super().__init__(f"run {state.run_id} stopped: the model call failed ({cause}); its "
-                         "state was saved and can be resumed", state=state)
+        super().__init__(
+            f"run {state.run_id} stopped: the model call failed ({cause}); its "
+            "state was saved and can be resumed",
+            state=state,
+        )

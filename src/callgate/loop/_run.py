@@ -42,12 +42,20 @@ class Agent:
     limit, or, with `Limits(final_answer=True)`, the model writes one last answer.
     """
 
-    def __init__(self, model: Model, tools: Catalog | Iterable[Tool] | None = None, *,
-                 gate: Gate | None = None, instructions: str | None = None,
-                 limits: Limits | None = None, store: Store | None = None,
-                 approver: Approver | None = None, context: Context | None = None,
-                 selector: ToolSelector | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        model: Model,
+        tools: Catalog | Iterable[Tool] | None = None,
+        *,
+        gate: Gate | None = None,
+        instructions: str | None = None,
+        limits: Limits | None = None,
+        store: Store | None = None,
+        approver: Approver | None = None,
+        context: Context | None = None,
+        selector: ToolSelector | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if (tools is None) == (gate is None):
             raise UserError("Agent needs either tools or a gate (a gate brings its catalog)")
         if gate is None:
@@ -72,13 +80,23 @@ class Agent:
 
     # -- starting ---------------------------------------------------------------------------
 
-    async def run(self, prompt: str | Sequence[Message], *, context: Context | None = None,
-                  run_id: str | None = None) -> RunResult:
+    async def run(
+        self,
+        prompt: str | Sequence[Message],
+        *,
+        context: Context | None = None,
+        run_id: str | None = None,
+    ) -> RunResult:
         """Run to an answer, a pause for approval, or a limit (`LimitExceeded`)."""
         return await self._go(self._new_state(prompt, context, run_id), _ignore)
 
-    def stream(self, prompt: str | Sequence[Message], *, context: Context | None = None,
-               run_id: str | None = None) -> AsyncIterator[ev.Event]:
+    def stream(
+        self,
+        prompt: str | Sequence[Message],
+        *,
+        context: Context | None = None,
+        run_id: str | None = None,
+    ) -> AsyncIterator[ev.Event]:
         """`run`, as events; the last one is `RunEnded`. Errors are raised after the events
         that came before them."""
         state = self._new_state(prompt, context, run_id)
@@ -86,9 +104,13 @@ class Agent:
 
     # -- resuming ---------------------------------------------------------------------------
 
-    async def resume(self, run: str | RunState,
-                     decisions: Mapping[str, ApprovalDecision] | None = None, *,
-                     limits: Limits | None = None) -> RunResult:
+    async def resume(
+        self,
+        run: str | RunState,
+        decisions: Mapping[str, ApprovalDecision] | None = None,
+        *,
+        limits: Limits | None = None,
+    ) -> RunResult:
         """Continue a paused, stopped or failed run from its saved state.
 
         `run` is a run id (loaded from the store) or a `RunState`. `decisions` answers held
@@ -96,45 +118,71 @@ class Agent:
         `limits` replaces the agent's limits for this resume (raise the one that stopped it).
         """
         state, version = self._load(run)
-        return await self._go(state, _ignore, decisions=decisions, limits=limits,
-                              version=version, resumed=True)
+        return await self._go(
+            state, _ignore, decisions=decisions, limits=limits, version=version, resumed=True
+        )
 
-    def resume_stream(self, run: str | RunState,
-                      decisions: Mapping[str, ApprovalDecision] | None = None, *,
-                      limits: Limits | None = None) -> AsyncIterator[ev.Event]:
+    def resume_stream(
+        self,
+        run: str | RunState,
+        decisions: Mapping[str, ApprovalDecision] | None = None,
+        *,
+        limits: Limits | None = None,
+    ) -> AsyncIterator[ev.Event]:
         state, version = self._load(run)
-        return _events(lambda emit: self._go(state, emit, decisions=decisions, limits=limits,
-                                             version=version, resumed=True))
+        return _events(
+            lambda emit: self._go(
+                state, emit, decisions=decisions, limits=limits, version=version, resumed=True
+            )
+        )
 
     # -- internals --------------------------------------------------------------------------
 
-    async def _go(self, state: RunState, emit: Emit, *,
-                  decisions: Mapping[str, ApprovalDecision] | None = None,
-                  limits: Limits | None = None, version: int | None = None,
-                  resumed: bool = False) -> RunResult:
+    async def _go(
+        self,
+        state: RunState,
+        emit: Emit,
+        *,
+        decisions: Mapping[str, ApprovalDecision] | None = None,
+        limits: Limits | None = None,
+        version: int | None = None,
+        resumed: bool = False,
+    ) -> RunResult:
         limits = limits or self.limits
         self._check_prices(limits)
         if self.selector is not None:
             restore(self.selector, self.gate.catalog, state.shown)
         if resumed:
             _restore_taint(self.gate, state)
-        plan = Plan(model=self.model, gate=self.gate, tools=self.tools, limits=limits,
-                    approver=self.approver, decisions=decisions, resumed=resumed,
-                    selector=self.selector)
-        session = Session(state, emit=emit, clock=self._clock, store=self.store,
-                          version=version)
+        plan = Plan(
+            model=self.model,
+            gate=self.gate,
+            tools=self.tools,
+            limits=limits,
+            approver=self.approver,
+            decisions=decisions,
+            resumed=resumed,
+            selector=self.selector,
+        )
+        session = Session(state, emit=emit, clock=self._clock, store=self.store, version=version)
         session.update(status="running", limit=None, detail=None)
         result = await drive(plan, session)
         await emit(ev.RunEnded(result=result))
         return result
 
-    def _new_state(self, prompt: str | Sequence[Message], context: Context | None,
-                   run_id: str | None) -> RunState:
-        messages = ((Message(role="user", text=prompt),) if isinstance(prompt, str)
-                    else tuple(prompt))
-        return RunState(run_id=run_id or f"run_{uuid.uuid4().hex[:16]}",
-                        model=self.model.name, context=context or self.context,
-                        instructions=self.instructions, messages=messages)
+    def _new_state(
+        self, prompt: str | Sequence[Message], context: Context | None, run_id: str | None
+    ) -> RunState:
+        messages = (
+            (Message(role="user", text=prompt),) if isinstance(prompt, str) else tuple(prompt)
+        )
+        return RunState(
+            run_id=run_id or f"run_{uuid.uuid4().hex[:16]}",
+            model=self.model.name,
+            context=context or self.context,
+            instructions=self.instructions,
+            messages=messages,
+        )
 
     def _load(self, run: str | RunState) -> tuple[RunState, int | None]:
         if isinstance(run, RunState):
@@ -151,8 +199,9 @@ class Agent:
 
     def _check_prices(self, limits: Limits) -> None:
         if limits.cost is not None and limits.price(self.model.name) is None:
-            raise UserError(f"a cost limit needs a price for model {self.model.name!r} in "
-                            "Limits.prices")
+            raise UserError(
+                f"a cost limit needs a price for model {self.model.name!r} in Limits.prices"
+            )
 
 
 def _events(start: Callable[[Emit], Any]) -> AsyncIterator[ev.Event]:

@@ -19,8 +19,15 @@ Emit = Callable[[Event], Awaitable[None]]
 class Session:
     """Holds the current `RunState` (replaced, never mutated) while the loop works on it."""
 
-    def __init__(self, state: RunState, *, emit: Emit, clock: Callable[[], float],
-                 store: Store | None, version: int | None) -> None:
+    def __init__(
+        self,
+        state: RunState,
+        *,
+        emit: Emit,
+        clock: Callable[[], float],
+        store: Store | None,
+        version: int | None,
+    ) -> None:
         self.state = state
         self.emit = emit
         self._clock = clock
@@ -39,13 +46,18 @@ class Session:
     def save(self, status: Status) -> RunState:
         """Fold the running time into the state, set `status`, and store it (if a store)."""
         now = self._clock()
-        spent: Spent = replace(self.state.spent,
-                               elapsed=self.state.spent.elapsed + (now - self._started))
+        spent: Spent = replace(
+            self.state.spent, elapsed=self.state.spent.elapsed + (now - self._started)
+        )
         self._started = now
         self.update(status=status, spent=spent)
         if self._store is not None:
-            record = self._store.runs.save(self.state.run_id, self.state.to_dict(),
-                                           expected_version=self._version, status=status,
-                                           state_format=FORMAT)
+            record = self._store.runs.save(
+                self.state.run_id,
+                self.state.to_dict(),
+                expected_version=self._version,
+                status=status,
+                state_format=FORMAT,
+            )
             self._version = record.version
         return self.state

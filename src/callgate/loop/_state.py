@@ -66,8 +66,11 @@ class PendingBatch:
 
     def open_calls(self) -> list[ToolCall]:
         """Calls still to route: never routed, or held for approval."""
-        return [c for c in self.calls
-                if c.id not in self.results or self.results[c.id].route is Route.HELD]
+        return [
+            c
+            for c in self.calls
+            if c.id not in self.results or self.results[c.id].route is Route.HELD
+        ]
 
     def held(self) -> list[ToolResult]:
         return [r for r in self.results.values() if r.route is Route.HELD]
@@ -103,36 +106,58 @@ class RunState:
         pending = None
         if self.pending is not None:
             p = self.pending
-            pending = {"step": p.step, "calls": encode(p.calls), "admitted": p.admitted,
-                       "results": [encode(r) for r in p.results.values()]}
+            pending = {
+                "step": p.step,
+                "calls": encode(p.calls),
+                "admitted": p.admitted,
+                "results": [encode(r) for r in p.results.values()],
+            }
         return {
-            "format": FORMAT, "run_id": self.run_id, "status": self.status,
-            "model": self.model, "context": encode(self.context),
+            "format": FORMAT,
+            "run_id": self.run_id,
+            "status": self.status,
+            "model": self.model,
+            "context": encode(self.context),
             "instructions": self.instructions,
             "messages": [encode_message(m) for m in self.messages],
             "pending": pending,
-            "records": [{"step": r.step, "call": encode(r.call), "result": encode(r.result)}
-                        for r in self.records],
-            "spent": self.spent.to_dict(), "breaker": self.breaker.to_dict(),
-            "limit": self.limit, "detail": self.detail, "shown": list(self.shown),
+            "records": [
+                {"step": r.step, "call": encode(r.call), "result": encode(r.result)}
+                for r in self.records
+            ],
+            "spent": self.spent.to_dict(),
+            "breaker": self.breaker.to_dict(),
+            "limit": self.limit,
+            "detail": self.detail,
+            "shown": list(self.shown),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunState:
         version = data.get("format")
         if type(version) is not int or version not in _READABLE:
-            raise UserError(f"saved run state has format {version!r}; this callgate reads "
-                            f"formats {', '.join(map(str, sorted(_READABLE)))}")
+            raise UserError(
+                f"saved run state has format {version!r}; this callgate reads "
+                f"formats {', '.join(map(str, sorted(_READABLE)))}"
+            )
         return cls(
-            run_id=data["run_id"], status=data["status"], model=data["model"],
-            context=decode_context(data["context"]), instructions=data["instructions"],
+            run_id=data["run_id"],
+            status=data["status"],
+            model=data["model"],
+            context=decode_context(data["context"]),
+            instructions=data["instructions"],
             messages=tuple(decode_message(m) for m in data["messages"]),
             pending=_pending(data["pending"]),
-            records=tuple(CallRecord(step=r["step"], call=decode_call(r["call"]),
-                                     result=decode_result(r["result"]))
-                          for r in data["records"]),
-            spent=Spent.from_dict(data["spent"]), breaker=Breaker.from_dict(data["breaker"]),
-            limit=data["limit"], detail=data["detail"],
+            records=tuple(
+                CallRecord(
+                    step=r["step"], call=decode_call(r["call"]), result=decode_result(r["result"])
+                )
+                for r in data["records"]
+            ),
+            spent=Spent.from_dict(data["spent"]),
+            breaker=Breaker.from_dict(data["breaker"]),
+            limit=data["limit"],
+            detail=data["detail"],
             shown=tuple(data.get("shown", ())),
         )
 
@@ -148,5 +173,9 @@ def _pending(data: Mapping[str, Any] | None) -> PendingBatch | None:
     if data is None:
         return None
     results = (decode_result(r) for r in data["results"])
-    return PendingBatch(step=data["step"], calls=tuple(decode_call(c) for c in data["calls"]),
-                        results={r.call_id: r for r in results}, admitted=data["admitted"])
+    return PendingBatch(
+        step=data["step"],
+        calls=tuple(decode_call(c) for c in data["calls"]),
+        results={r.call_id: r for r in results},
+        admitted=data["admitted"],
+    )

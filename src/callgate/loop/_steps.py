@@ -75,8 +75,7 @@ async def drive(plan: Plan, session: Session) -> RunResult:
 def _take(plan: Plan, session: Session, turn: ModelTurn) -> RunResult | None:
     """Append the model's turn; the run ends here when it answered without calls."""
     step = session.state.spent.steps
-    message = Message(role="assistant", text=turn.text or "", calls=turn.calls,
-                      state=turn.state)
+    message = Message(role="assistant", text=turn.text or "", calls=turn.calls, state=turn.state)
     session.update(messages=(*session.state.messages, message))
     if turn.refusal:
         return RunResult(status="refused", answer=turn.text, state=session.save("refused"))
@@ -92,9 +91,12 @@ def _take(plan: Plan, session: Session, turn: ModelTurn) -> RunResult | None:
 async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
     step = session.state.spent.steps + 1
     # The final tool-less turn selects nothing new: the same tool block keeps the cache.
-    request = ModelRequest(messages=session.state.messages,
-                           tools=_tools(plan, session, select=allow_calls),
-                           instructions=session.state.instructions, allow_calls=allow_calls)
+    request = ModelRequest(
+        messages=session.state.messages,
+        tools=_tools(plan, session, select=allow_calls),
+        instructions=session.state.instructions,
+        allow_calls=allow_calls,
+    )
     turn: ModelTurn | None = None
     streamed: set[int] = set()
     try:
@@ -109,12 +111,12 @@ async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
     if turn is None:
         raise ModelFailed("the model adapter returned no turn", state=session.save("failed"))
     turn = replace(turn, calls=_unique_ids(turn.calls, session))
-    session.update(spent=session.state.spent.after_turn(
-        turn.usage, plan.limits.price(plan.model.name)))
+    session.update(
+        spent=session.state.spent.after_turn(turn.usage, plan.limits.price(plan.model.name))
+    )
     for index, call in enumerate(turn.calls):
         if index not in streamed:
-            await session.emit(ev.CallProposed(step=step, index=index, id=call.id,
-                                               name=call.name))
+            await session.emit(ev.CallProposed(step=step, index=index, id=call.id, name=call.name))
     return turn
 
 
@@ -178,20 +180,24 @@ async def _settle(plan: Plan, session: Session, *, resumed: bool) -> RunResult |
     return None
 
 
-def _admit(plan: Plan, session: Session, pending: PendingBatch, *, resumed: bool
-           ) -> tuple[str, str] | None:
-    stop = check_before_batch(plan.limits, session.state.spent, session.elapsed(),
-                              len(pending.calls))
+def _admit(
+    plan: Plan, session: Session, pending: PendingBatch, *, resumed: bool
+) -> tuple[str, str] | None:
+    stop = check_before_batch(
+        plan.limits, session.state.spent, session.elapsed(), len(pending.calls)
+    )
     if stop is not None:
         return stop
     stopped = session.state.breaker.stopped
     insisted = sorted({c.name for c in pending.calls if c.name in stopped})
     if insisted and not resumed:
         # The model was told the tool is stopped and called it anyway: end the run.
-        return "circuit_breaker", (f"the model called {', '.join(insisted)} again after it "
-                                   "was stopped")
-    spent = replace(session.state.spent, tool_calls=session.state.spent.tool_calls
-                    + len(pending.calls))
+        return "circuit_breaker", (
+            f"the model called {', '.join(insisted)} again after it was stopped"
+        )
+    spent = replace(
+        session.state.spent, tool_calls=session.state.spent.tool_calls + len(pending.calls)
+    )
     session.update(spent=spent, pending=replace(pending, admitted=True))
     return None
 
@@ -201,8 +207,7 @@ def _held(session: Session) -> list[ToolResult]:
     return pending.held() if pending is not None else []
 
 
-async def _route(plan: Plan, session: Session, decisions: Mapping[str, ApprovalDecision]
-                 ) -> None:
+async def _route(plan: Plan, session: Session, decisions: Mapping[str, ApprovalDecision]) -> None:
     pending = session.state.pending
     assert pending is not None
     context = replace(session.state.context, run_id=session.state.run_id)
@@ -236,26 +241,31 @@ async def _record(plan: Plan, session: Session, results: list[ToolResult]) -> No
     for result in results:
         call = calls[result.call_id]
         before = set(breaker.stopped)
-        breaker = breaker.observe(call, result, same_call_limit=plan.limits.same_failing_call,
-                                  in_a_row_limit=plan.limits.same_tool_failures)
+        breaker = breaker.observe(
+            call,
+            result,
+            same_call_limit=plan.limits.same_failing_call,
+            in_a_row_limit=plan.limits.same_tool_failures,
+        )
         if result.name in set(breaker.stopped) - before:
-            result = replace(result, content=f"{result.content}\n[{result.name} is now stopped "
-                             f"for the rest of this run: {breaker.stopped[result.name]}. Do not "
-                             "call it again.]")
+            result = replace(
+                result,
+                content=f"{result.content}\n[{result.name} is now stopped "
+                f"for the rest of this run: {breaker.stopped[result.name]}. Do not "
+                "call it again.]",
+            )
         records.append(CallRecord(step=pending.step, call=call, result=result))
         out.append(result)
         await session.emit(ev.CallRouted(step=pending.step, call=call, route=result.route))
         await session.emit(ev.ResultReady(step=pending.step, result=result))
-    session.update(breaker=breaker, records=tuple(records),
-                   pending=pending.with_results(out))
+    session.update(breaker=breaker, records=tuple(records), pending=pending.with_results(out))
     if plan.selector is not None:
         # Before any save: a batch that pauses must not lose what tool_search revealed.
         reveal_called(plan.selector, (calls[r.call_id] for r in results))
         session.update(shown=plan.selector.shown_names)
 
 
-async def _ask_approver(approver: Approver, session: Session
-                        ) -> dict[str, ApprovalDecision]:
+async def _ask_approver(approver: Approver, session: Session) -> dict[str, ApprovalDecision]:
     pending = session.state.pending
     assert pending is not None
     calls = {c.id: c for c in pending.calls}
@@ -271,10 +281,11 @@ def _pause(session: Session) -> RunResult:
     pending = session.state.pending
     assert pending is not None
     calls = {c.id: c for c in pending.calls}
-    waiting = tuple(PendingApproval(approval_id=r.approval_id or "", call=calls[r.call_id],
-                                    reason=r.reason) for r in pending.held())
-    return RunResult(status="paused", answer=None, state=session.save("paused"),
-                     pending=waiting)
+    waiting = tuple(
+        PendingApproval(approval_id=r.approval_id or "", call=calls[r.call_id], reason=r.reason)
+        for r in pending.held()
+    )
+    return RunResult(status="paused", answer=None, state=session.save("paused"), pending=waiting)
 
 
 async def _answer(session: Session) -> None:
@@ -282,12 +293,16 @@ async def _answer(session: Session) -> None:
     pending = session.state.pending
     assert pending is not None
     results = tuple(pending.results[c.id] for c in pending.calls)
-    session.update(messages=(*session.state.messages, Message(role="tool", results=results)),
-                   pending=None)
+    session.update(
+        messages=(*session.state.messages, Message(role="tool", results=results)), pending=None
+    )
     last = session.state.messages[-2] if len(session.state.messages) > 1 else None
     text = last.text if last is not None and last.role == "assistant" else None
-    await session.emit(ev.StepFinished(step=pending.step, usage=session.state.spent.usage,
-                                       calls=len(results), text=text))
+    await session.emit(
+        ev.StepFinished(
+            step=pending.step, usage=session.state.spent.usage, calls=len(results), text=text
+        )
+    )
 
 
 # -- limits -----------------------------------------------------------------------------------
@@ -311,10 +326,22 @@ def _close_pending(session: Session, limit: str) -> None:
     pending = session.state.pending
     if pending is None:
         return
-    results = tuple(pending.results.get(c.id) or ToolResult(
-        call_id=c.id, name=c.name, route=Route.DENIED, is_error=True,
-        content=(f"{c.name} was not called: the run reached its {limit} limit. Answer with "
-                 "what you have."),
-        reason=f"{limit} limit", rule_id=f"loop:{limit}") for c in pending.calls)
-    session.update(messages=(*session.state.messages, Message(role="tool", results=results)),
-                   pending=None)
+    results = tuple(
+        pending.results.get(c.id)
+        or ToolResult(
+            call_id=c.id,
+            name=c.name,
+            route=Route.DENIED,
+            is_error=True,
+            content=(
+                f"{c.name} was not called: the run reached its {limit} limit. Answer with "
+                "what you have."
+            ),
+            reason=f"{limit} limit",
+            rule_id=f"loop:{limit}",
+        )
+        for c in pending.calls
+    )
+    session.update(
+        messages=(*session.state.messages, Message(role="tool", results=results)), pending=None
+    )

@@ -32,9 +32,17 @@ class SDKModel:
     dialect: ClassVar[Dialect]
     provider_name: ClassVar[str]
 
-    def __init__(self, model: str, *, client: Any = None, stream: bool = False,
-                 retry: RetryPolicy | None = None, native_tools: bool = True,
-                 strict: bool = False, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: Any = None,
+        stream: bool = False,
+        retry: RetryPolicy | None = None,
+        native_tools: bool = True,
+        strict: bool = False,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
         self.model = model
         self.stream = stream
         self.retry = retry or RetryPolicy()
@@ -80,7 +88,8 @@ class SDKModel:
             return
         async with contextlib.AsyncExitStack() as stack:
             events = await self.retry.run(
-                lambda: self.open_stream(stack, request, rendered, messages))
+                lambda: self.open_stream(stack, request, rendered, messages)
+            )
             final: Any = None
             async for item in self.read_stream(events):
                 if isinstance(item, _Final):
@@ -113,9 +122,14 @@ class SDKModel:
         if self.wire_dialect is Dialect.TEXT:
             # Text mode: the history must show the model its own calls as it wrote them.
             state["text"] = {"raw": self.raw_text(response)}
-        return ModelTurn(text=parsed.text or None, calls=parsed.calls, usage=self.usage(response),
-                         stop_reason=parsed.finish_reason, refusal=self.refused(response, parsed),
-                         state=state)
+        return ModelTurn(
+            text=parsed.text or None,
+            calls=parsed.calls,
+            usage=self.usage(response),
+            stop_reason=parsed.finish_reason,
+            refusal=self.refused(response, parsed),
+            state=state,
+        )
 
     def parse(self, response: Any, rendered: Rendered | None) -> ParsedTurn:
         if self.wire_dialect is Dialect.TEXT:
@@ -124,13 +138,18 @@ class SDKModel:
 
     # -- what each SDK defines ------------------------------------------------------------------
 
-    async def create(self, request: ModelRequest, rendered: Rendered | None,
-                     messages: Sequence[Any]) -> Any:  # pragma: no cover - abstract
+    async def create(
+        self, request: ModelRequest, rendered: Rendered | None, messages: Sequence[Any]
+    ) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    async def open_stream(self, stack: contextlib.AsyncExitStack, request: ModelRequest,
-                          rendered: Rendered | None, messages: Sequence[Any]
-                          ) -> Any:  # pragma: no cover - abstract
+    async def open_stream(
+        self,
+        stack: contextlib.AsyncExitStack,
+        request: ModelRequest,
+        rendered: Rendered | None,
+        messages: Sequence[Any],
+    ) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def read_stream(self, events: Any) -> AsyncIterator[StreamEvent | _Final]:  # pragma: no cover

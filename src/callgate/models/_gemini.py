@@ -22,8 +22,15 @@ class GeminiModel(SDKModel):
     dialect = Dialect.GEMINI
     provider_name = "gemini"
 
-    def __init__(self, model: str, *, client: Any = None, base_url: str | None = None,
-                 api_key: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: Any = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         if client is None:
             genai = require("google.genai", extra="gemini", package="google-genai")
             options = None if base_url is None else {"base_url": base_url}
@@ -39,8 +46,9 @@ class GeminiModel(SDKModel):
             await self.client.aio.aclose()
             self.client.close()
 
-    def _args(self, request: ModelRequest, rendered: Rendered | None,
-              messages: Sequence[Any]) -> dict[str, Any]:
+    def _args(
+        self, request: ModelRequest, rendered: Rendered | None, messages: Sequence[Any]
+    ) -> dict[str, Any]:
         # The SDK's config models accept the REST (camelCase) field names the dialect emits.
         config: dict[str, Any] = {**self.tool_fields(rendered), **self.options}
         system = self.instructions(request, rendered)
@@ -48,16 +56,24 @@ class GeminiModel(SDKModel):
             config["systemInstruction"] = system
         return {"model": self.model, "contents": list(messages), "config": config or None}
 
-    async def create(self, request: ModelRequest, rendered: Rendered | None,
-                     messages: Sequence[Any]) -> Any:
+    async def create(
+        self, request: ModelRequest, rendered: Rendered | None, messages: Sequence[Any]
+    ) -> Any:
         response = await self.client.aio.models.generate_content(
-            **self._args(request, rendered, messages))
+            **self._args(request, rendered, messages)
+        )
         return _plain(response)
 
-    async def open_stream(self, stack: contextlib.AsyncExitStack, request: ModelRequest,
-                          rendered: Rendered | None, messages: Sequence[Any]) -> Any:
+    async def open_stream(
+        self,
+        stack: contextlib.AsyncExitStack,
+        request: ModelRequest,
+        rendered: Rendered | None,
+        messages: Sequence[Any],
+    ) -> Any:
         stream = await self.client.aio.models.generate_content_stream(
-            **self._args(request, rendered, messages))
+            **self._args(request, rendered, messages)
+        )
         stack.push_async_callback(stream.aclose)
         # google-genai sends the request when the first chunk is read: read it here, inside
         # the retried attempt, so a 429 or 5xx on a stream is retried like any other.
@@ -79,17 +95,19 @@ class GeminiModel(SDKModel):
                 call = part.get("functionCall")
                 if call is not None:
                     # Gemini sends each call whole, in a chunk of its own, with no index.
-                    yield CallStarted(index=calls, id=call.get("id") or f"#{calls}",
-                                      name=call.get("name", ""))
+                    yield CallStarted(
+                        index=calls, id=call.get("id") or f"#{calls}", name=call.get("name", "")
+                    )
                     yield ArgumentsDelta(index=calls, delta=json.dumps(call.get("args") or {}))
                     calls += 1
         yield Final(_join(chunks))
 
     def usage(self, response: Any) -> _Usage:
         u = response.get("usageMetadata") or {}
-        return _Usage(input_tokens=u.get("promptTokenCount") or 0,
-                      output_tokens=(u.get("candidatesTokenCount") or 0)
-                      + (u.get("thoughtsTokenCount") or 0))
+        return _Usage(
+            input_tokens=u.get("promptTokenCount") or 0,
+            output_tokens=(u.get("candidatesTokenCount") or 0) + (u.get("thoughtsTokenCount") or 0),
+        )
 
     def raw_text(self, response: Any) -> str:
         return "".join(p.get("text", "") for p in _parts(response) if not p.get("thought"))
@@ -128,7 +146,7 @@ def _join(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     for chunk in chunks:
         for part in _parts(chunk):
             last = parts[-1] if parts else None
-            if (last is not None and set(part) == {"text"} and set(last) == {"text"}):
+            if last is not None and set(part) == {"text"} and set(last) == {"text"}:
                 parts[-1] = {"text": last["text"] + part["text"]}
             else:
                 parts.append(dict(part))
@@ -138,5 +156,6 @@ def _join(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     if finish:
         candidate["finishReason"] = finish
     usage: dict[str, Any] = next(
-        (c["usageMetadata"] for c in reversed(chunks) if c.get("usageMetadata")), {})
+        (c["usageMetadata"] for c in reversed(chunks) if c.get("usageMetadata")), {}
+    )
     return {"candidates": [candidate], "usageMetadata": usage}

@@ -32,8 +32,15 @@ class OpenAIModel(SDKModel):
 
     provider_name = "openai"
 
-    def __init__(self, model: str, *, client: Any = None, base_url: str | None = None,
-                 api_key: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: Any = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(model, client=openai_client(client, base_url, api_key), **kwargs)
         self.owns_client = client is None
 
@@ -43,23 +50,34 @@ class OpenAIChatModel(OpenAIModel):
 
     dialect = Dialect.OPENAI_CHAT
 
-    def _body(self, request: ModelRequest, rendered: Rendered | None,
-              messages: Sequence[Any]) -> dict[str, Any]:
+    def _body(
+        self, request: ModelRequest, rendered: Rendered | None, messages: Sequence[Any]
+    ) -> dict[str, Any]:
         system = self.instructions(request, rendered)
         head = [{"role": "system", "content": system}] if system else []
-        return {"model": self.model, "messages": [*head, *messages],
-                **self.tool_fields(rendered), **self.options}
+        return {
+            "model": self.model,
+            "messages": [*head, *messages],
+            **self.tool_fields(rendered),
+            **self.options,
+        }
 
-    async def create(self, request: ModelRequest, rendered: Rendered | None,
-                     messages: Sequence[Any]) -> Any:
-        return await self.client.chat.completions.create(
-            **self._body(request, rendered, messages))
+    async def create(
+        self, request: ModelRequest, rendered: Rendered | None, messages: Sequence[Any]
+    ) -> Any:
+        return await self.client.chat.completions.create(**self._body(request, rendered, messages))
 
-    async def open_stream(self, stack: contextlib.AsyncExitStack, request: ModelRequest,
-                          rendered: Rendered | None, messages: Sequence[Any]) -> Any:
+    async def open_stream(
+        self,
+        stack: contextlib.AsyncExitStack,
+        request: ModelRequest,
+        rendered: Rendered | None,
+        messages: Sequence[Any],
+    ) -> Any:
         body = self._body(request, rendered, messages)
         manager = self.client.chat.completions.stream(
-            **body, stream_options={"include_usage": True})
+            **body, stream_options={"include_usage": True}
+        )
         return await stack.enter_async_context(manager)
 
     async def read_stream(self, events: Any) -> AsyncIterator[StreamEvent | Final]:
@@ -90,5 +108,7 @@ class OpenAIChatModel(OpenAIModel):
 
     def refused(self, response: Any, parsed: ParsedTurn) -> bool:
         choice = response.choices[0] if response.choices else None
-        return choice is not None and (choice.finish_reason == "content_filter"
-                                       or bool(getattr(choice.message, "refusal", None)))
+        return choice is not None and (
+            choice.finish_reason == "content_filter"
+            or bool(getattr(choice.message, "refusal", None))
+        )

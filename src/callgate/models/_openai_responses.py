@@ -21,23 +21,35 @@ class OpenAIResponsesModel(OpenAIModel):
 
     dialect = Dialect.OPENAI_RESPONSES
 
-    def _body(self, request: ModelRequest, rendered: Rendered | None,
-              messages: Sequence[Any]) -> dict[str, Any]:
+    def _body(
+        self, request: ModelRequest, rendered: Rendered | None, messages: Sequence[Any]
+    ) -> dict[str, Any]:
         system = self.instructions(request, rendered)
-        body: dict[str, Any] = {"model": self.model, "input": list(messages),
-                                **self.tool_fields(rendered), **self.options}
+        body: dict[str, Any] = {
+            "model": self.model,
+            "input": list(messages),
+            **self.tool_fields(rendered),
+            **self.options,
+        }
         if system:
             body["instructions"] = system
         return body
 
-    async def create(self, request: ModelRequest, rendered: Rendered | None,
-                     messages: Sequence[Any]) -> Any:
+    async def create(
+        self, request: ModelRequest, rendered: Rendered | None, messages: Sequence[Any]
+    ) -> Any:
         return await self.client.responses.create(**self._body(request, rendered, messages))
 
-    async def open_stream(self, stack: contextlib.AsyncExitStack, request: ModelRequest,
-                          rendered: Rendered | None, messages: Sequence[Any]) -> Any:
+    async def open_stream(
+        self,
+        stack: contextlib.AsyncExitStack,
+        request: ModelRequest,
+        rendered: Rendered | None,
+        messages: Sequence[Any],
+    ) -> Any:
         stream = await self.client.responses.create(
-            **self._body(request, rendered, messages), stream=True)
+            **self._body(request, rendered, messages), stream=True
+        )
         stack.push_async_callback(stream.close)
         return stream
 
@@ -49,8 +61,9 @@ class OpenAIResponsesModel(OpenAIModel):
                 yield TextDelta(text=event.delta)
             elif kind == "response.output_item.added" and event.item.type == "function_call":
                 calls[event.output_index] = len(calls)
-                yield CallStarted(index=calls[event.output_index], id=event.item.call_id,
-                                  name=event.item.name)
+                yield CallStarted(
+                    index=calls[event.output_index], id=event.item.call_id, name=event.item.name
+                )
             elif kind == "response.function_call_arguments.delta":
                 yield ArgumentsDelta(index=calls.get(event.output_index, 0), delta=event.delta)
             elif kind == "response.completed":
@@ -66,6 +79,9 @@ class OpenAIResponsesModel(OpenAIModel):
         return str(getattr(response, "output_text", "") or "")
 
     def refused(self, response: Any, parsed: ParsedTurn) -> bool:
-        return any(getattr(part, "type", None) == "refusal"
-                   for item in response.output or () if item.type == "message"
-                   for part in item.content or ())
+        return any(
+            getattr(part, "type", None) == "refusal"
+            for item in response.output or ()
+            if item.type == "message"
+            for part in item.content or ()
+        )

@@ -30,6 +30,8 @@ def model_from_spec(spec: str, **kwargs: Any) -> SDKModel:
     provider, sep, model = spec.partition(":")
     cls = PROVIDERS.get(provider)
     if not sep or not model or cls is None:
-        raise UserError(f"model {spec!r}: expected PROVIDER:MODEL with PROVIDER one of "
-                        f"{', '.join(sorted(PROVIDERS))}")
+        raise UserError(
+            f"model {spec!r}: expected PROVIDER:MODEL with PROVIDER one of "
+            f"{', '.join(sorted(PROVIDERS))}"
+        )
     return cls(model, **kwargs)

@@ -23,8 +23,15 @@ T = TypeVar("T")
 _RETRY_STATUSES = frozenset({408, 429})
 # Class names (not classes) so that no optional SDK has to be imported to classify its
 # errors; httpx and httpx2 share these names.
-_CONNECTION_ERRORS = frozenset({"APIConnectionError", "APITimeoutError", "TransportError",
-                                "RemoteProtocolError", "ServerDisconnectedError"})
+_CONNECTION_ERRORS = frozenset(
+    {
+        "APIConnectionError",
+        "APITimeoutError",
+        "TransportError",
+        "RemoteProtocolError",
+        "ServerDisconnectedError",
+    }
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -50,8 +57,11 @@ class RetryPolicy:
         base = min(self.initial_delay * self.multiplier ** (retry - 1), self.max_delay)
         return base * (1 + self.jitter * random.random())
 
-    async def run(self, attempt: Callable[[], Awaitable[T]],
-                  on_retry: Callable[[BaseException, float], None] | None = None) -> T:
+    async def run(
+        self,
+        attempt: Callable[[], Awaitable[T]],
+        on_retry: Callable[[BaseException, float], None] | None = None,
+    ) -> T:
         """Await `attempt()` until it succeeds, fails for good, or the attempts run out."""
         for retry in range(1, self.attempts + 1):
             try:

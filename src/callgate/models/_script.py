@@ -57,16 +57,27 @@ class Turn:
         return cls(text=text, **kwargs)
 
     @classmethod
-    def call(cls, *calls: ScriptedCall | tuple[str, Mapping[str, Any] | str],
-             text: str | None = None, **kwargs: Any) -> Turn:
+    def call(
+        cls,
+        *calls: ScriptedCall | tuple[str, Mapping[str, Any] | str],
+        text: str | None = None,
+        **kwargs: Any,
+    ) -> Turn:
         """A batch of calls; each is a `ScriptedCall` or a `(name, arguments)` pair."""
-        made = tuple(c if isinstance(c, ScriptedCall) else ScriptedCall(name=c[0], arguments=c[1])
-                     for c in calls)
+        made = tuple(
+            c if isinstance(c, ScriptedCall) else ScriptedCall(name=c[0], arguments=c[1])
+            for c in calls
+        )
         return cls(text=text, calls=made, **kwargs)
 
     @classmethod
-    def fail(cls, status: int = 429, *, retry_after: float | None = None,
-             message: str = "rate limit reached; try again later") -> Turn:
+    def fail(
+        cls,
+        status: int = 429,
+        *,
+        retry_after: float | None = None,
+        message: str = "rate limit reached; try again later",
+    ) -> Turn:
         """An HTTP error answer (for retry tests)."""
         return cls(error=ScriptError(status=status, retry_after=retry_after, message=message))
 

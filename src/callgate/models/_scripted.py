@@ -50,9 +50,15 @@ class ScriptedModel:
     Error turns go through the same retry policy as the real adapters.
     """
 
-    def __init__(self, turns: Iterable[TurnSource], *, name: str = "scripted",
-                 provider: str = "scripted", stream: bool = False,
-                 retry: RetryPolicy | None = None) -> None:
+    def __init__(
+        self,
+        turns: Iterable[TurnSource],
+        *,
+        name: str = "scripted",
+        provider: str = "scripted",
+        stream: bool = False,
+        retry: RetryPolicy | None = None,
+    ) -> None:
         self._turns = list(turns)
         self._name, self._provider = name, provider
         self.stream = stream
@@ -86,8 +92,9 @@ class ScriptedModel:
     async def _next(self, request: ModelRequest) -> Turn:
         self.requests.append(request)
         if not self._turns:
-            raise ScriptExhausted(f"the scripted model has no turn left for request "
-                                  f"{len(self.requests)}")
+            raise ScriptExhausted(
+                f"the scripted model has no turn left for request {len(self.requests)}"
+            )
         source = self._turns.pop(0)
         turn = source(request) if callable(source) else source
         if turn.error is not None:
@@ -95,19 +102,24 @@ class ScriptedModel:
         return turn
 
     def _model_turn(self, turn: Turn) -> ModelTurn:
-        calls = tuple(ToolCall(id=c.id or f"call_{next(self._ids)}", name=c.name,
-                               arguments=c.arguments if isinstance(c.arguments, str)
-                               else json.dumps(c.arguments))
-                      for c in turn.calls)
+        calls = tuple(
+            ToolCall(
+                id=c.id or f"call_{next(self._ids)}",
+                name=c.name,
+                arguments=c.arguments if isinstance(c.arguments, str) else json.dumps(c.arguments),
+            )
+            for c in turn.calls
+        )
         stop = "refusal" if turn.refusal else ("tool_calls" if calls else "stop")
-        return ModelTurn(text=turn.text, calls=calls, usage=turn.usage, stop_reason=stop,
-                         refusal=turn.refusal)
+        return ModelTurn(
+            text=turn.text, calls=calls, usage=turn.usage, stop_reason=stop, refusal=turn.refusal
+        )
 
 
 def _events(turn: ModelTurn) -> Iterable[StreamEvent]:
     text = turn.text or ""
     for i in range(0, len(text), 6):
-        yield TextDelta(text=text[i:i + 6])
+        yield TextDelta(text=text[i : i + 6])
     for index, call in enumerate(turn.calls):
         yield CallStarted(index=index, id=call.id, name=call.name)
         raw: Any = call.arguments

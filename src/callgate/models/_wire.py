@@ -17,8 +17,9 @@ from callgate.dialects import (
 __all__ = ["history"]
 
 
-def history(dialect: Dialect, messages: Sequence[Message], rendered: Rendered | None,
-            native: Dialect) -> list[dict[str, Any]]:
+def history(
+    dialect: Dialect, messages: Sequence[Message], rendered: Rendered | None, native: Dialect
+) -> list[dict[str, Any]]:
     """`messages` (without the system prompt, which each adapter places itself)."""
     if dialect is Dialect.TEXT:
         return _text_history(messages, rendered, native)
@@ -26,8 +27,9 @@ def history(dialect: Dialect, messages: Sequence[Message], rendered: Rendered | 
     return write_messages(dialect, transcript, rendered=rendered).messages
 
 
-def _text_history(messages: Sequence[Message], rendered: Rendered | None, native: Dialect
-                  ) -> list[dict[str, Any]]:
+def _text_history(
+    messages: Sequence[Message], rendered: Rendered | None, native: Dialect
+) -> list[dict[str, Any]]:
     """Text mode: plain user/assistant turns; calls as the model wrote them, results as
     user text."""
     out: list[dict[str, Any]] = []

@@ -80,9 +80,14 @@ def card_for(tool: Tool) -> Card:
             text = f"{text}: {described.strip()}"
         parameters.append(text)
         enums += _enum_values(schema)
-    return Card(name=tool.name, words=words, description=tool.description.strip(),
-                parameters=tuple(parameters),
-                enums=tuple(dict.fromkeys(enums))[:_MAX_ENUM_VALUES], tags=tool.tags)
+    return Card(
+        name=tool.name,
+        words=words,
+        description=tool.description.strip(),
+        parameters=tuple(parameters),
+        enums=tuple(dict.fromkeys(enums))[:_MAX_ENUM_VALUES],
+        tags=tool.tags,
+    )
 
 
 def _properties(schema: Any, depth: int) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -113,8 +118,9 @@ def _enum_values(schema: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     values = schema.get("enum")
     if isinstance(values, list):
-        out += [str(v) for v in values
-                if isinstance(v, str | int | float) and not isinstance(v, bool)]
+        out += [
+            str(v) for v in values if isinstance(v, str | int | float) and not isinstance(v, bool)
+        ]
     for key in ("items", "anyOf", "oneOf"):
         nested = schema.get(key)
         for sub in nested if isinstance(nested, list) else [nested]:

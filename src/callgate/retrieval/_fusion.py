@@ -47,8 +47,9 @@ def top_rows(scores: Any, depth: int, *, floor: float | None = 0.0) -> list[int]
     return [int(r) for r in rows[order][:depth]]
 
 
-def reciprocal_rank_fusion(rankings: Sequence[Ranking], *, k: float = 60.0
-                           ) -> list[tuple[str, float]]:
+def reciprocal_rank_fusion(
+    rankings: Sequence[Ranking], *, k: float = 60.0
+) -> list[tuple[str, float]]:
     """Fuse rankings: each name scores sum(weight / (k + rank)); ties broken by name.
 
     Cormack, Clarke and Büttcher (SIGIR 2009). A small `k` lets the head of each list

@@ -66,9 +66,14 @@ class ToolIndex:
     ranking whatever order the tools were added in.
     """
 
-    def __init__(self, tools: Iterable[Tool] = (), *, embedder: Embedder | None = None,
-                 settings: IndexSettings | None = None, analyzer: Analyzer | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        tools: Iterable[Tool] = (),
+        *,
+        embedder: Embedder | None = None,
+        settings: IndexSettings | None = None,
+        analyzer: Analyzer | None = None,
+    ) -> None:
         self.settings = settings or IndexSettings()
         self.analyzer = analyzer or Analyzer()
         self._lexical = LexicalIndex(self.analyzer, self.settings.lexical)
@@ -100,8 +105,11 @@ class ToolIndex:
         # Analysis and embedding are the slow parts: done before taking the lock, so
         # searches go on meanwhile.
         terms = [self._lexical.terms_of(c) for c in cards]
-        vectors = (self._dense.embed([c.text() for c in cards])
-                   if self._dense is not None and cards else None)
+        vectors = (
+            self._dense.embed([c.text() for c in cards])
+            if self._dense is not None and cards
+            else None
+        )
         with self._lock:
             if not replace:
                 self._refuse_taken(names)
@@ -118,8 +126,10 @@ class ToolIndex:
     def _refuse_taken(self, names: list[str]) -> None:
         taken = [n for n in names if n in self._tools]
         if taken:
-            raise UserError(f"a tool named {taken[0]!r} is already indexed; "
-                            "remove it first or pass replace=True")
+            raise UserError(
+                f"a tool named {taken[0]!r} is already indexed; "
+                "remove it first or pass replace=True"
+            )
 
     def remove(self, name: str) -> Tool:
         """Stop finding the tool called `name` and return it."""
@@ -173,8 +183,9 @@ class ToolIndex:
 
     # -- searching -------------------------------------------------------------------
 
-    def search(self, query: str, k: int = 8, *, context: str = "",
-               allowed: ToolFilter | None = None) -> list[Hit]:
+    def search(
+        self, query: str, k: int = 8, *, context: str = "", allowed: ToolFilter | None = None
+    ) -> list[Hit]:
         """The `k` best tools for `query` among those `allowed` lets through, best first.
 
         `context` (earlier messages, say) is searched too, with a lower weight.
@@ -188,15 +199,23 @@ class ToolIndex:
                 break
         return hits
 
-    def select(self, query: str, k: int = 6, *, pinned: Iterable[str | Tool] = (),
-               allowed: ToolFilter | None = None, context: str = "") -> list[Tool]:
+    def select(
+        self,
+        query: str,
+        k: int = 6,
+        *,
+        pinned: Iterable[str | Tool] = (),
+        allowed: ToolFilter | None = None,
+        context: str = "",
+    ) -> list[Tool]:
         """The pinned tools, then the `k` best others; see `select_tools`."""
         from callgate.retrieval._select import select_tools
 
         return select_tools(self, query, k, pinned=pinned, allowed=allowed, context=context)
 
-    def ranked(self, query: str, *, context: str = "", allowed: ToolFilter | None = None
-               ) -> Iterator[Hit]:
+    def ranked(
+        self, query: str, *, context: str = "", allowed: ToolFilter | None = None
+    ) -> Iterator[Hit]:
         """Every tool that matches `query` at all, best first, computed as far as consumed.
 
         Tools that `allowed` rejects are skipped, and the candidate lists are deepened
@@ -207,8 +226,7 @@ class ToolIndex:
         depth = max(self.settings.depth, 1)
         while True:
             with self._lock:
-                fused, lexical, dense, truncated, tools = self._fuse(query, context, vectors,
-                                                                     depth)
+                fused, lexical, dense, truncated, tools = self._fuse(query, context, vectors, depth)
             for name, score in fused:
                 if name in seen:
                     continue
@@ -216,8 +234,12 @@ class ToolIndex:
                 tool = tools.get(name)
                 if tool is None or (allowed is not None and not allowed(tool)):
                     continue
-                yield Hit(tool=tool, score=score, lexical_score=lexical.get(name),
-                          dense_score=dense.get(name))
+                yield Hit(
+                    tool=tool,
+                    score=score,
+                    lexical_score=lexical.get(name),
+                    dense_score=dense.get(name),
+                )
             if not truncated:
                 return
             depth *= 4
@@ -228,37 +250,52 @@ class ToolIndex:
         texts = [t for t in (query, context) if t.strip()]
         return list(self._dense.embed_queries(texts)) if texts else []
 
-    def _fuse(self, query: str, context: str, vectors: list[Any], depth: int) -> tuple[
-            list[tuple[str, float]], dict[str, float], dict[str, float], bool, dict[str, Tool]]:
-        rankings = self._rankings(query, depth, vectors[0] if query.strip() and vectors
-                                  else None)
+    def _fuse(
+        self, query: str, context: str, vectors: list[Any], depth: int
+    ) -> tuple[list[tuple[str, float]], dict[str, float], dict[str, float], bool, dict[str, Tool]]:
+        rankings = self._rankings(query, depth, vectors[0] if query.strip() and vectors else None)
         if context.strip():
-            rankings += self._rankings(context, depth, vectors[-1] if vectors else None,
-                                       weight=self.settings.context_weight)
+            rankings += self._rankings(
+                context,
+                depth,
+                vectors[-1] if vectors else None,
+                weight=self.settings.context_weight,
+            )
         truncated = any(len(r.names) >= depth for r in rankings)
         fused = reciprocal_rank_fusion(rankings, k=self.settings.rrf_k)
         lexical = dict(zip(rankings[0].names, rankings[0].scores, strict=True))
-        dense = next((dict(zip(r.names, r.scores, strict=True)) for r in rankings
-                      if isinstance(r, _DenseRanking)), {})
+        dense = next(
+            (
+                dict(zip(r.names, r.scores, strict=True))
+                for r in rankings
+                if isinstance(r, _DenseRanking)
+            ),
+            {},
+        )
         # A snapshot of the tools found, taken under the lock: a concurrent remove must
         # not turn a name into a tool that is no longer there.
         found = {name: self._tools[name] for name, _ in fused if name in self._tools}
         return fused, lexical, dense, truncated and depth < len(self._tools), found
 
-    def _rankings(self, query: str, depth: int, vector: Any, *, weight: float = 1.0
-                  ) -> list[Ranking]:
+    def _rankings(
+        self, query: str, depth: int, vector: Any, *, weight: float = 1.0
+    ) -> list[Ranking]:
         s = self.settings
         names, scores = self._lexical.rank(self.analyzer(query), depth)
         rankings = [Ranking(names=tuple(names), scores=tuple(scores), weight=weight)]
         rankings += self._segment_rankings(query, depth, weight)
         if self._dense is not None and vector is not None:
             names, scores = self._dense.rank(vector, depth)
-            rankings.append(_DenseRanking(names=tuple(names), scores=tuple(scores),
-                                          weight=weight * s.dense_weight))
+            rankings.append(
+                _DenseRanking(
+                    names=tuple(names), scores=tuple(scores), weight=weight * s.dense_weight
+                )
+            )
         named = [self._mentions[w] for w in identifiers(query) if w in self._mentions]
         if named:
-            rankings.append(Ranking(names=tuple(dict.fromkeys(named)),
-                                    weight=weight * s.mention_weight))
+            rankings.append(
+                Ranking(names=tuple(dict.fromkeys(named)), weight=weight * s.mention_weight)
+            )
         return rankings
 
     def _segment_rankings(self, query: str, depth: int, weight: float) -> list[Ranking]:

@@ -166,4 +166,3 @@ class LexicalIndex:
         corpus = [self._terms[name] or [""] for name in self._rows]
         retriever.index(corpus, show_progress=False)
         self._retriever = retriever
-

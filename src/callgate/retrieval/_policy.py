@@ -21,8 +21,10 @@ def policy_filter(policy: Policy, context: Context | None = None) -> ToolFilter:
     """A `ToolFilter` that hides the tools `policy` denies outright to `context`'s principal."""
     ctx = context or Context()
     # Matched without their argument predicates: "could some call match this rule?"
-    rules = [(rule, replace(rule, arguments=None) if rule.arguments is not None else rule)
-             for rule in policy.rules]
+    rules = [
+        (rule, replace(rule, arguments=None) if rule.arguments is not None else rule)
+        for rule in policy.rules
+    ]
     deny_by_default = policy.default == "deny"
 
     def allowed(tool: Tool) -> bool:

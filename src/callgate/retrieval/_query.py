@@ -49,7 +49,8 @@ def identifiers(text: str) -> list[str]:
     out = []
     for word in _IDENTIFIER.findall(text):
         word = word.rstrip(".-")
-        if any(c in word for c in "_.-") or (not word.islower() and not word.isupper()
-                                             and not word.istitle()):
+        if any(c in word for c in "_.-") or (
+            not word.islower() and not word.isupper() and not word.istitle()
+        ):
             out.append(word.lower())
     return list(dict.fromkeys(out))

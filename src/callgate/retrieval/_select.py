@@ -19,9 +19,15 @@ from callgate.retrieval._index import ToolFilter, ToolIndex
 __all__ = ["ToolSelector", "select_tools"]
 
 
-def select_tools(index: ToolIndex, query: str, k: int = 6, *,
-                 pinned: Iterable[str | Tool] = (), allowed: ToolFilter | None = None,
-                 context: str = "") -> list[Tool]:
+def select_tools(
+    index: ToolIndex,
+    query: str,
+    k: int = 6,
+    *,
+    pinned: Iterable[str | Tool] = (),
+    allowed: ToolFilter | None = None,
+    context: str = "",
+) -> list[Tool]:
     """The pinned tools, then the `k` best other tools for `query`.
 
     Pinned tools do not count against `k`, and, like every other tool, are left out
@@ -29,8 +35,7 @@ def select_tools(index: ToolIndex, query: str, k: int = 6, *,
     A deprecated tool that matches gives its place to its replacement when there is one;
     other deprecated tools are offered only when fewer than `k` current tools match.
     """
-    chosen = {t.name: t for t in _resolve(index, pinned)
-              if allowed is None or allowed(t)}
+    chosen = {t.name: t for t in _resolve(index, pinned) if allowed is None or allowed(t)}
     found: dict[str, Tool] = {}
     reserve: list[Tool] = []
     for hit in index.ranked(query, context=context, allowed=allowed):
@@ -81,9 +86,16 @@ class ToolSelector:
     `ToolSelector(..., shown=names)` restores it.
     """
 
-    def __init__(self, index: ToolIndex, *, k: int = 6, pinned: Iterable[str | Tool] = (),
-                 allowed: ToolFilter | None = None, recent: int = 2,
-                 shown: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        index: ToolIndex,
+        *,
+        k: int = 6,
+        pinned: Iterable[str | Tool] = (),
+        allowed: ToolFilter | None = None,
+        recent: int = 2,
+        shown: Iterable[str] = (),
+    ) -> None:
         self.index = index
         self.k = k
         self.pinned = tuple(pinned)
@@ -106,8 +118,14 @@ class ToolSelector:
 
     def select(self, query: str, *, context: Sequence[str] = ()) -> tuple[Tool, ...]:
         """The run's list after adding the best tools for `query` (and recent `context`)."""
-        found = select_tools(self.index, query, self.k, pinned=self.pinned,
-                             allowed=self.allowed, context=" \n".join(context))
+        found = select_tools(
+            self.index,
+            query,
+            self.k,
+            pinned=self.pinned,
+            allowed=self.allowed,
+            context=" \n".join(context),
+        )
         self.reveal(found)
         return self.shown
 
@@ -116,7 +134,7 @@ class ToolSelector:
         said = [m.text for m in messages if m.role == "user" and m.text.strip()]
         if not said:
             return self.select("")
-        earlier = said[-1 - self.recent:-1] if self.recent > 0 else []
+        earlier = said[-1 - self.recent : -1] if self.recent > 0 else []
         return self.select(said[-1], context=earlier)
 
     def pin(self, tool: Tool) -> None:

@@ -59,8 +59,13 @@ class CompiledSchema:
 class SchemaCompiler:
     """Compiles schemas (format assertion on by default) and caches them by content."""
 
-    def __init__(self, *, retriever: Retriever | None = None, assert_formats: bool = True,
-                 max_cached: int = 4096) -> None:
+    def __init__(
+        self,
+        *,
+        retriever: Retriever | None = None,
+        assert_formats: bool = True,
+        max_cached: int = 4096,
+    ) -> None:
         self._retriever = retriever or _no_remote
         # Tool arguments are checked with format assertion on (a bad date is a bad call);
         # off gives the specification's default, where `format` is only an annotation.
@@ -83,8 +88,10 @@ class SchemaCompiler:
 
     def _build(self, schema: Mapping[str, Any] | bool) -> CompiledSchema:
         body: dict[str, Any] | bool = schema if isinstance(schema, bool) else dict(schema)
-        options: dict[str, Any] = {"validate_formats": self._assert_formats,
-                                   "retriever": self._retriever}
+        options: dict[str, Any] = {
+            "validate_formats": self._assert_formats,
+            "retriever": self._retriever,
+        }
         try:
             if isinstance(body, dict) and "$schema" in body:
                 # Detection follows `$schema`, custom metaschemas and their vocabularies included.

@@ -39,8 +39,9 @@ def _fill(root: Mapping[str, Any], node: Mapping[str, Any], value: Any, depth: i
         _fill_array(root, node, value, depth)
 
 
-def _fill_object(root: Mapping[str, Any], node: Mapping[str, Any], value: dict[str, Any],
-                 depth: int) -> None:
+def _fill_object(
+    root: Mapping[str, Any], node: Mapping[str, Any], value: dict[str, Any], depth: int
+) -> None:
     props = node.get("properties")
     if not isinstance(props, Mapping):
         return
@@ -56,8 +57,9 @@ def _fill_object(root: Mapping[str, Any], node: Mapping[str, Any], value: dict[s
             _fill(root, sub, value[name], depth + 1)
 
 
-def _fill_array(root: Mapping[str, Any], node: Mapping[str, Any], value: list[Any],
-                depth: int) -> None:
+def _fill_array(
+    root: Mapping[str, Any], node: Mapping[str, Any], value: list[Any], depth: int
+) -> None:
     prefix = node.get("prefixItems")
     start = 0
     if isinstance(prefix, list):
@@ -71,14 +73,16 @@ def _fill_array(root: Mapping[str, Any], node: Mapping[str, Any], value: list[An
             _fill(root, items, item, depth + 1)
 
 
-def _single_object_branch(root: Mapping[str, Any], node: Mapping[str, Any]
-                          ) -> Mapping[str, Any] | None:
+def _single_object_branch(
+    root: Mapping[str, Any], node: Mapping[str, Any]
+) -> Mapping[str, Any] | None:
     for key in ("anyOf", "oneOf"):
         branches = node.get(key)
         if not isinstance(branches, list):
             continue
         objects = [
-            resolve_local(root, b) for b in branches
+            resolve_local(root, b)
+            for b in branches
             if isinstance(b, Mapping) and _is_object_schema(resolve_local(root, b))
         ]
         if len(objects) == 1:
@@ -111,8 +115,19 @@ def defaults_filler(schema: Mapping[str, Any] | bool) -> Callable[[Any], Any]:
     return lambda instance: _fill_flat(pairs, instance)
 
 
-_FLAT_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "description",
-                        "title", "$schema", "$id", "examples"})
+_FLAT_KEYS = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "description",
+        "title",
+        "$schema",
+        "$id",
+        "examples",
+    }
+)
 _NESTING = ("properties", "items", "prefixItems", "allOf", "anyOf", "oneOf", "$ref")
 
 
@@ -124,8 +139,9 @@ def _fill_flat(pairs: tuple[tuple[str, Any], ...], instance: Any) -> Any:
     if isinstance(instance, dict):
         for name, default in pairs:
             if name not in instance:
-                instance[name] = (copy.deepcopy(default) if isinstance(default, dict | list)
-                                  else default)
+                instance[name] = (
+                    copy.deepcopy(default) if isinstance(default, dict | list) else default
+                )
     return instance
 
 

@@ -124,8 +124,10 @@ def _scalar(node: Mapping[str, Any], kind: Any, name: str) -> Any:
 
 def _number(node: Mapping[str, Any], *, integer: bool) -> Any:
     low = node.get("minimum")
-    if low is None and "exclusiveMinimum" in node and not isinstance(
-        node["exclusiveMinimum"], bool
+    if (
+        low is None
+        and "exclusiveMinimum" in node
+        and not isinstance(node["exclusiveMinimum"], bool)
     ):
         low = node["exclusiveMinimum"] + 1
     high = node.get("maximum")

@@ -13,11 +13,21 @@ from typing import Any
 __all__ = ["normalize_types"]
 
 _TYPES: Mapping[str, str | None] = {
-    "dict": "object", "hashmap": "object", "map": "object",
-    "float": "number", "double": "number", "long": "integer", "int": "integer",
-    "tuple": "array", "arraylist": "array", "list": "array",
-    "str": "string", "char": "string", "bool": "boolean",
-    "any": None, "": None,
+    "dict": "object",
+    "hashmap": "object",
+    "map": "object",
+    "float": "number",
+    "double": "number",
+    "long": "integer",
+    "int": "integer",
+    "tuple": "array",
+    "arraylist": "array",
+    "list": "array",
+    "str": "string",
+    "char": "string",
+    "bool": "boolean",
+    "any": None,
+    "": None,
 }
 _STANDARD = {"object", "array", "string", "number", "integer", "boolean", "null"}
 _CHILD_MAPS = ("properties", "$defs", "definitions", "patternProperties")
@@ -40,15 +50,19 @@ def _node(node: Mapping[str, Any], where: str, notes: list[str]) -> dict[str, An
         del out["optional"]
     for key in _CHILD_MAPS:
         if isinstance(out.get(key), Mapping):
-            out[key] = {k: _node(v, f"{where}/{key}/{k}", notes) if isinstance(v, Mapping) else v
-                        for k, v in out[key].items()}
+            out[key] = {
+                k: _node(v, f"{where}/{key}/{k}", notes) if isinstance(v, Mapping) else v
+                for k, v in out[key].items()
+            }
     for key in _CHILD_ONE:
         if isinstance(out.get(key), Mapping):
             out[key] = _node(out[key], f"{where}/{key}", notes)
     for key in _CHILD_MANY:
         if isinstance(out.get(key), list):
-            out[key] = [_node(v, f"{where}/{key}/{i}", notes) if isinstance(v, Mapping) else v
-                        for i, v in enumerate(out[key])]
+            out[key] = [
+                _node(v, f"{where}/{key}/{i}", notes) if isinstance(v, Mapping) else v
+                for i, v in enumerate(out[key])
+            ]
     return out
 
 

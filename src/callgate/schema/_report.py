@@ -63,24 +63,30 @@ def describe_errors(
     return sorted(out.values(), key=lambda e: (len(e.path) > 0, [str(p) for p in e.path]))
 
 
-def _describe(error: jsonschema_rs.ValidationError, schema: Mapping[str, Any] | bool
-              ) -> list[FieldError]:
+def _describe(
+    error: jsonschema_rs.ValidationError, schema: Mapping[str, Any] | bool
+) -> list[FieldError]:
     kind = type(error.kind).__name__
     path = tuple(error.instance_path)
     info = error.kind.as_dict()
     if kind == "Required":
         prop = str(info.get("property", "")).strip('"')
         where = (*path, prop)
-        return [FieldError(path=where, kind="required",
-                           message=f"'{display_path(where)}' is required")]
+        return [
+            FieldError(path=where, kind="required", message=f"'{display_path(where)}' is required")
+        ]
     if kind == "AdditionalProperties":
         return _unknown_fields(path, info.get("unexpected", []), error.instance, schema)
     message = _sentence(kind, info, display_path(path), error)
     return [FieldError(path=path, kind=_keyword(kind), message=message)]
 
 
-def _unknown_fields(path: tuple[str | int, ...], names: Sequence[str], instance: Any,
-                    schema: Mapping[str, Any] | bool) -> list[FieldError]:
+def _unknown_fields(
+    path: tuple[str | int, ...],
+    names: Sequence[str],
+    instance: Any,
+    schema: Mapping[str, Any] | bool,
+) -> list[FieldError]:
     declared = _declared_properties(schema, path)
     present = set(instance) if isinstance(instance, Mapping) else set()
     free = [d for d in declared if d not in present] or list(declared)
@@ -88,15 +94,22 @@ def _unknown_fields(path: tuple[str | int, ...], names: Sequence[str], instance:
     for name in names:
         where = display_path((*path, name))
         guess = closest(name, free)
-        hint = f"; did you mean '{guess}'?" if guess else (
-            f"; allowed fields: {', '.join(declared)}" if declared else "")
-        out.append(FieldError(path=(*path, name), kind="additionalProperties",
-                              message=f"unknown field '{where}'{hint}"))
+        hint = (
+            f"; did you mean '{guess}'?"
+            if guess
+            else (f"; allowed fields: {', '.join(declared)}" if declared else "")
+        )
+        out.append(
+            FieldError(
+                path=(*path, name),
+                kind="additionalProperties",
+                message=f"unknown field '{where}'{hint}",
+            )
+        )
     return out
 
 
-def _declared_properties(schema: Mapping[str, Any] | bool, path: Sequence[str | int]
-                         ) -> list[str]:
+def _declared_properties(schema: Mapping[str, Any] | bool, path: Sequence[str | int]) -> list[str]:
     if not isinstance(schema, Mapping):
         return []
     node: Mapping[str, Any] = resolve_local(schema, schema)
@@ -111,12 +124,16 @@ def _declared_properties(schema: Mapping[str, Any] | bool, path: Sequence[str | 
 
 
 _BOUNDS = {
-    "Maximum": "<=", "Minimum": ">=", "ExclusiveMaximum": "<", "ExclusiveMinimum": ">",
+    "Maximum": "<=",
+    "Minimum": ">=",
+    "ExclusiveMaximum": "<",
+    "ExclusiveMinimum": ">",
 }
 
 
-def _sentence(kind: str, info: Mapping[str, Any], where: str,
-              error: jsonschema_rs.ValidationError) -> str:
+def _sentence(
+    kind: str, info: Mapping[str, Any], where: str, error: jsonschema_rs.ValidationError
+) -> str:
     got = _show(error.instance)
     if kind in _BOUNDS:
         return f"'{where}' must be {_BOUNDS[kind]} {info.get('limit')} (got {got})"

@@ -28,12 +28,26 @@ _LIVE = ("pending", "approved")
 
 def _record(row: Row, now: float) -> Approval:
     approval = Approval(
-        id=row[0], request_hash=row[1], tool_name=row[2], arguments=load_json(row[3]),
-        principal=row[4], tenant=row[5], run_id=row[6], call_id=row[7], reason=row[8],
-        rule_id=row[9], created_at=row[10], expires_at=row[11], state=row[12],
-        decided_by=row[13], decided_at=row[14], note=row[15],
-        edited_arguments=load_json(row[16]), edited_request_hash=row[17],
-        grant=bool(row[18]), used_at=row[19],
+        id=row[0],
+        request_hash=row[1],
+        tool_name=row[2],
+        arguments=load_json(row[3]),
+        principal=row[4],
+        tenant=row[5],
+        run_id=row[6],
+        call_id=row[7],
+        reason=row[8],
+        rule_id=row[9],
+        created_at=row[10],
+        expires_at=row[11],
+        state=row[12],
+        decided_by=row[13],
+        decided_at=row[14],
+        note=row[15],
+        edited_arguments=load_json(row[16]),
+        edited_request_hash=row[17],
+        grant=bool(row[18]),
+        used_at=row[19],
     )
     if approval.state in _LIVE and approval.expires_at <= now:
         return replace(approval, state="expired")
@@ -55,9 +69,21 @@ class SQLApprovals:
                 f"INSERT INTO callgate_approvals ({_COLUMNS}) VALUES"
                 " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, NULL, NULL, NULL,"
                 f" NULL, ?, NULL) RETURNING {_COLUMNS}",
-                (approval_id, draft.request_hash, draft.tool_name, dump_json(draft.arguments),
-                 draft.principal, draft.tenant, draft.run_id, draft.call_id, draft.reason,
-                 draft.rule_id, now, draft.expires_at, False),
+                (
+                    approval_id,
+                    draft.request_hash,
+                    draft.tool_name,
+                    dump_json(draft.arguments),
+                    draft.principal,
+                    draft.tenant,
+                    draft.run_id,
+                    draft.call_id,
+                    draft.reason,
+                    draft.rule_id,
+                    now,
+                    draft.expires_at,
+                    False,
+                ),
             )
         assert row is not None  # INSERT ... RETURNING without ON CONFLICT returns its row
         return _record(row, now)
@@ -72,8 +98,9 @@ class SQLApprovals:
         self, *, pending_only: bool = True, limit: int = 100, offset: int = 0
     ) -> list[Approval]:
         now = self._clock()
-        where, params = (" WHERE state = 'pending' AND expires_at > ?", (now,)) \
-            if pending_only else ("", ())
+        where, params = (
+            (" WHERE state = 'pending' AND expires_at > ?", (now,)) if pending_only else ("", ())
+        )
         with self._db.transaction(write=False) as tx:
             rows = tx.rows(
                 f"{_SELECT}{where} ORDER BY created_at, id LIMIT ? OFFSET ?",
@@ -86,8 +113,10 @@ class SQLApprovals:
         with self._db.transaction(write=False) as tx:
             # Two indexed lookups rather than one OR, which neither database plans well.
             rows = [
-                tx.one(f"{_SELECT} WHERE {column} = ? ORDER BY created_at DESC, id DESC"
-                       " LIMIT 1", (request_hash,))
+                tx.one(
+                    f"{_SELECT} WHERE {column} = ? ORDER BY created_at DESC, id DESC LIMIT 1",
+                    (request_hash,),
+                )
                 for column in ("request_hash", "edited_request_hash")
             ]
         found = [_record(row, now) for row in rows if row is not None]
@@ -113,9 +142,17 @@ class SQLApprovals:
                 " note = ?, edited_arguments = ?, edited_request_hash = ?, grant_run = ?"
                 " WHERE id = ? AND state = 'pending' AND expires_at > ?"
                 f" RETURNING {_COLUMNS}",
-                ("approved" if approve else "denied", decided_by, now, note,
-                 dump_json(edited_arguments), edited_request_hash, approve and grant,
-                 approval_id, now),
+                (
+                    "approved" if approve else "denied",
+                    decided_by,
+                    now,
+                    note,
+                    dump_json(edited_arguments),
+                    edited_request_hash,
+                    approve and grant,
+                    approval_id,
+                    now,
+                ),
             )
             if row is None:
                 # Committed, not rolled back: the refusal may have persisted an expiry.
@@ -181,5 +218,10 @@ class SQLApprovals:
             )
         if row is None:
             return None
-        return Grant(run_id=row[0], tool_name=row[1], approval_id=row[2], granted_by=row[3],
-                     granted_at=row[4])
+        return Grant(
+            run_id=row[0],
+            tool_name=row[1],
+            approval_id=row[2],
+            granted_by=row[3],
+            granted_at=row[4],
+        )

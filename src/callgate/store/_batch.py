@@ -12,6 +12,7 @@ and writes nothing while the others go on; anything else (the database is out of
 commit fails) rolls the whole transaction back and raises: no member wrote anything, and
 each caller must fail closed.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -26,7 +27,11 @@ from callgate.store._receipts import SQLReceipts
 from callgate.store._records import Claim, IdempotencyRecord
 
 __all__ = [
-    "BatchResult", "ClaimRequest", "FinishRequest", "GroupCommitStore", "begin_many",
+    "BatchResult",
+    "ClaimRequest",
+    "FinishRequest",
+    "GroupCommitStore",
+    "begin_many",
     "finish_and_record_many",
 ]
 
@@ -82,29 +87,37 @@ def begin_many(
         return []
     del db  # the claims need no transaction around them (see `begin_each`)
     order = _key_order(requests)
-    claims = idempotency.begin_each([
-        (r.key, r.request_hash, r.owner, r.lease_seconds) for r in _pick(requests, order)])
+    claims = idempotency.begin_each(
+        [(r.key, r.request_hash, r.owner, r.lease_seconds) for r in _pick(requests, order)]
+    )
     return _unsort(claims, order)
 
 
 def finish_and_record_many(
-    db: Database, idempotency: SQLIdempotency, receipts: SQLReceipts,
+    db: Database,
+    idempotency: SQLIdempotency,
+    receipts: SQLReceipts,
     requests: Sequence[FinishRequest],
 ) -> list[BatchResult[tuple[IdempotencyRecord, Receipt]]]:
     if not requests:
         return []
     order = _key_order(requests)
     with db.transaction(write=True) as tx:
-        records = _unsort(idempotency.finish_each_in(tx, [
-            (r.key, r.owner, r.state, r.outcome) for r in _pick(requests, order)]), order)
+        records = _unsort(
+            idempotency.finish_each_in(
+                tx, [(r.key, r.owner, r.state, r.outcome) for r in _pick(requests, order)]
+            ),
+            order,
+        )
         # A refused member appends no receipt: it stays as if its transaction rolled back.
         # The others' receipts follow the order the calls arrived in.
-        finished = [i for i, record in enumerate(records)
-                    if isinstance(record, IdempotencyRecord)]
+        finished = [i for i, record in enumerate(records) if isinstance(record, IdempotencyRecord)]
         appended = receipts.append_many_in(tx, [requests[i].receipt for i in finished])
     receipt_of = dict(zip(finished, appended, strict=True))
-    return [(record, receipt_of[i]) if isinstance(record, IdempotencyRecord) else record
-            for i, record in enumerate(records)]
+    return [
+        (record, receipt_of[i]) if isinstance(record, IdempotencyRecord) else record
+        for i, record in enumerate(records)
+    ]
 
 
 def _key_order(requests: Sequence[ClaimRequest] | Sequence[FinishRequest]) -> list[int]:

@@ -39,7 +39,10 @@ def receipt_hash(
     body: dict[str, Any] = {name: getattr(draft, name) for name in _HASHED}
     body["route"] = str(draft.route)
     body.update(
-        v=CHAIN_VERSION, seq=seq, prev_hash=prev_hash, recorded_at=recorded_at,
+        v=CHAIN_VERSION,
+        seq=seq,
+        prev_hash=prev_hash,
+        recorded_at=recorded_at,
         payload_hash=payload,
     )
     return content_hash(body)

@@ -41,9 +41,7 @@ class Database(Protocol):
     """Appended to a `SELECT` that must lock its rows until commit (empty where the whole
     database is already locked for writing, as in SQLite's `BEGIN IMMEDIATE`)."""
 
-    def transaction(
-        self, *, write: bool, snapshot: bool = False
-    ) -> AbstractContextManager[Tx]:
+    def transaction(self, *, write: bool, snapshot: bool = False) -> AbstractContextManager[Tx]:
         """Commit on success, roll back on any exception; driver failures that mean the
         database is out of reach become `StoreUnavailable`.
 
@@ -67,4 +65,3 @@ def dump_json(value: Any) -> str | None:
 
 def load_json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
-

@@ -1,10 +1,10 @@
 """The exceptions of the store.
 
-    CallgateError
-    └── StoreError                 something about the store went wrong
-        ├── StoreUnavailable       the database cannot be reached or written: fail closed
-        ├── StoreConflict          a write lost a race or broke a rule of its table
-        └── RecordNotFound         no record under that key (also a `KeyError`)
+CallgateError
+└── StoreError                 something about the store went wrong
+    ├── StoreUnavailable       the database cannot be reached or written: fail closed
+    ├── StoreConflict          a write lost a race or broke a rule of its table
+    └── RecordNotFound         no record under that key (also a `KeyError`)
 """
 
 from __future__ import annotations

@@ -37,8 +37,10 @@ def _marks(n: int) -> str:
 def _insert_many(n: int) -> str:
     """`_INSERT` for `n` keys at once."""
     rows = ", ".join(["(?, ?, 'started', ?, ?, NULL, 1, ?, ?)"] * n)
-    return (f"INSERT INTO callgate_idempotency ({_COLUMNS}) VALUES {rows}"
-            f" ON CONFLICT (key) DO NOTHING RETURNING {_COLUMNS}")
+    return (
+        f"INSERT INTO callgate_idempotency ({_COLUMNS}) VALUES {rows}"
+        f" ON CONFLICT (key) DO NOTHING RETURNING {_COLUMNS}"
+    )
 
 
 @lru_cache(maxsize=128)
@@ -60,9 +62,15 @@ def _finish_many(n: int) -> str:
 
 def _record(row: Row) -> IdempotencyRecord:
     return IdempotencyRecord(
-        key=row[0], request_hash=row[1], state=row[2], owner=row[3],
-        lease_expires_at=row[4], outcome=load_json(row[5]), attempts=row[6],
-        created_at=row[7], updated_at=row[8],
+        key=row[0],
+        request_hash=row[1],
+        state=row[2],
+        owner=row[3],
+        lease_expires_at=row[4],
+        outcome=load_json(row[5]),
+        attempts=row[6],
+        created_at=row[7],
+        updated_at=row[8],
     )
 
 
@@ -71,26 +79,21 @@ class SQLIdempotency:
         self._db = db
         self._clock = clock
 
-    def begin(
-        self, key: str, *, request_hash: str, owner: str, lease_seconds: float
-    ) -> Claim:
+    def begin(self, key: str, *, request_hash: str, owner: str, lease_seconds: float) -> Claim:
         with self._db.transaction(write=True) as tx:
-            return self.begin_in(tx, key, request_hash=request_hash, owner=owner,
-                                 lease_seconds=lease_seconds)
+            return self.begin_in(
+                tx, key, request_hash=request_hash, owner=owner, lease_seconds=lease_seconds
+            )
 
     def begin_in(
         self, tx: Tx, key: str, *, request_hash: str, owner: str, lease_seconds: float
     ) -> Claim:
         """`begin` inside a write transaction the caller holds."""
         now = self._clock()
-        inserted = tx.one(
-            _INSERT, (key, request_hash, owner, now + lease_seconds, now, now)
-        )
+        inserted = tx.one(_INSERT, (key, request_hash, owner, now + lease_seconds, now, now))
         return self._claimed(tx, inserted, key, request_hash, now)
 
-    def begin_each(
-        self, claims: Sequence[tuple[str, str, str, float]]
-    ) -> list[Claim | StoreError]:
+    def begin_each(self, claims: Sequence[tuple[str, str, str, float]]) -> list[Claim | StoreError]:
         """`begin` for each `(key, request_hash, owner, lease_seconds)`, in order; a member's
         own failure is returned, not raised.
 
@@ -116,8 +119,9 @@ class SQLIdempotency:
                 results.append(Claim(status="claimed", record=_record(row)))
                 continue
             try:
-                results.append(self.begin(key, request_hash=request_hash, owner=owner,
-                                          lease_seconds=lease))
+                results.append(
+                    self.begin(key, request_hash=request_hash, owner=owner, lease_seconds=lease)
+                )
             except StoreError as exc:  # this member only: the others' claims stand
                 results.append(exc)
         return results
@@ -132,9 +136,7 @@ class SQLIdempotency:
             raise StoreConflict(f"idempotency key {key!r} vanished while claiming it")
         return self._existing(tx, _record(row), request_hash, now)
 
-    def _existing(
-        self, tx: Tx, record: IdempotencyRecord, request_hash: str, now: float
-    ) -> Claim:
+    def _existing(self, tx: Tx, record: IdempotencyRecord, request_hash: str, now: float) -> Claim:
         if record.request_hash != request_hash:
             return Claim(status="mismatch", record=record)
         if record.state in ("completed", "failed"):
@@ -154,15 +156,25 @@ class SQLIdempotency:
             return self.finish_in(tx, key, owner=owner, state=state, outcome=outcome)
 
     def finish_in(
-        self, tx: Tx, key: str, *, owner: str, state: Literal["completed", "failed"],
+        self,
+        tx: Tx,
+        key: str,
+        *,
+        owner: str,
+        state: Literal["completed", "failed"],
         outcome: Any,
     ) -> IdempotencyRecord:
         """`finish` inside a transaction the caller holds."""
         if state not in ("completed", "failed"):
             raise ValueError(f"finish with state {state!r}: use 'completed' or 'failed'")
         return self._move(
-            tx, key, state, "owner = ? AND state IN ('started', 'unknown')", (owner,),
-            self._clock(), outcome=dump_json(outcome),
+            tx,
+            key,
+            state,
+            "owner = ? AND state IN ('started', 'unknown')",
+            (owner,),
+            self._clock(),
+            outcome=dump_json(outcome),
         )
 
     def finish_each_in(
@@ -181,8 +193,11 @@ class SQLIdempotency:
         if self._db.for_update:
             # Lock the rows in key order before the update, which may visit them in any
             # order: then two transactions never hold what the other waits for.
-            tx.rows(f"SELECT key FROM callgate_idempotency WHERE key IN ({_marks(len(first))})"
-                    f" ORDER BY key{self._db.for_update}", list(first))
+            tx.rows(
+                f"SELECT key FROM callgate_idempotency WHERE key IN ({_marks(len(first))})"
+                f" ORDER BY key{self._db.for_update}",
+                list(first),
+            )
         params: list[Any] = [now]
         for i in first.values():
             key, owner, state, outcome = finishes[i]
@@ -193,8 +208,9 @@ class SQLIdempotency:
         for i, (key, owner, state, outcome) in enumerate(finishes):
             if first[key] != i:  # the same key twice: the second goes on its own
                 try:
-                    results.append(self.finish_in(tx, key, owner=owner, state=state,
-                                                  outcome=outcome))
+                    results.append(
+                        self.finish_in(tx, key, owner=owner, state=state, outcome=outcome)
+                    )
                 except StoreUnavailable:
                     raise
                 except StoreError as exc:
@@ -232,8 +248,16 @@ class SQLIdempotency:
             return self._move(tx, key, state, condition, params, now, **changes)
 
     def _move(
-        self, tx: Tx, key: str, state: str, condition: str, params: tuple[Any, ...],
-        now: float, *, owner: str | None = None, lease: float | None = None,
+        self,
+        tx: Tx,
+        key: str,
+        state: str,
+        condition: str,
+        params: tuple[Any, ...],
+        now: float,
+        *,
+        owner: str | None = None,
+        lease: float | None = None,
         outcome: str | None = None,
     ) -> IdempotencyRecord:
         sets = ["state = ?", "updated_at = ?"]

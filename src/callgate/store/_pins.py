@@ -13,8 +13,14 @@ _COLUMNS = "source, tool_name, fingerprint, tool_version, pinned_by, pinned_at"
 
 
 def _record(row: Row) -> Pin:
-    return Pin(source=row[0], tool_name=row[1], fingerprint=row[2], tool_version=row[3],
-               pinned_by=row[4], pinned_at=row[5])
+    return Pin(
+        source=row[0],
+        tool_name=row[1],
+        fingerprint=row[2],
+        tool_version=row[3],
+        pinned_by=row[4],
+        pinned_at=row[5],
+    )
 
 
 class SQLPins:
@@ -30,8 +36,14 @@ class SQLPins:
                 " ON CONFLICT (source, tool_name) DO UPDATE SET"
                 " fingerprint = excluded.fingerprint, tool_version = excluded.tool_version,"
                 " pinned_by = excluded.pinned_by, pinned_at = excluded.pinned_at",
-                (pinned.source, pinned.tool_name, pinned.fingerprint, pinned.tool_version,
-                 pinned.pinned_by, pinned.pinned_at),
+                (
+                    pinned.source,
+                    pinned.tool_name,
+                    pinned.fingerprint,
+                    pinned.tool_version,
+                    pinned.pinned_by,
+                    pinned.pinned_at,
+                ),
             )
         return pinned
 

@@ -63,16 +63,15 @@ class PostgresDatabase:
     dialect: Literal["sqlite", "postgres"] = "postgres"
     for_update = " FOR UPDATE"
 
-    def __init__(
-        self, dsn: str, *, schema: str | None, max_size: int, timeout: float
-    ) -> None:
+    def __init__(self, dsn: str, *, schema: str | None, max_size: int, timeout: float) -> None:
         psycopg = require("psycopg", extra="postgres")
         pool_module = require("psycopg_pool", extra="postgres", package="psycopg-pool")
         if schema is not None and not _SCHEMA_NAME.fullmatch(schema):
             raise UserError(f"schema name {schema!r}: use lowercase letters, digits and _")
         self.schema = schema
         self._unavailable: tuple[type[Exception], ...] = (
-            psycopg.OperationalError, psycopg.InterfaceError,
+            psycopg.OperationalError,
+            psycopg.InterfaceError,
         )
         kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": max(2, int(timeout))}
         if schema is not None:
@@ -81,8 +80,14 @@ class PostgresDatabase:
         # `check`: a connection broken by a server restart is replaced when borrowed,
         # instead of failing the first call after the restart.
         self._pool: ConnectionPool[Connection[Row]] = pool_class(
-            dsn, min_size=1, max_size=max_size, timeout=timeout, kwargs=kwargs,
-            check=pool_class.check_connection, open=False, name="callgate",
+            dsn,
+            min_size=1,
+            max_size=max_size,
+            timeout=timeout,
+            kwargs=kwargs,
+            check=pool_class.check_connection,
+            open=False,
+            name="callgate",
         )
         try:
             self._pool.open(wait=True, timeout=timeout)

@@ -37,9 +37,7 @@ __all__ = [
 class IdempotencyStore(Protocol):
     """Keys of calls that must run at most once, each with a lease."""
 
-    def begin(
-        self, key: str, *, request_hash: str, owner: str, lease_seconds: float
-    ) -> Claim:
+    def begin(self, key: str, *, request_hash: str, owner: str, lease_seconds: float) -> Claim:
         """Claim `key` for `owner`, or report what holds it (see `Claim.status`).
 
         A `started` record whose lease has run out is turned into `unknown` here, once, by

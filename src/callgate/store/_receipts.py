@@ -72,8 +72,10 @@ class SQLReceipts:
             return []
         # Whatever does not depend on the chain is prepared before the head is locked: on
         # PostgreSQL every other appender waits for as long as this transaction holds it.
-        prepared = [(draft, payload_hash(draft.arguments, draft.result), _draft_row(draft))
-                    for draft in drafts]
+        prepared = [
+            (draft, payload_hash(draft.arguments, draft.result), _draft_row(draft))
+            for draft in drafts
+        ]
         # The head row is the chain's lock: concurrent appenders queue here, so each sees
         # the previous one's hash and sequence numbers come out gap-free.
         head = tx.one(
@@ -86,12 +88,17 @@ class SQLReceipts:
         rows: list[tuple[Any, ...]] = []
         for draft, digest, values in prepared:
             seq += 1
-            chained = receipt_hash(draft, seq=seq, prev_hash=prev, recorded_at=now,
-                                   payload=digest)
-            receipts.append(Receipt(
-                **{name: getattr(draft, name) for name in _DRAFT_FIELDS},
-                seq=seq, prev_hash=prev, hash=chained, recorded_at=now, payload_hash=digest,
-            ))
+            chained = receipt_hash(draft, seq=seq, prev_hash=prev, recorded_at=now, payload=digest)
+            receipts.append(
+                Receipt(
+                    **{name: getattr(draft, name) for name in _DRAFT_FIELDS},
+                    seq=seq,
+                    prev_hash=prev,
+                    hash=chained,
+                    recorded_at=now,
+                    payload_hash=digest,
+                )
+            )
             rows.append((*values, seq, prev, chained, now, digest))
             prev = chained
         tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1", (seq, prev))
@@ -142,8 +149,15 @@ class SQLReceipts:
 def _where(query: ReceiptQuery) -> tuple[str, list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
-    for name in ("tool_name", "principal", "tenant", "run_id", "route", "idempotency_key",
-                 "approval_id"):
+    for name in (
+        "tool_name",
+        "principal",
+        "tenant",
+        "run_id",
+        "route",
+        "idempotency_key",
+        "approval_id",
+    ):
         value = getattr(query, name)
         if value is not None:
             clauses.append(f"{name} = ?")
@@ -175,8 +189,9 @@ def _verify(tx: Tx) -> VerifyReport:
             checked += 1
             problem = _check(_record(row), expected_seq, prev)
             if problem is not None:
-                return VerifyReport(ok=False, checked=checked, first_bad_seq=expected_seq,
-                                    reason=problem)
+                return VerifyReport(
+                    ok=False, checked=checked, first_bad_seq=expected_seq, reason=problem
+                )
             prev = str(row[_FIELDS.index("hash")])
             expected_seq += 1
         if len(rows) < _BATCH:
@@ -192,8 +207,13 @@ def _check(receipt: Receipt, seq: int, prev: str) -> str | None:
     digest = payload_hash(receipt.arguments, receipt.result)
     if digest is not None and digest != receipt.payload_hash:
         return f"receipt {seq}: the stored arguments or result were changed"
-    recomputed = receipt_hash(receipt, seq=seq, prev_hash=prev,
-                              recorded_at=receipt.recorded_at, payload=receipt.payload_hash)
+    recomputed = receipt_hash(
+        receipt,
+        seq=seq,
+        prev_hash=prev,
+        recorded_at=receipt.recorded_at,
+        payload=receipt.payload_hash,
+    )
     if recomputed != receipt.hash:
         return f"receipt {seq} was changed after it was recorded"
     return None

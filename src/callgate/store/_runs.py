@@ -15,8 +15,13 @@ _COLUMNS = "run_id, version, status, state_format, state, created_at, updated_at
 
 def _record(row: Row) -> RunRecord:
     return RunRecord(
-        run_id=row[0], version=int(row[1]), status=row[2], state_format=int(row[3]),
-        state=load_json(row[4]), created_at=row[5], updated_at=row[6],
+        run_id=row[0],
+        version=int(row[1]),
+        status=row[2],
+        state_format=int(row[3]),
+        state=load_json(row[4]),
+        created_at=row[5],
+        updated_at=row[6],
     )
 
 
@@ -51,8 +56,9 @@ class SQLRuns:
                     (status, state_format, blob, now, run_id, expected_version),
                 )
         if row is None:
-            expected = "no saved run" if expected_version is None else (
-                f"version {expected_version}")
+            expected = (
+                "no saved run" if expected_version is None else (f"version {expected_version}")
+            )
             raise StoreConflict(
                 f"run {run_id!r} was saved by someone else: expected {expected}; load it again"
             )

@@ -68,8 +68,7 @@ class SQLStore:
         receipt: ReceiptDraft,
     ) -> tuple[IdempotencyRecord, Receipt]:
         with self._db.transaction(write=True) as tx:
-            record = self._idempotency.finish_in(tx, key, owner=owner, state=state,
-                                                 outcome=outcome)
+            record = self._idempotency.finish_in(tx, key, owner=owner, state=state, outcome=outcome)
             return record, self._receipts.append_in(tx, receipt)
 
     def begin_many(self, requests: Sequence[ClaimRequest]) -> list[BatchResult[Claim]]:
@@ -81,8 +80,7 @@ class SQLStore:
     ) -> list[BatchResult[tuple[IdempotencyRecord, Receipt]]]:
         """`finish_and_record` for each request, in one transaction with one lock of the
         chain head (see `GroupCommitStore`)."""
-        return _batch.finish_and_record_many(self._db, self._idempotency, self._receipts,
-                                             requests)
+        return _batch.finish_and_record_many(self._db, self._idempotency, self._receipts, requests)
 
     def ping(self) -> None:
         with self._db.transaction(write=False) as tx:

@@ -25,12 +25,21 @@ __all__ = ["SQLiteDatabase", "SQLiteStore"]
 # Primary result codes that mean "cannot use the database now", as opposed to a bug in a
 # statement: busy or locked past the timeout, read-only, I/O failure, disk full, cannot
 # open, not a database.
-_UNAVAILABLE = frozenset({
-    sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM,
-    sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CORRUPT,
-    sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PROTOCOL,
-    sqlite3.SQLITE_NOTADB,
-})
+_UNAVAILABLE = frozenset(
+    {
+        sqlite3.SQLITE_PERM,
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_NOMEM,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_CORRUPT,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_PROTOCOL,
+        sqlite3.SQLITE_NOTADB,
+    }
+)
 
 
 class _SQLiteTx:
@@ -74,8 +83,9 @@ class _Checkpointer:
         self._wake = threading.Event()
         self._closing = False
         self._commits = 0
-        self._thread = threading.Thread(target=self._run, daemon=True,
-                                        name="callgate-sqlite-checkpoint")
+        self._thread = threading.Thread(
+            target=self._run, daemon=True, name="callgate-sqlite-checkpoint"
+        )
         self._thread.start()
 
     def committed(self) -> None:
@@ -124,8 +134,7 @@ class SQLiteDatabase:
         try:
             self._conn = self._connect(path, busy_timeout, durable)
             if self._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
-                self._conn.execute(
-                    f"PRAGMA wal_autocheckpoint = {_Checkpointer.BACKSTOP_PAGES}")
+                self._conn.execute(f"PRAGMA wal_autocheckpoint = {_Checkpointer.BACKSTOP_PAGES}")
                 self._checkpointer = _Checkpointer(path, "FULL" if durable else "NORMAL")
         except sqlite3.Error as exc:
             translated = self._translate(exc)

@@ -29,8 +29,15 @@ class FakeAnthropicServer(FakeProviderServer):
         blocks: list[dict[str, Any]] = []
         if turn.text:
             blocks.append({"type": "text", "text": turn.text})
-        blocks += [{"type": "tool_use", "id": c.id or self.next_id("toolu_"), "name": c.name,
-                    "input": arguments_object(c.arguments)} for c in turn.calls]
+        blocks += [
+            {
+                "type": "tool_use",
+                "id": c.id or self.next_id("toolu_"),
+                "name": c.name,
+                "input": arguments_object(c.arguments),
+            }
+            for c in turn.calls
+        ]
         return blocks
 
     @staticmethod
@@ -39,13 +46,22 @@ class FakeAnthropicServer(FakeProviderServer):
             return "refusal"
         return "tool_use" if turn.calls else "end_turn"
 
-    def _message(self, turn: Turn, content: list[dict[str, Any]], stop: str | None
-                 ) -> dict[str, Any]:
-        return {"id": self.next_id("msg_"), "type": "message", "role": "assistant",
-                "model": self.model, "content": content, "stop_reason": stop,
-                "stop_sequence": None,
-                "usage": {"input_tokens": turn.usage.input_tokens,
-                          "output_tokens": turn.usage.output_tokens}}
+    def _message(
+        self, turn: Turn, content: list[dict[str, Any]], stop: str | None
+    ) -> dict[str, Any]:
+        return {
+            "id": self.next_id("msg_"),
+            "type": "message",
+            "role": "assistant",
+            "model": self.model,
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": turn.usage.input_tokens,
+                "output_tokens": turn.usage.output_tokens,
+            },
+        }
 
     def complete(self, turn: Turn, request: Any, body: Any) -> Any:
         return self._message(turn, self._blocks(turn), self._stop(turn))
@@ -60,9 +76,11 @@ class FakeAnthropicServer(FakeProviderServer):
         for index, block in enumerate(self._blocks(turn)):
             for e in self._block_events(event, index, block):
                 yield e
-        yield event("message_delta", delta={"stop_reason": self._stop(turn),
-                                            "stop_sequence": None},
-                    usage={"output_tokens": turn.usage.output_tokens})
+        yield event(
+            "message_delta",
+            delta={"stop_reason": self._stop(turn), "stop_sequence": None},
+            usage={"output_tokens": turn.usage.output_tokens},
+        )
         yield event("message_stop")
 
     @staticmethod
@@ -76,9 +94,11 @@ class FakeAnthropicServer(FakeProviderServer):
             raw = arguments_text(block["input"]) if block["input"] else ""
             fragments = ["", *pieces(raw)] if raw else [""]
             deltas = [{"type": "input_json_delta", "partial_json": p} for p in fragments]
-        return [event("content_block_start", index=index, content_block=head),
-                *(event("content_block_delta", index=index, delta=d) for d in deltas),
-                event("content_block_stop", index=index)]
+        return [
+            event("content_block_start", index=index, content_block=head),
+            *(event("content_block_delta", index=index, delta=d) for d in deltas),
+            event("content_block_stop", index=index),
+        ]
 
     def error_body(self, error: ScriptError) -> Any:
         kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(error.status, "api_error")

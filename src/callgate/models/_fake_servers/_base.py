@@ -101,8 +101,12 @@ class FakeProviderServer:
     async def __aenter__(self) -> FakeProviderServer:
         return self.start()
 
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.stop()
 
     # -- the ASGI app -------------------------------------------------------------------------
@@ -120,14 +124,26 @@ class FakeProviderServer:
     async def _endpoint(self, request: Any) -> Any:
         raw = await request.body()
         body = json.loads(raw) if raw else None
-        self.requests.append(RecordedRequest(
-            method=request.method, path=request.url.path, headers=dict(request.headers),
-            body=body, query=dict(request.query_params)))
+        self.requests.append(
+            RecordedRequest(
+                method=request.method,
+                path=request.url.path,
+                headers=dict(request.headers),
+                body=body,
+                query=dict(request.query_params),
+            )
+        )
         turn = self._take(body)
         if turn is None:
-            return self._json({"error": {"message": f"fake {self.provider} server: the script "
-                                         f"has no turn left for request {len(self.requests)}"}},
-                              status=400)
+            return self._json(
+                {
+                    "error": {
+                        "message": f"fake {self.provider} server: the script "
+                        f"has no turn left for request {len(self.requests)}"
+                    }
+                },
+                status=400,
+            )
         if turn.error is not None:
             return self.error(turn.error)
         if self.wants_stream(request, body):
@@ -176,4 +192,4 @@ def arguments_object(arguments: Mapping[str, Any] | str) -> Any:
 
 def pieces(text: str, size: int = 8) -> list[str]:
     """Split text into stream fragments (always at least one, possibly empty)."""
-    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]

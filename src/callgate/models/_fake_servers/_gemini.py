@@ -11,8 +11,14 @@ from callgate.models._script import ScriptError, Turn
 
 __all__ = ["FakeGeminiServer"]
 
-_STATUS = {400: "INVALID_ARGUMENT", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
-           429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}
+_STATUS = {
+    400: "INVALID_ARGUMENT",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    503: "UNAVAILABLE",
+}
 
 
 class FakeGeminiServer(FakeProviderServer):
@@ -27,19 +33,31 @@ class FakeGeminiServer(FakeProviderServer):
         return str(request.url.path).endswith(":streamGenerateContent")
 
     def _call_parts(self, turn: Turn) -> list[dict[str, Any]]:
-        return [{"functionCall": {"id": c.id or self.next_id("call_"), "name": c.name,
-                                  "args": arguments_object(c.arguments)}}
-                for c in turn.calls]
+        return [
+            {
+                "functionCall": {
+                    "id": c.id or self.next_id("call_"),
+                    "name": c.name,
+                    "args": arguments_object(c.arguments),
+                }
+            }
+            for c in turn.calls
+        ]
 
     def _chunk(self, turn: Turn, parts: list[dict[str, Any]], last: bool) -> dict[str, Any]:
         candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
         if last:
             candidate["finishReason"] = "SAFETY" if turn.refusal else "STOP"
         u = turn.usage
-        return {"candidates": [candidate], "modelVersion": self.model,
-                "usageMetadata": {"promptTokenCount": u.input_tokens,
-                                  "candidatesTokenCount": u.output_tokens,
-                                  "totalTokenCount": u.total_tokens}}
+        return {
+            "candidates": [candidate],
+            "modelVersion": self.model,
+            "usageMetadata": {
+                "promptTokenCount": u.input_tokens,
+                "candidatesTokenCount": u.output_tokens,
+                "totalTokenCount": u.total_tokens,
+            },
+        }
 
     def complete(self, turn: Turn, request: Any, body: Any) -> Any:
         parts = ([{"text": turn.text}] if turn.text else []) + self._call_parts(turn)
@@ -55,5 +73,10 @@ class FakeGeminiServer(FakeProviderServer):
             yield json.dumps(self._chunk(turn, parts, last=i == len(chunks) - 1))
 
     def error_body(self, error: ScriptError) -> Any:
-        return {"error": {"code": error.status, "message": error.message,
-                          "status": _STATUS.get(error.status, "UNKNOWN")}}
+        return {
+            "error": {
+                "code": error.status,
+                "message": error.message,
+                "status": _STATUS.get(error.status, "UNKNOWN"),
+            }
+        }

@@ -33,12 +33,21 @@ class ServerThread:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))  # port 0: the OS picks a free port, no race with others
         self._socket, self.port = sock, sock.getsockname()[1]
-        config = uvicorn.Config(self._app, log_level="error", lifespan="off",
-                                timeout_graceful_shutdown=2, access_log=False)
+        config = uvicorn.Config(
+            self._app,
+            log_level="error",
+            lifespan="off",
+            timeout_graceful_shutdown=2,
+            access_log=False,
+        )
         self._server = uvicorn.Server(config)
         ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(sock, ready), daemon=True,
-                                        name=f"callgate-fake-server-{self.port}")
+        self._thread = threading.Thread(
+            target=self._run,
+            args=(sock, ready),
+            daemon=True,
+            name=f"callgate-fake-server-{self.port}",
+        )
         self._thread.start()
         ready.wait()
         if self._failure is not None:
