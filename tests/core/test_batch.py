@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from callgate import (
     ConflictError,
+    Effect,
     Gate,
     Tool,
     ToolCall,
@@ -70,6 +71,7 @@ async def test_failing_slow_and_normal_in_one_batch(caplog: pytest.LogCaptureFix
     # Concurrent: the batch takes about the longest timeout, not the sum of the calls.
     assert elapsed < 0.3 + 0.25
     failed = results[0]
+    assert failed.reference is not None
     assert "hunter2" not in failed.content and failed.reference in failed.content
     # The details go to the log under the reference, with the secret redacted there too.
     assert "db-7" in caplog.text and failed.reference in caplog.text
@@ -217,7 +219,7 @@ def test_results_become_json(value: Any, content: str, structured: Any) -> None:
         description="d",
         input_schema={"type": "object"},
         executor=lambda: value,
-        effect="read",
+        effect=Effect.READ,
     )
     with Gate([made]) as gate:
         result = gate.call_sync(ToolCall(id="1", name="produce"))

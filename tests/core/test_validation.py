@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import Field
 
-from callgate import ArgumentLimits, Gate, Route, Tool, ToolCall, tool
+from callgate import ArgumentLimits, Effect, Gate, Route, Tool, ToolCall, tool
 
 executed: list[dict[str, Any]] = []
 
@@ -27,8 +27,8 @@ def get_weather_forecast(
 ORDERS = Tool(
     name="update_order",
     description="Update an order.",
-    effect="write",
-    executor=lambda **kw: executed.append(kw) or "ok",
+    effect=Effect.WRITE,
+    executor=lambda **kw: executed.append(kw) or "ok",  # type: ignore[func-returns-value]
     input_schema={
         "type": "object",
         "additionalProperties": False,

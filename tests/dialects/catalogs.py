@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from callgate.contract import Catalog, Tool, ToolAnnotations, tool_from_declaration
+from callgate.contract import Catalog, Effect, Tool, ToolAnnotations, tool_from_declaration
 
 WEATHER = {
     "type": "object",
@@ -100,7 +100,7 @@ def tools() -> list[Tool]:
             name="get_weather",
             description="Current weather for a city.",
             input_schema=WEATHER,
-            effect="read",
+            effect=Effect.READ,
             annotations=ToolAnnotations(title="Weather", idempotent=True),
         ),
         Tool(
@@ -113,7 +113,7 @@ def tools() -> list[Tool]:
             name="search-notes",
             description="Search notes by label.",
             input_schema=OPEN_MAP,
-            effect="read",
+            effect=Effect.READ,
         ),
         Tool(
             name="1password_lookup",
@@ -123,11 +123,11 @@ def tools() -> list[Tool]:
                 "properties": {"item": {"type": "string"}},
                 "required": ["item"],
             },
-            effect="read",
+            effect=Effect.READ,
         ),
-        Tool(name="walk_tree", description="Walk a tree.", input_schema=TREE, effect="read"),
+        Tool(name="walk_tree", description="Walk a tree.", input_schema=TREE, effect=Effect.READ),
         Tool(name="resize", description="Resize.", input_schema=CONDITIONAL),
-        Tool(name="ping", description="", input_schema={"type": "object"}, effect="read"),
+        Tool(name="ping", description="", input_schema={"type": "object"}, effect=Effect.READ),
     ]
 
 

@@ -37,13 +37,13 @@ def _closed_typeddicts(package: str) -> Iterator[None]:
                 and is_typeddict(obj)
                 and "__pydantic_config__" not in obj.__dict__
             ):
-                obj.__pydantic_config__ = _FORBID  # type: ignore[attr-defined]
+                setattr(obj, "__pydantic_config__", _FORBID)  # noqa: B010 - TypedDicts have no such slot
                 patched.append(obj)
     try:
         yield
     finally:
         for obj in patched:
-            del obj.__pydantic_config__
+            delattr(obj, "__pydantic_config__")
 
 
 @cache

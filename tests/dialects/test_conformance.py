@@ -87,11 +87,11 @@ def _request(dialect: str, catalog: list[Tool], **options: Any) -> dict[str, Any
             ],
             **rendered.payload,
         }
-    calls = [{"functionCall": {"id": c.id, "name": c.name, "args": {}}} for c in CALLS]
+    parts: list[Any] = [{"functionCall": {"id": c.id, "name": c.name, "args": {}}} for c in CALLS]
     return {
         "contents": [
             {"role": "user", "parts": [{"text": "hi"}]},
-            {"role": "model", "parts": calls},
+            {"role": "model", "parts": parts},
             *results,
         ],
         **rendered.payload,
@@ -282,7 +282,7 @@ def test_sdk_response_objects_parse() -> None:
     gemini = types.GenerateContentResponse(
         candidates=[
             types.Candidate(
-                finish_reason="STOP",
+                finish_reason=types.FinishReason.STOP,
                 content=types.Content(
                     role="model",
                     parts=[

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from callgate.contract import Route, Tool, ToolCall, ToolResult
+from callgate.contract import Effect, Route, Tool, ToolCall, ToolResult
 from callgate.dialects import (
     INTERRUPTED,
     DialectError,
@@ -26,7 +26,7 @@ from tests.dialects.catalogs import ORDER, tools
 WEATHER = Tool(
     name="get_weather",
     description="Weather.",
-    effect="read",
+    effect=Effect.READ,
     input_schema={
         "type": "object",
         "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
@@ -36,7 +36,7 @@ WEATHER = Tool(
 DOTTED = Tool(
     name="notes_search",
     description="Search.",
-    effect="read",
+    effect=Effect.READ,
     input_schema={"type": "object", "properties": {}},
     metadata={"source_name": "notes.search"},
 )

@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
-from callgate.contract import Tool
+from callgate.contract import Effect, Tool
 from callgate.dialects import DialectError, render_tools, stream_accumulator
 
 TOOL = Tool(
     name="get_weather",
     description="",
-    effect="read",
+    effect=Effect.READ,
     input_schema={"type": "object", "properties": {"location": {"type": "string"}}},
 )
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from callgate.contract import Route, Tool, ToolCall, ToolResult, tool_from_declaration
+from callgate.contract import Effect, Route, Tool, ToolCall, ToolResult, tool_from_declaration
 from callgate.dialects import (
     Message,
     ToolChoice,
@@ -23,7 +23,7 @@ CORPUS = Path(__file__).parent / "data" / "text_corpus.jsonl"
 WEATHER = Tool(
     name="get_weather",
     description="Weather.",
-    effect="read",
+    effect=Effect.READ,
     input_schema={
         "type": "object",
         "properties": {
@@ -37,7 +37,7 @@ WEATHER = Tool(
 SUM = Tool(
     name="math_sum",
     description="",
-    effect="read",
+    effect=Effect.READ,
     metadata={"source_name": "math.sum"},
     input_schema={
         "type": "object",

@@ -17,7 +17,8 @@ def _tool(schema: dict[str, Any], name: str = "t") -> Tool:
 
 
 def _fn(rendered: Any) -> dict[str, Any]:
-    return rendered.payload["tools"][0]["function"]
+    function: dict[str, Any] = rendered.payload["tools"][0]["function"]
+    return function
 
 
 def _by_keyword(warnings: tuple[DialectWarning, ...]) -> dict[str, set[str]]:

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="arg-type"
 """Approvals: bound to the request hash, single use, expiring, editable (validated again),
 grants for the rest of a run, and declines the model must not retry."""
 

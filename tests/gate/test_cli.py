@@ -104,7 +104,7 @@ def test_receipts_list_show_and_verify(tmp_path: Path) -> None:
     assert code == 0 and "ok: 4 receipts" in out
 
 
-TAMPER: dict[str, Callable[[sqlite3.Connection], None]] = {
+TAMPER: dict[str, Callable[[sqlite3.Connection], object]] = {
     "edited": lambda db: db.execute("UPDATE callgate_receipts SET route = 'denied' WHERE seq = 2"),
     "deleted": lambda db: db.execute("DELETE FROM callgate_receipts WHERE seq = 2"),
     "reordered": lambda db: db.executescript(

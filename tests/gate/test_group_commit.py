@@ -89,7 +89,7 @@ async def test_a_failed_claim_batch_fails_every_member_closed(store_spec: StoreS
     store = open_spec(store_spec)
     pay, ran = _counting_tool()
     gate = Gate([pay], store=store, policy=ALLOW)
-    store.begin_many = _down  # type: ignore[method-assign]
+    store.begin_many = _down  # type: ignore[attr-defined]
     store.idempotency.begin = _down  # type: ignore[method-assign]
     results = await _run_all(gate, _calls(keys=12, copies=1))
     assert all(r.route == "denied" and r.reason == "store unavailable" for r in results)
@@ -103,7 +103,7 @@ async def test_a_failed_finish_batch_records_no_member_and_says_so(store_spec: S
     store = open_spec(store_spec)
     pay, ran = _counting_tool()
     gate = Gate([pay], store=store, policy=ALLOW)
-    store.finish_and_record_many = _down  # type: ignore[method-assign]
+    store.finish_and_record_many = _down  # type: ignore[attr-defined]
     store.finish_and_record = _down  # type: ignore[method-assign]
     results = await _run_all(gate, _calls(keys=12, copies=1))
     assert len(ran) == 12

@@ -92,7 +92,7 @@ def _flaky(
 
     @tool(
         effect=effect,
-        annotations=ToolAnnotations(idempotent=idempotent),  # type: ignore[arg-type]
+        annotations=ToolAnnotations(idempotent=idempotent),
         reconcile=reconcile,
     )
     def quote(symbol: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,7 +41,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 def _searches(n: int, **usage: int) -> list[Turn]:
-    kwargs = {"usage": Usage(**usage)} if usage else {}
+    kwargs: dict[str, Any] = {"usage": Usage(**usage)} if usage else {}
     return [Turn.call(("search", {"q": f"q{i}"}), **kwargs) for i in range(n)]
 
 

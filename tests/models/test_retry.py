@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email.utils
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -35,7 +36,7 @@ class Waits:
 @pytest.mark.parametrize("stream", [False, True], ids=["blocking", "streaming"])
 @pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS, ids=[p[1].__name__ for p in PAIRS])
 async def test_429_with_retry_after_then_200(
-    server_cls: type[FakeProviderServer], model_cls: type[SDKModel], stream: bool
+    server_cls: type[FakeProviderServer], model_cls: Callable[..., SDKModel], stream: bool
 ) -> None:
     waits = Waits()
     turns = [Turn.fail(429, retry_after=7), Turn.fail(503), Turn.say("done")]
@@ -56,7 +57,7 @@ async def test_429_with_retry_after_then_200(
 
 @pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS, ids=[p[1].__name__ for p in PAIRS])
 async def test_4xx_is_not_retried(
-    server_cls: type[FakeProviderServer], model_cls: type[SDKModel]
+    server_cls: type[FakeProviderServer], model_cls: Callable[..., SDKModel]
 ) -> None:
     waits = Waits()
     with server_cls([Turn.fail(400, message="bad request"), Turn.say("never")]) as server:

@@ -8,6 +8,7 @@ ends with the model's text. Blocking and streaming requests both.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -83,7 +84,7 @@ def _results_sent(server: FakeProviderServer, request: int) -> dict[str, tuple[s
 @pytest.mark.parametrize("stream", [False, True], ids=["blocking", "streaming"])
 @pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS, ids=[p[1].__name__ for p in PAIRS])
 async def test_batch_with_invalid_and_failing_call_then_correction(
-    server_cls: type[FakeProviderServer], model_cls: type[SDKModel], stream: bool
+    server_cls: type[FakeProviderServer], model_cls: Callable[..., SDKModel], stream: bool
 ) -> None:
     scenario.CALLS.clear()
     with server_cls(scenario.script(), model="fake-1") as server:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,7 +44,8 @@ def test_bfcl_simple_python_quality_floor(data_dir: Path) -> None:
     """Every simple_python doc pooled; its queries find their function in the top 5."""
     path = data_dir / "bfcl" / "BFCL_v4_simple_python.json"
     answers = data_dir / "bfcl" / "possible_answer" / path.name
-    docs, queries = {}, []
+    docs: dict[str, Any] = {}
+    queries: list[Any] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
         docs.setdefault(entry["function"][0]["name"], entry["function"][0])

@@ -18,8 +18,8 @@ def test_pinned_tools_come_first_and_do_not_count_against_k() -> None:
     chosen = index.select("weather in Oslo", k=1, pinned=["translate_text", "send_email"])
     assert names(chosen) == ["translate_text", "send_email", "get_weather"]
     # A pinned tool that also matches is not offered twice, and k counts the others.
-    chosen = names(index.select("send an email message", k=1, pinned=["send_email"]))
-    assert chosen[0] == "send_email" and len(chosen) <= 2 and chosen.count("send_email") == 1
+    picked = names(index.select("send an email message", k=1, pinned=["send_email"]))
+    assert picked[0] == "send_email" and len(picked) <= 2 and picked.count("send_email") == 1
     with pytest.raises(UnknownToolError):
         index.select("weather", pinned=["no_such_tool"])
 

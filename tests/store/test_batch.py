@@ -140,7 +140,7 @@ def test_a_member_that_fails_alone_leaves_the_others_claimed(db: SQLStore) -> No
     def down(*args: object, **kwargs: object) -> None:
         raise StoreUnavailable("gone for this one")
 
-    db.idempotency.begin = down  # type: ignore[method-assign]  # only the slow path uses it
+    db.idempotency.begin = down  # type: ignore[method-assign,assignment]  # only the slow path uses it
     claims = db.begin_many([claim("fresh"), claim("taken")])
     assert isinstance(claims[1], StoreUnavailable)
     assert claims[0].status == "claimed"  # type: ignore[union-attr]
