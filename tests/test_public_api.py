@@ -42,15 +42,21 @@ def test_all_is_sorted_and_complete(name: str) -> None:
 def test_top_level_names() -> None:
     expected = {
         "Agent",
+        "ApprovalDecision",
+        "Approve",
         "ArgumentLimits",
+        "Backoff",
         "CallContext",
         "CallgateError",
         "Catalog",
         "ConflictError",
         "Context",
         "Decision",
+        "Decline",
         "Dialect",
+        "Edit",
         "Effect",
+        "ExecutionSettings",
         "FromContext",
         "Gate",
         "MissingExtraError",
@@ -92,3 +98,28 @@ def test_routes_are_the_closed_set_of_the_design() -> None:
         "completed",
         "verified",
     ]
+
+
+def test_no_public_name_means_two_different_things() -> None:
+    """A name exported by several packages is one object (a re-export), never two."""
+    seen: dict[str, tuple[str, object]] = {}
+    clashes = []
+    for package in PUBLIC_PACKAGES:
+        module = importlib.import_module(package)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            first = seen.setdefault(name, (package, obj))
+            if first[1] is not obj:
+                clashes.append(f"{name}: {first[0]} and {package}")
+    assert clashes == []
+
+
+@pytest.mark.parametrize(
+    ("package", "internal"),
+    [
+        ("callgate.gate", {"prepare", "Prepared", "render_value", "Rendered", "TaintTracker"}),
+        ("callgate.store", {"GroupCommitStore", "FinishRequest", "BatchResult"}),
+    ],
+)
+def test_internals_are_not_exported(package: str, internal: set[str]) -> None:
+    assert not internal & set(importlib.import_module(package).__all__)

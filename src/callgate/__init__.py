@@ -9,6 +9,7 @@ The most used names are here; each subpackage (`callgate.dialects`, `callgate.ga
 `callgate.retrieval`, `callgate.testing`) exports the rest of its API.
 """
 
+from callgate._backoff import Backoff
 from callgate._errors import (
     CallgateError,
     ConflictError,
@@ -19,9 +20,13 @@ from callgate._errors import (
     UserError,
 )
 from callgate.contract import (
+    ApprovalDecision,
+    Approve,
     CallContext,
     Catalog,
     Context,
+    Decline,
+    Edit,
     Effect,
     FromContext,
     Route,
@@ -34,7 +39,7 @@ from callgate.contract import (
     tool_from_declaration,
 )
 from callgate.dialects import Dialect
-from callgate.gate import Decision, Gate, Policy, Redactor, Rule
+from callgate.gate import Decision, ExecutionSettings, Gate, Policy, Redactor, Rule
 from callgate.loop import Agent, RunResult
 from callgate.schema import ArgumentLimits
 from callgate.store import Store, StoreUnavailable, open_store
@@ -43,15 +48,21 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Agent",
+    "ApprovalDecision",
+    "Approve",
     "ArgumentLimits",
+    "Backoff",
     "CallContext",
     "CallgateError",
     "Catalog",
     "ConflictError",
     "Context",
     "Decision",
+    "Decline",
     "Dialect",
+    "Edit",
     "Effect",
+    "ExecutionSettings",
     "FromContext",
     "Gate",
     "MissingExtraError",

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from callgate import (
     ConflictError,
     Effect,
+    ExecutionSettings,
     Gate,
     Tool,
     ToolCall,
@@ -249,7 +250,7 @@ def test_oversized_results_are_cut_with_a_notice() -> None:
         """Dump."""
         return "x" * 1000
 
-    with Gate([dump], max_result_chars=100) as gate:
+    with Gate([dump], execution=ExecutionSettings(max_result_chars=100)) as gate:
         result = gate.call_sync(calls("dump")[0])
     assert result.route == "completed"
     assert result.content.startswith("x" * 100)

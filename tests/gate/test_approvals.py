@@ -1,4 +1,3 @@
-# mypy: disable-error-code="arg-type"
 """Approvals: bound to the request hash, single use, expiring, editable (validated again),
 grants for the rest of a run, and declines the model must not retry."""
 
@@ -10,12 +9,17 @@ from typing import Any
 
 import pytest
 
-from callgate import Context, ToolCall, UserError, tool
+from callgate import Approve, Context, Decline, Edit, ToolCall, ToolResult, UserError, tool
 from callgate.contract import Route, Tool
 from callgate.gate import Gate
 from callgate.store import SQLiteStore, StoreConflict
 
 CTX = Context(principal="ann", tenant="acme", run_id="run-a")
+
+
+def _id(result: ToolResult) -> str:
+    assert result.approval_id is not None, result.content
+    return result.approval_id
 
 
 class Clock:
@@ -49,9 +53,9 @@ async def test_held_then_approved_runs_once_and_resuming_again_replays(sqlite_ur
         pending = gate.approvals.list()
         assert [a.id for a in pending] == [held.approval_id]
         assert pending[0].arguments == {"account": "savings", "amount": 100}
-        await gate.decide(held.approval_id, approve=True, decided_by="boss", context=CTX)
-        first = await gate.resume(held.approval_id)
-        second = await gate.resume(_call(), approval_id=held.approval_id, context=CTX)
+        await gate.decide(_id(held), Approve(by="boss"), context=CTX)
+        first = await gate.resume(_id(held))
+        second = await gate.resume(_call(), approval_id=_id(held), context=CTX)
     assert first.route is Route.COMPLETED and first.approval_id == held.approval_id
     assert second.route is Route.COMPLETED and second.replayed
     assert done == [{"account": "savings", "amount": 100}]
@@ -60,7 +64,7 @@ async def test_held_then_approved_runs_once_and_resuming_again_replays(sqlite_ur
 async def test_undecided_stays_held_under_the_same_id(sqlite_url: str) -> None:
     with Gate([_transfer([])], store=sqlite_url) as gate:
         held = await gate.call(_call(), context=CTX)
-        again = await gate.resume(held.approval_id)
+        again = await gate.resume(_id(held))
     assert again.route is Route.HELD and again.approval_id == held.approval_id
 
 
@@ -68,8 +72,8 @@ async def test_declined_reaches_the_model_as_do_not_retry(sqlite_url: str) -> No
     done: list[dict[str, Any]] = []
     with Gate([_transfer(done)], store=sqlite_url) as gate:
         held = await gate.call(_call(), context=CTX)
-        await gate.decide(held.approval_id, approve=False, decided_by="boss", note="not this month")
-        result = await gate.resume(held.approval_id)
+        await gate.decide(_id(held), Decline(by="boss", note="not this month"))
+        result = await gate.resume(_id(held))
     assert result.route is Route.DECLINED and result.is_error
     assert "Do not retry; ask the user" in result.content and "not this month" in result.content
     assert done == []
@@ -79,16 +83,16 @@ async def test_an_approval_is_bound_to_its_request(sqlite_url: str) -> None:
     done: list[dict[str, Any]] = []
     with Gate([_transfer(done)], store=sqlite_url) as gate:
         held = await gate.call(_call(amount=100), context=CTX)
-        await gate.decide(held.approval_id, approve=True, decided_by="boss")
+        await gate.decide(_id(held), Approve(by="boss"))
         with pytest.raises(UserError, match="another request"):
-            await gate.resume(_call(amount=9999), approval_id=held.approval_id, context=CTX)
+            await gate.resume(_call(amount=9999), approval_id=_id(held), context=CTX)
         other_principal = Context(principal="mallory", tenant="acme", run_id="run-a")
         with pytest.raises(UserError, match="another request"):
-            await gate.resume(_call(), approval_id=held.approval_id, context=other_principal)
+            await gate.resume(_call(), approval_id=_id(held), context=other_principal)
         bigger = await gate.call(_call(amount=9999, call_id="c2"), context=CTX)
         assert bigger.route is Route.HELD and bigger.approval_id != held.approval_id
         assert done == []
-        assert (await gate.resume(held.approval_id)).route is Route.COMPLETED
+        assert (await gate.resume(_id(held))).route is Route.COMPLETED
     assert done == [{"account": "savings", "amount": 100}]
 
 
@@ -96,8 +100,8 @@ async def test_single_use_a_second_identical_call_needs_a_new_decision(sqlite_ur
     done: list[dict[str, Any]] = []
     with Gate([_transfer(done)], store=sqlite_url) as gate:
         held = await gate.call(_call(), context=CTX)
-        await gate.decide(held.approval_id, approve=True, decided_by="boss")
-        await gate.resume(held.approval_id)
+        await gate.decide(_id(held), Approve(by="boss"))
+        await gate.resume(_id(held))
         repeat = await gate.call(_call(call_id="c2"), context=CTX)
     assert repeat.route is Route.HELD and repeat.approval_id != held.approval_id
     assert len(done) == 1
@@ -110,11 +114,11 @@ async def test_expired_approvals_cannot_be_decided_or_used(tmp_path: Path) -> No
     with Gate([_transfer(done)], store=store, approval_ttl=60) as gate:
         late = await gate.call(_call(), context=CTX)
         approved = await gate.call(_call(amount=5, call_id="c2"), context=CTX)
-        await gate.decide(approved.approval_id, approve=True, decided_by="boss")
+        await gate.decide(_id(approved), Approve(by="boss"))
         clock.now += 61
         with pytest.raises(StoreConflict):
-            await gate.decide(late.approval_id, approve=True, decided_by="boss")
-        stale = await gate.resume(approved.approval_id)
+            await gate.decide(_id(late), Approve(by="boss"))
+        stale = await gate.resume(_id(approved))
     store.close()
     assert stale.route is Route.HELD and stale.approval_id != approved.approval_id
     assert done == []
@@ -126,26 +130,17 @@ async def test_edit_is_validated_again_and_runs_with_a_new_hash(sqlite_url: str)
         held = await gate.call(_call(amount=5000), context=CTX)
         with pytest.raises(UserError, match="invalid"):
             await gate.decide(
-                held.approval_id,
-                approve=True,
-                decided_by="boss",
-                edited_arguments={"account": "savings", "amount": "lots"},
+                _id(held), Edit(arguments={"account": "savings", "amount": "lots"}, by="boss")
             )
         with pytest.raises(UserError, match="invalid"):
             await gate.decide(
-                held.approval_id,
-                approve=True,
-                decided_by="boss",
-                edited_arguments={"account": "savings", "amount": 1, "x": 1},
+                _id(held), Edit(arguments={"account": "savings", "amount": 1, "x": 1}, by="boss")
             )
         decided = await gate.decide(
-            held.approval_id,
-            approve=True,
-            decided_by="boss",
-            edited_arguments={"account": "savings", "amount": 500},
+            _id(held), Edit(arguments={"account": "savings", "amount": 500}, by="boss")
         )
         assert decided.edited_request_hash not in (None, decided.request_hash)
-        result = await gate.resume(held.approval_id)
+        result = await gate.resume(_id(held))
     assert result.route is Route.COMPLETED and result.content == "moved 500 to savings"
     assert done == [{"account": "savings", "amount": 500}]
 
@@ -154,8 +149,8 @@ async def test_grant_allows_the_tool_for_the_rest_of_the_run_only(sqlite_url: st
     done: list[dict[str, Any]] = []
     with Gate([_transfer(done)], store=sqlite_url) as gate:
         held = await gate.call(_call(), context=CTX)
-        await gate.decide(held.approval_id, approve=True, decided_by="boss", grant=True)
-        await gate.resume(held.approval_id)
+        await gate.decide(_id(held), Approve(by="boss", grant=True))
+        await gate.resume(_id(held))
         later = await gate.call(_call(amount=7, call_id="c2"), context=CTX)
         other_run = Context(principal="ann", tenant="acme", run_id="run-b")
         elsewhere = await gate.call(_call(amount=8, call_id="c3"), context=other_run)
@@ -175,13 +170,13 @@ async def test_approval_arguments_are_stored_redacted(sqlite_url: str) -> None:
             ToolCall(id="c1", name="connect", arguments={"host": "db", "password": "hunter2"}),
             context=CTX,
         )
-        stored = gate.approvals.get(held.approval_id)
-        await gate.decide(held.approval_id, approve=True, decided_by="boss")
+        stored = gate.approvals.get(_id(held))
+        await gate.decide(_id(held), Approve(by="boss"))
         with pytest.raises(UserError, match="redacted"):
-            await gate.resume(held.approval_id)
+            await gate.resume(_id(held))
         ok = await gate.resume(
             ToolCall(id="c1", name="connect", arguments={"host": "db", "password": "hunter2"}),
-            approval_id=held.approval_id,
+            approval_id=_id(held),
             context=CTX,
         )
     assert stored.arguments == {"host": "db", "password": "[REDACTED]"}
@@ -195,14 +190,11 @@ async def test_re_proposing_a_held_call_finds_its_approval(sqlite_url: str) -> N
         again = await gate.call(_call(), context=CTX)
         assert (again.route, again.approval_id) == (Route.HELD, held.approval_id)
         assert len(gate.approvals.list()) == 1
-        await gate.decide(held.approval_id, approve=False, decided_by="boss")
+        await gate.decide(_id(held), Decline(by="boss"))
         declined = await gate.call(_call(), context=CTX)
         edited = await gate.call(_call(amount=1, call_id="c9"), context=CTX)
         await gate.decide(
-            edited.approval_id,
-            approve=True,
-            decided_by="boss",
-            edited_arguments={"account": "savings", "amount": 2},
+            _id(edited), Edit(arguments={"account": "savings", "amount": 2}, by="boss")
         )
         proposed_again = await gate.call(_call(amount=1, call_id="c9"), context=CTX)
     assert declined.route is Route.DECLINED

@@ -69,8 +69,8 @@ async def test_concurrent_calls_share_transactions_and_each_key_runs_once(
     store = open_spec(store_spec)
     claims: list[int] = []
     finishes: list[int] = []
-    _spy(store, "begin_many", claims)
-    _spy(store, "finish_and_record_many", finishes)
+    _spy(store, "claim", claims)
+    _spy(store, "settle", finishes)
     pay, ran = _counting_tool()
     gate = Gate([pay], store=store, policy=ALLOW)
     results = await _run_all(gate, _calls(keys=24, copies=2))  # every request id twice
@@ -89,8 +89,7 @@ async def test_a_failed_claim_batch_fails_every_member_closed(store_spec: StoreS
     store = open_spec(store_spec)
     pay, ran = _counting_tool()
     gate = Gate([pay], store=store, policy=ALLOW)
-    store.begin_many = _down  # type: ignore[attr-defined]
-    store.idempotency.begin = _down  # type: ignore[method-assign]
+    store.claim = _down  # type: ignore[method-assign]
     results = await _run_all(gate, _calls(keys=12, copies=1))
     assert all(r.route == "denied" and r.reason == "store unavailable" for r in results)
     assert not ran  # nothing ran unrecorded
@@ -103,8 +102,7 @@ async def test_a_failed_finish_batch_records_no_member_and_says_so(store_spec: S
     store = open_spec(store_spec)
     pay, ran = _counting_tool()
     gate = Gate([pay], store=store, policy=ALLOW)
-    store.finish_and_record_many = _down  # type: ignore[attr-defined]
-    store.finish_and_record = _down  # type: ignore[method-assign]
+    store.settle = _down  # type: ignore[method-assign]
     results = await _run_all(gate, _calls(keys=12, copies=1))
     assert len(ran) == 12
     assert all("outcome not recorded (StoreUnavailable)" in (r.reason or "") for r in results)

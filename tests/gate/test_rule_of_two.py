@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from callgate import Context, ToolCall, tool
+from callgate import Approve, Context, ToolCall, ToolResult, tool
 from callgate.contract import Route, Tool
 from callgate.gate import RULE_OF_TWO, Gate, Policy, Rule
 
 CTX = Context(principal="agent-7", tenant="acme", run_id="run-r2")
+
+
+def _id(result: ToolResult) -> str:
+    assert result.approval_id is not None, result.content
+    return result.approval_id
 
 
 def _tools(sent: list[str]) -> list[Tool]:
@@ -89,8 +94,8 @@ async def test_a_run_grant_does_not_lift_the_rule_of_two_but_an_approval_does() 
         await _run(gate, "fetch_web_page", {"url": "https://x.example"})
         await _run(gate, "customer_list", {})
         held = await _run(gate, "wire_money", {"to": "bo", "amount": 3})
-        await gate.decide(held.approval_id, approve=True, decided_by="boss", grant=True)
-        done = await gate.resume(held.approval_id)
+        await gate.decide(_id(held), Approve(by="boss", grant=True))
+        done = await gate.resume(_id(held))
         again = await _run(gate, "wire_money", {"to": "cy", "amount": 4})
     assert done.route is Route.COMPLETED and sent == ["bo"]
     assert again.route is Route.HELD

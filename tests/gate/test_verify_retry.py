@@ -5,15 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from callgate import Context, ToolAnnotations, ToolCall, TransientError, tool
+from callgate import Backoff, Context, Effect, ToolAnnotations, ToolCall, TransientError, tool
 from callgate.contract import Route
 from callgate.gate import Gate, Policy, RetrySettings, Rule
-from callgate.gate._retry import backoff
-from callgate.gate.examples import SupplierRegistry, supplier_tools
+from callgate.testing import ManualClock, SupplierRegistry, supplier_tools
 
 ADMIN = Context(principal="ann", tenant="acme", roles=frozenset({"supplier_admin"}), run_id="run-v")
 ALLOW = Policy([Rule.allow("ok", tools=["*"])])
-FAST = RetrySettings(max_attempts=4, base_delay=0.001, max_delay=0.002)
+FAST = RetrySettings(max_attempts=4, backoff=Backoff(initial=0.05, max_delay=0.2))
 
 
 async def _commit(gate: Gate, registry: SupplierRegistry, address: str, call_id: str) -> Any:
@@ -86,7 +85,7 @@ async def test_a_stale_version_is_a_conflict(sqlite_url: str) -> None:
 
 
 def _flaky(
-    failures: int, *, effect: str, idempotent: bool | None = None, reconcile: Any = None
+    failures: int, *, effect: Effect, idempotent: bool | None = None, reconcile: Any = None
 ) -> tuple[Any, list[int]]:
     calls: list[int] = []
 
@@ -105,30 +104,42 @@ def _flaky(
     return quote, calls
 
 
-async def test_reads_are_retried_within_the_attempt_cap() -> None:
-    quote, calls = _flaky(2, effect="read")
-    with Gate([quote], retry=FAST) as gate:
+async def test_reads_are_retried_within_the_attempt_cap_without_sleeping() -> None:
+    quote, calls = _flaky(2, effect=Effect.READ)
+    clock = ManualClock()
+    with Gate([quote], retry=FAST, clock=clock) as gate:
         result = await gate.call(ToolCall(id="c", name="quote", arguments={"symbol": "X"}))
     assert result.route is Route.COMPLETED and len(calls) == 3
-    hopeless, tries = _flaky(99, effect="read")
-    with Gate([hopeless], retry=FAST) as gate:
+    assert len(clock.sleeps) == 2 and all(0 <= w <= 0.2 for w in clock.sleeps)
+    hopeless, tries = _flaky(99, effect=Effect.READ)
+    with Gate([hopeless], retry=FAST, clock=ManualClock()) as gate:
         failed = await gate.call(ToolCall(id="c", name="quote", arguments={"symbol": "X"}))
     assert failed.route is Route.FAILED and "briefly unavailable" in failed.content
     assert len(tries) == FAST.max_attempts
 
 
+async def test_retries_stop_when_the_time_budget_is_spent() -> None:
+    """A wait that would end past the call's deadline is not taken."""
+    quote, calls = _flaky(99, effect=Effect.READ)
+    slow = RetrySettings(max_attempts=10, backoff=Backoff(initial=20.0, max_delay=20.0, jitter=0))
+    clock = ManualClock()
+    with Gate([quote], retry=slow, clock=clock) as gate:  # default timeout: 30 s
+        result = await gate.call(ToolCall(id="c", name="quote", arguments={"symbol": "X"}))
+    assert result.route is Route.FAILED and len(calls) == 2 and clock.sleeps == [20.0]
+
+
 async def test_idempotent_writes_are_retried_plain_writes_only_through_reconcile(
     sqlite_url: str,
 ) -> None:
-    idem, idem_calls = _flaky(1, effect="write", idempotent=True)
-    plain, plain_calls = _flaky(1, effect="write")
-    checked, checked_calls = _flaky(1, effect="write", reconcile=lambda key: "not_applied")
+    idem, idem_calls = _flaky(1, effect=Effect.WRITE, idempotent=True)
+    plain, plain_calls = _flaky(1, effect=Effect.WRITE)
+    checked, checked_calls = _flaky(1, effect=Effect.WRITE, reconcile=lambda key: "not_applied")
     for made, calls, runs in (
         (idem, idem_calls, 2),
         (plain, plain_calls, 1),
         (checked, checked_calls, 2),
     ):
-        with Gate([made], store=sqlite_url, policy=ALLOW, retry=FAST) as gate:
+        with Gate([made], store=sqlite_url, policy=ALLOW, retry=FAST, clock=ManualClock()) as gate:
             await gate.call(
                 ToolCall(id=f"c{runs}{id(made)}", name="quote", arguments={"symbol": "X"}),
                 context=ADMIN,
@@ -137,7 +148,7 @@ async def test_idempotent_writes_are_retried_plain_writes_only_through_reconcile
 
 
 async def test_denials_are_never_retried(sqlite_url: str) -> None:
-    quote, calls = _flaky(5, effect="write")
+    quote, calls = _flaky(5, effect=Effect.WRITE)
     deny = Policy([Rule.deny("no", "closed")])
     with Gate([quote], store=sqlite_url, policy=deny, retry=FAST) as gate:
         result = await gate.call(
@@ -147,10 +158,12 @@ async def test_denials_are_never_retried(sqlite_url: str) -> None:
 
 
 def test_backoff_is_jittered_and_capped() -> None:
-    settings = RetrySettings(base_delay=0.1, max_delay=0.5)
-    delays = backoff(settings, random.Random(7))
+    backoff = Backoff(initial=0.1, max_delay=0.5)
+    delays = backoff.delays(random.Random(7))
     waits = [next(delays) for _ in range(50)]
-    assert all(0 <= w <= 0.5 for w in waits)
-    assert len(set(waits)) == len(waits)
     bounds = [min(0.5, 0.1 * 2**n) for n in range(50)]
-    assert all(w <= b for w, b in zip(waits, bounds, strict=True))
+    assert all(0 <= w <= b for w, b in zip(waits, bounds, strict=True))
+    assert len(set(waits)) == len(waits)
+    exact = Backoff(initial=0.1, max_delay=0.5, jitter=0.0).delays()
+    assert [next(exact) for _ in range(5)] == [0.1, 0.2, 0.4, 0.5, 0.5]
+    assert Backoff(initial=1, max_delay=9).delay(10_000) <= 9  # no overflow far out

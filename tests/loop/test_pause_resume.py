@@ -58,7 +58,7 @@ async def _paused(store: Store) -> tuple[Agent, str, str]:
     ("decision", "route", "paid"),
     [
         (Approve(by="ana"), "completed", ["pay 5"]),
-        (Decline(by="ana", reason="not this month"), "declined", []),
+        (Decline(by="ana", note="not this month"), "declined", []),
         (Edit(arguments={"amount": 7}, by="ana"), "completed", ["pay 7"]),
     ],
 )
@@ -164,7 +164,7 @@ def test_pause_in_one_process_resume_in_another(tmp_path: Path) -> None:
 async def test_a_decision_made_elsewhere_is_picked_up_on_resume(store: Store, log: Path) -> None:
     agent, run_id, approval = await _paused(store)
     # As `callgate approvals approve` would, from another process: straight to the gate.
-    await agent.gate.decide(approval, approve=True, decided_by="ops")
+    await agent.gate.decide(approval, Approve(by="ops"))
     agent.model = ScriptedModel([Turn.say("Done.")])
     result = await agent.resume(run_id)
     assert result.answer == "Done." and result.calls[-1].route.value == "completed"

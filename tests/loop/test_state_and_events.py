@@ -12,7 +12,7 @@ from callgate.dialects import Message
 from callgate.loop import (
     FORMAT,
     Agent,
-    ArgumentsDelta,
+    ArgumentsStreamed,
     CallProposed,
     CallRouted,
     ModelFailed,
@@ -20,7 +20,7 @@ from callgate.loop import (
     RunEnded,
     RunState,
     StepFinished,
-    TextDelta,
+    TextStreamed,
 )
 from callgate.loop._state import PendingBatch
 from callgate.models import ScriptedCall, ScriptedModel, Turn
@@ -86,22 +86,22 @@ async def test_stream_events_in_order() -> None:
     events = [e async for e in Agent(model, [echo]).stream("go")]
     kinds = [type(e).__name__ for e in events]
     assert kinds == [
-        "TextDelta",
-        "TextDelta",
+        "TextStreamed",
+        "TextStreamed",
         "CallProposed",
-        "ArgumentsDelta",
+        "ArgumentsStreamed",
         "CallRouted",
         "ResultReady",
         "StepFinished",
-        "TextDelta",
+        "TextStreamed",
         "RunEnded",
     ]
     assert isinstance(events[2], CallProposed) and events[2].name == "echo"
-    assert isinstance(events[3], ArgumentsDelta) and events[3].delta == '{"text": "a"}'
+    assert isinstance(events[3], ArgumentsStreamed) and events[3].delta == '{"text": "a"}'
     assert isinstance(events[4], CallRouted) and events[4].route is Route.COMPLETED
     assert isinstance(events[5], ResultReady) and events[5].result.content == "a"
     assert isinstance(events[6], StepFinished) and events[6].text == "Let me."
-    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Let me.Done."
+    assert "".join(e.text for e in events if isinstance(e, TextStreamed)) == "Let me.Done."
     assert isinstance(events[-1], RunEnded) and events[-1].result.answer == "Done."
 
 

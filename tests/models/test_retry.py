@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from callgate import Backoff
 from callgate.loop import Agent, ModelFailed
 from callgate.models import (
     FakeOpenAIChatServer,
@@ -18,19 +19,10 @@ from callgate.models import (
     Turn,
 )
 from callgate.models._retry import retry_after, transient
+from callgate.testing import ManualClock
 from tests.models import scenario
 
 PAIRS = scenario.PAIRS
-
-
-class Waits:
-    """Records the waits the policy asks for, instead of sleeping."""
-
-    def __init__(self) -> None:
-        self.asked: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.asked.append(seconds)
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["blocking", "streaming"])
@@ -38,7 +30,7 @@ class Waits:
 async def test_429_with_retry_after_then_200(
     server_cls: type[FakeProviderServer], model_cls: Callable[..., SDKModel], stream: bool
 ) -> None:
-    waits = Waits()
+    waits = ManualClock()
     turns = [Turn.fail(429, retry_after=7), Turn.fail(503), Turn.say("done")]
     with server_cls(turns) as server:
         async with model_cls(
@@ -46,44 +38,46 @@ async def test_429_with_retry_after_then_200(
             base_url=server.base_url,
             api_key="k",
             stream=stream,
-            retry=RetryPolicy(sleep=waits, initial_delay=0.25, jitter=0.0),
+            retry=RetryPolicy(
+                clock=waits, backoff=Backoff(initial=0.25, max_delay=30.0, jitter=0.0)
+            ),
         ) as model:
             result = await Agent(model, scenario.TOOLS).run("hello")
     assert result.answer == "done"
     assert len(server.requests) == 3
     # The server's Retry-After is honoured exactly; without one the backoff starts small.
-    assert waits.asked == [7.0, 0.5]
+    assert waits.sleeps == [7.0, 0.5]
 
 
 @pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS, ids=[p[1].__name__ for p in PAIRS])
 async def test_4xx_is_not_retried(
     server_cls: type[FakeProviderServer], model_cls: Callable[..., SDKModel]
 ) -> None:
-    waits = Waits()
+    waits = ManualClock()
     with server_cls([Turn.fail(400, message="bad request"), Turn.say("never")]) as server:
         async with model_cls(
-            "fake-1", base_url=server.base_url, api_key="k", retry=RetryPolicy(sleep=waits)
+            "fake-1", base_url=server.base_url, api_key="k", retry=RetryPolicy(clock=waits)
         ) as model:
             with pytest.raises(ModelFailed) as caught:
                 await Agent(model, scenario.TOOLS).run("hello")
-    assert waits.asked == []
+    assert waits.sleeps == []
     assert len(server.requests) == 1
     assert caught.value.state.status == "failed"
 
 
 async def test_gives_up_after_the_attempts_and_when_asked_to_wait_too_long() -> None:
-    waits = Waits()
+    waits = ManualClock()
     with FakeOpenAIChatServer([Turn.fail(500)] * 3 + [Turn.fail(429, retry_after=3600)]) as server:
         async with OpenAIChatModel(
-            "m", base_url=server.base_url, retry=RetryPolicy(attempts=3, sleep=waits)
+            "m", base_url=server.base_url, retry=RetryPolicy(attempts=3, clock=waits)
         ) as model:
             agent = Agent(model, scenario.TOOLS)
             with pytest.raises(ModelFailed):
                 await agent.run("hello")
-            assert len(server.requests) == 3 and len(waits.asked) == 2
+            assert len(server.requests) == 3 and len(waits.sleeps) == 2
             with pytest.raises(ModelFailed):
                 await agent.run("again")
-    assert len(server.requests) == 4 and len(waits.asked) == 2
+    assert len(server.requests) == 4 and len(waits.sleeps) == 2
 
 
 class _Resp:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from callgate.loop import Agent, CallProposed, RunEnded, TextDelta
+from callgate.loop import Agent, CallProposed, RunEnded, TextStreamed
 from callgate.models import (
     FakeAnthropicServer,
     FakeGeminiServer,
@@ -128,7 +128,7 @@ async def test_batch_with_invalid_and_failing_call_then_correction(
         "find_orders",
         "get_weather",
     ]
-    texts = "".join(e.text for e in events if isinstance(e, TextDelta))
+    texts = "".join(e.text for e in events if isinstance(e, TextStreamed))
     assert texts == ("Checking.Paris and Lyon are sunny; orders are unavailable." if stream else "")
     _check_request_shape(server, stream)
 

@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from callgate.cli._store_option import StoreOpt, open_cli_store
+from callgate.contract import Approve, Decline
 from callgate.gate import Approvals
 from callgate.store import Approval, StoreError
 
@@ -94,7 +95,7 @@ def approve(
     """Approve a held call once (it runs when the host resumes it)."""
     with open_cli_store(store) as opened:
         decided = _decide(
-            lambda q: q.approve(approval_id, by=_who(by), note=note, grant=grant), opened
+            lambda q: q.decide(approval_id, Approve(by=_who(by), note=note, grant=grant)), opened
         )
     extra = " and granted the tool for the rest of the run" if decided.grant else ""
     typer.echo(f"approved {decided.id} ({decided.tool_name}){extra}")
@@ -104,7 +105,7 @@ def approve(
 def deny(approval_id: str, store: StoreOpt = None, by: ByOpt = None, note: NoteOpt = None) -> None:
     """Decline a held call: the model is told not to retry and to ask the user."""
     with open_cli_store(store) as opened:
-        decided = _decide(lambda q: q.deny(approval_id, by=_who(by), note=note), opened)
+        decided = _decide(lambda q: q.decide(approval_id, Decline(by=_who(by), note=note)), opened)
     typer.echo(f"declined {decided.id} ({decided.tool_name})")
 
 

@@ -18,9 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from callgate.contract import Context, Route
-from callgate.gate import Gate, Policy
-from callgate.gate.examples import (
+from callgate.cli._demo_tools import (
     SUPPLIER_POLICY,
     OrderBook,
     SupplierRegistry,
@@ -29,6 +27,8 @@ from callgate.gate.examples import (
     supplier_tools,
     weather_tools,
 )
+from callgate.contract import Context, Route
+from callgate.gate import Gate, Policy
 from callgate.loop import Agent, ApprovalDecision, Approve, Decline, RunResult
 from callgate.models import FakeOpenAIChatServer, Model, OpenAIChatModel, Turn, TurnSource
 from callgate.store import Store, open_store
@@ -166,7 +166,7 @@ def scenes(old_draft: Callable[[], str]) -> list[Scene]:
             story="The second person declines; the model is told not to retry.",
             prompt="Move S-1 to Lilla Torg 1, Malmö.",
             context=ADMIN,
-            decide=lambda _: Decline(by="cy", reason="the supplier has not confirmed it"),
+            decide=lambda _: Decline(by="cy", note="the supplier has not confirmed it"),
             routes=("completed", "held", "declined"),
             turns=[
                 Turn.call(

@@ -159,7 +159,7 @@ async def _ask_in_terminal(call: ToolCall, held: ToolResult) -> ApprovalDecision
 
             return Edit(arguments=json.loads(Prompt.ask("new arguments (JSON)")), by="terminal")
         if answer == "n":
-            return Decline(by="terminal", reason=Prompt.ask("reason", default="declined"))
+            return Decline(by="terminal", note=Prompt.ask("reason", default="declined"))
         return None
 
     return await asyncio.to_thread(ask)

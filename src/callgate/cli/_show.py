@@ -16,7 +16,7 @@ from callgate.loop import (
     RunEnded,
     RunResult,
     StepFinished,
-    TextDelta,
+    TextStreamed,
 )
 
 __all__ = ["ROUTE_STYLE", "EventPrinter", "summary"]
@@ -44,7 +44,7 @@ class EventPrinter:
         self._in_text = False
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, TextDelta):
+        if isinstance(event, TextStreamed):
             self.console.print(escape(event.text), end="", style="cyan", highlight=False)
             self._in_text = True
             return

@@ -21,7 +21,7 @@ from callgate.contract._call import CallContext
 from callgate.contract._kinds import Effect, ToolAnnotations
 from callgate.contract._names import qualify
 from callgate.contract._schema_tidy import tidy_schema
-from callgate.contract._tool import Executor, FromContext, Label, Tool
+from callgate.contract._tool import Executor, FromContext, Label, RunIn, Tool
 
 __all__ = ["tool"]
 
@@ -47,6 +47,7 @@ def tool(
     reconcile: Executor | None = None,
     labels: Iterable[Label] = (),
     sequential: bool = False,
+    run_in: RunIn = "thread",
     tags: Iterable[str] = (),
     metadata: Mapping[str, Any] | None = None,
 ) -> Callable[[Executor], Tool]: ...
@@ -90,7 +91,7 @@ def _build(fn: Executor, **options: Any) -> Tool:
         server_parameters=server,
         arguments_model=None if _json_native(params) else model,
         examples=tuple(options.pop("examples", ())),
-        labels=frozenset(options.pop("labels", ())),
+        labels=options.pop("labels", ()),
         tags=tuple(options.pop("tags", ())),
         metadata=dict(options.pop("metadata", None) or {}),
         **options,

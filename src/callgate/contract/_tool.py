@@ -16,13 +16,21 @@ from callgate.contract._kinds import Effect, ToolAnnotations
 from callgate.contract._names import check_name
 from callgate.schema import content_hash
 
-__all__ = ["CONTEXT_FIELDS", "Executor", "FromContext", "Label", "Tool"]
+__all__ = ["CONTEXT_FIELDS", "LABELS", "Executor", "FromContext", "Label", "RunIn", "Tool"]
 
 Executor = Callable[..., Any]
 """A sync or async callable; it receives the validated arguments as keyword arguments."""
 
 Label = typing.Literal["untrusted_output", "private_data", "public_sink"]
 """Sensitivity labels the Rule of Two tracks over a run."""
+
+LABELS: frozenset[str] = frozenset(typing.get_args(Label))
+"""The closed set of labels: any other name is an error when the tool is declared."""
+
+RunIn = typing.Literal["thread", "inline", "process"]
+"""Where a synchronous executor runs: a worker thread (the default), the event loop's own
+thread (for tools that never block: no thread hand-off), or a worker process that is killed
+when the call's deadline passes (for tools that may hang or leak)."""
 
 CONTEXT_FIELDS = frozenset({"principal", "tenant", "roles", "scopes", "run_id"})
 """`Context` fields a server-side parameter can name; any other key names an attribute."""
@@ -69,11 +77,18 @@ class Tool:
     reconcile: Executor | None = field(default=None, compare=False, repr=False)
     """Given an idempotency key: says whether an earlier attempt took effect."""
     labels: frozenset[Label] = frozenset()
+    """Rule of Two labels; an open-world tool (`annotations.open_world`) is always
+    `untrusted_output`, since what it returns comes from outside."""
     server_parameters: Mapping[str, str] = field(default_factory=dict)
     """Parameter name -> context key (see `FromContext`): filled by the host, never by the model."""
     sequential: bool = False
     """Run alone: never at the same time as another call of the batch."""
+    run_in: RunIn = "thread"
+    """Where a synchronous executor runs (see `RunIn`); async executors run on the loop."""
     tags: tuple[str, ...] = ()
+    source: str | None = None
+    """Where the tool comes from: an upstream MCP server's name; None for the host's own.
+    Recorded in every receipt; not part of the fingerprint."""
     metadata: Mapping[str, Any] = field(default_factory=dict, compare=False)
     """Free-form data (lint suppressions, source server, ...); not part of the fingerprint."""
     arguments_model: type[BaseModel] | None = field(default=None, compare=False, repr=False)
@@ -93,9 +108,11 @@ class Tool:
         _check_server_parameters(self.name, self.input_schema, self.server_parameters)
         set_(self, "effect", Effect(self.effect))
         set_(self, "annotations", self.annotations.with_effect(self.effect))
+        set_(self, "labels", _labels(self.name, self.labels, self.annotations))
         set_(self, "fingerprint", content_hash(self.contract()))
         set_(self, "context_parameter", _context_parameter(self.executor))
         set_(self, "is_async", _is_async(self.executor))
+        _check_run_in(self.name, self.run_in, self.is_async, self.executor)
 
     def contract(self) -> dict[str, Any]:
         """The content a fingerprint covers: what the model is shown, and what the tool does."""
@@ -147,6 +164,40 @@ def _check_server_parameters(
     if empty:
         raise UserError(
             f"tool {name!r}: server-side parameter(s) {', '.join(empty)} name no context key"
+        )
+
+
+def _labels(name: str, labels: Any, annotations: ToolAnnotations) -> frozenset[Label]:
+    if isinstance(labels, str) or not isinstance(labels, typing.Iterable):
+        raise UserError(
+            f"tool {name!r}: labels must be a collection of label names such as "
+            f"{{'untrusted_output'}}, not {type(labels).__name__}"
+        )
+    given = list(labels)
+    unknown = sorted({repr(label) for label in given if label not in LABELS})
+    if unknown:
+        raise UserError(
+            f"tool {name!r}: unknown label(s) {', '.join(unknown)}; the labels are "
+            f"{', '.join(sorted(LABELS))}"
+        )
+    if annotations.open_world:
+        given.append("untrusted_output")
+    return frozenset(given)
+
+
+def _check_run_in(name: str, run_in: Any, is_async: bool, executor: Executor | None) -> None:
+    if run_in not in typing.get_args(RunIn):
+        raise UserError(f"tool {name!r}: run_in must be 'thread', 'inline' or 'process'")
+    if is_async and run_in != "thread":
+        raise UserError(
+            f"tool {name!r}: run_in={run_in!r} is for synchronous executors; an async "
+            "executor runs on the event loop"
+        )
+    qualname = getattr(executor, "__qualname__", "")
+    if run_in == "process" and executor is not None and "<" in qualname:
+        # The worker imports the executor by name: a lambda or a nested function has none.
+        raise UserError(
+            f"tool {name!r}: run_in='process' needs a module-level function, not {qualname}"
         )
 
 

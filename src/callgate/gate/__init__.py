@@ -7,27 +7,27 @@
 makes writes exactly-once and keeps the receipts, `Redactor` keeps secrets out of them.
 """
 
+from callgate._backoff import Backoff
 from callgate.contract._tool import FromContext
 from callgate.gate._approvals import Approvals
-from callgate.gate._authorize import RULE_OF_TWO
+from callgate.gate._attempt import Refusal
 from callgate.gate._decision import Action, Decision
 from callgate.gate._execute import ExecutionSettings
 from callgate.gate._gate import Gate
 from callgate.gate._hooks import Reconciliation
 from callgate.gate._policy import DefaultMode, Policy, PolicyHook
-from callgate.gate._prepare import Prepared, prepare
 from callgate.gate._record import ReceiptSettings
 from callgate.gate._redact import REDACTED, Redactor
-from callgate.gate._render import Rendered, render_value
 from callgate.gate._retry import RetrySettings
+from callgate.gate._rule_of_two import RULE_OF_TWO
 from callgate.gate._rules import PolicyRequest, Rule
-from callgate.gate._taint import TaintTracker
 
 __all__ = [
     "REDACTED",
     "RULE_OF_TWO",
     "Action",
     "Approvals",
+    "Backoff",
     "Decision",
     "DefaultMode",
     "ExecutionSettings",
@@ -36,14 +36,10 @@ __all__ = [
     "Policy",
     "PolicyHook",
     "PolicyRequest",
-    "Prepared",
     "ReceiptSettings",
     "Reconciliation",
     "Redactor",
-    "Rendered",
+    "Refusal",
     "RetrySettings",
     "Rule",
-    "TaintTracker",
-    "prepare",
-    "render_value",
 ]

@@ -1,31 +1,47 @@
-"""Deciding held calls: list, show, approve (optionally with edited arguments or a grant for
-the rest of the run) and deny. Used by people through the CLI and by hosts in Python."""
+"""Deciding held calls: list, show, decide (approve, edit, decline, grant for the run). Used
+by people through the command line and by hosts in Python (`Gate.decide`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import dataclasses
 
 from callgate._errors import UserError
-from callgate.contract import Catalog, Context
-from callgate.gate._attempt import request_hash
-from callgate.gate._inject import supplied_by_model
-from callgate.schema import ArgumentError, check, fill_defaults, parse_arguments
+from callgate.contract import ApprovalDecision, Catalog, Context, Decline, Edit
+from callgate.gate._arguments import Rejected, check_arguments
+from callgate.gate._attempt import identity, request_hash
+from callgate.gate._redact import Redactor
+from callgate.schema import ArgumentLimits
 from callgate.store import Approval, RecordNotFound, Store
 
-__all__ = ["Approvals"]
+__all__ = ["Approvals", "approval_context"]
+
+
+def approval_context(approval: Approval, base: Context) -> Context:
+    """`base` for the principal, tenant and run the approval was filed for."""
+    return dataclasses.replace(
+        base, principal=approval.principal, tenant=approval.tenant, run_id=approval.run_id
+    )
 
 
 class Approvals:
-    """The approval queue of one store. `catalog` is needed only to edit arguments.
+    """The approval queue of one store. `catalog` is needed only to check edits.
 
     A decision never runs the call: the host (or the agent loop) resumes it with
     `Gate.resume(approval_id)`, or by proposing the same call again.
     """
 
-    def __init__(self, store: Store, catalog: Catalog | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        catalog: Catalog | None = None,
+        *,
+        limits: ArgumentLimits | None = None,
+        redactor: Redactor | None = None,
+    ) -> None:
         self.store = store
         self.catalog = catalog
+        self.limits = limits or ArgumentLimits()
+        self.redactor = redactor or Redactor()
 
     def list(self, *, pending_only: bool = True, limit: int = 100) -> list[Approval]:
         return self.store.approvals.list(pending_only=pending_only, limit=limit)
@@ -36,56 +52,40 @@ class Approvals:
             raise RecordNotFound("approval", approval_id)
         return found
 
-    def approve(
-        self,
-        approval_id: str,
-        *,
-        by: str,
-        note: str | None = None,
-        arguments: Mapping[str, Any] | str | None = None,
-        grant: bool = False,
+    def decide(
+        self, approval_id: str, decision: ApprovalDecision, *, context: Context | None = None
     ) -> Approval:
-        """Approve once. `arguments` replaces the call's arguments (validated again, new
-        request hash); `grant` allows the tool for the rest of the approval's run."""
-        edited, edited_hash = None, None
-        if arguments is not None:
-            edited, edited_hash = self._edit(self.get(approval_id), arguments)
-        if grant and self.get(approval_id).run_id is None:
+        """Record `decision` once. An `Edit` passes the same argument check as a proposal
+        and binds the approval to the edited request; a grant needs the approval's run.
+        `context`, when given, must be the one the call was held under."""
+        approval = self.get(approval_id)
+        if context is not None and identity(context) != identity(
+            approval_context(approval, context)
+        ):
+            raise UserError(
+                f"approval {approval_id} was filed for another principal, tenant or run"
+            )
+        if not isinstance(decision, Decline) and decision.grant and approval.run_id is None:
             raise UserError(f"approval {approval_id} belongs to no run: a grant needs a run id")
-        return self.store.approvals.decide(
-            approval_id,
-            approve=True,
-            decided_by=by,
-            note=note,
-            edited_arguments=edited,
-            edited_request_hash=edited_hash,
-            grant=grant,
-        )
+        edited_hash = None
+        if isinstance(decision, Edit):
+            decision, edited_hash = self._edit(approval, decision)
+        return self.store.approvals.decide(approval_id, decision, edited_request_hash=edited_hash)
 
-    def deny(self, approval_id: str, *, by: str, note: str | None = None) -> Approval:
-        """Decline: the model is told "do not retry; ask the user"."""
-        return self.store.approvals.decide(approval_id, approve=False, decided_by=by, note=note)
-
-    def _edit(self, approval: Approval, raw: Mapping[str, Any] | str) -> tuple[dict[str, Any], str]:
+    def _edit(self, approval: Approval, edit: Edit) -> tuple[Edit, str]:
+        """The edit as stored (checked, defaults filled, secrets redacted) and the hash of
+        the request it authorizes."""
         if self.catalog is None:
             raise UserError(
-                "editing the arguments of an approval needs the tool catalog "
-                "(use Gate.approvals, which has it)"
+                "editing the arguments of an approval needs the tool catalog (use "
+                "Gate.approvals, or `callgate approvals approve --edit ... --tools mod:attr`)"
             )
         entry = self.catalog.compiled(approval.tool_name)
         if entry is None:
             raise UserError(f"tool {approval.tool_name!r} is no longer in the catalog")
-        arguments = parse_arguments(raw)
-        if isinstance(arguments, ArgumentError):
-            raise UserError(f"edited arguments: {arguments.message}")
-        sent = supplied_by_model(entry.tool, arguments)
-        problems = [p.message for p in check(entry.input, arguments)]
-        if sent:
-            problems.append(f"{', '.join(sent)} is set by the host")
-        if problems:
-            raise UserError(f"edited arguments are invalid: {'; '.join(problems)}")
-        arguments = fill_defaults(entry.tool.input_schema, arguments)
-        context = Context(
-            principal=approval.principal, tenant=approval.tenant, run_id=approval.run_id
-        )
-        return arguments, request_hash(entry.tool, arguments, context)
+        checked = check_arguments(entry, edit.arguments, self.limits)
+        if isinstance(checked, Rejected):
+            raise UserError(f"edited arguments are invalid: {checked.message()}")
+        context = approval_context(approval, Context())
+        digest = request_hash(entry.tool, entry.tool.name, checked, context)
+        return dataclasses.replace(edit, arguments=self.redactor.value(checked)), digest

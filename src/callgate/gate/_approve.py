@@ -6,14 +6,14 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from callgate.contract import ToolResult
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Next, request_hash
-from callgate.gate._authorize import RULE_OF_TWO
+from callgate.gate._arguments import Rejected, check_arguments
+from callgate.gate._attempt import Attempt, Handler, Outcome
+from callgate.gate._prepare import with_arguments
 from callgate.gate._redact import Redactor
-from callgate.gate._store_io import StoreIO
-from callgate.schema import check, fill_defaults
-from callgate.store import Approval, ApprovalDraft
+from callgate.gate._rule_of_two import RULE_OF_TWO
+from callgate.schema import ArgumentLimits
+from callgate.store import Approval, ApprovalDraft, AsyncStore, StoreUnavailable
 
 __all__ = ["Approve"]
 
@@ -21,39 +21,65 @@ __all__ = ["Approve"]
 class Approve:
     """Files, finds and consumes approvals; passes on only calls a human has approved."""
 
-    def __init__(self, io: StoreIO, *, ttl: float, redactor: Redactor) -> None:
-        self.io = io
+    def __init__(
+        self,
+        next: Handler,
+        *,
+        store: AsyncStore,
+        ttl: float,
+        redactor: Redactor,
+        limits: ArgumentLimits,
+    ) -> None:
+        self.next = next
+        self.store = store
         self.ttl = ttl
         self.redactor = redactor
+        self.limits = limits
 
-    async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult:
+    async def __call__(self, attempt: Attempt) -> Outcome:
         decision = attempt.decision
         if decision is None or decision.action != "ask":
-            return await call_next(attempt)
+            return await self.next(attempt)
+        try:
+            found = await self._decided(attempt)
+        except StoreUnavailable:
+            return Outcome(
+                result=_outcome.store_unavailable(attempt.call, attempt.tool.name),
+                attempt=attempt,
+                store_down=True,
+            )
+        if isinstance(found, Outcome):
+            return found
+        return await self.next(found)
+
+    async def _decided(self, attempt: Attempt) -> Attempt | Outcome:
+        """The attempt to run (approved), or the outcome that stops it here."""
         approval = await self._existing(attempt)
         if approval is None or approval.state != "denied":  # a "no" to this very request
             granted = await self._grant(attempt)  # stands against a run grant
             if granted is not None:
-                return await _approved(call_next, attempt, granted)
+                return dataclasses.replace(attempt, approval_id=granted)
         if approval is not None:
-            outcome = await self._use(approval, attempt, call_next)
-            if outcome is not None:
-                return outcome
+            used = await self._use(approval, attempt)
+            if used is not None:
+                return used
         return await self._file(attempt)
 
     async def _grant(self, attempt: Attempt) -> str | None:
-        run_id = attempt.context.run_id
-        if run_id is None or attempt.decision is None or attempt.decision.rule_id == RULE_OF_TWO:
+        run_id, decision = attempt.context.run_id, attempt.decision
+        if run_id is None or decision is None or decision.rule_id == RULE_OF_TWO:
             return None  # a grant lifts policy asks, never the Rule of Two
-        grant = await self.io(self.io.store.approvals.grant_for, run_id, attempt.tool.name)
+        approvals = self.store.store.approvals
+        grant = await self.store.run(approvals.grant_for, run_id, attempt.tool.name)
         return grant.approval_id if grant is not None else None
 
     async def _existing(self, attempt: Attempt) -> Approval | None:
-        approvals = self.io.store.approvals
-        if attempt.approval_id is not None:
-            found = await self.io(approvals.get, attempt.approval_id)
+        approvals = self.store.store.approvals
+        named = attempt.request.approval
+        if named is not None:
+            found = await self.store.run(approvals.get, named.id)
         else:
-            found = await self.io(approvals.find, attempt.request_hash)
+            found = await self.store.run(approvals.find, attempt.request_hash)
         if found is None or attempt.request_hash not in (
             found.request_hash,
             found.edited_request_hash,
@@ -61,61 +87,67 @@ class Approve:
             return None
         return found
 
-    async def _use(
-        self, approval: Approval, attempt: Attempt, call_next: Next
-    ) -> ToolResult | None:
+    async def _use(self, approval: Approval, attempt: Attempt) -> Attempt | Outcome | None:
         call, name, rule = attempt.call, attempt.tool.name, approval.rule_id
         if approval.state == "pending":
-            return _outcome.held(call, name, approval.reason, approval_id=approval.id, rule_id=rule)
+            held = _outcome.held(call, name, approval.reason, approval_id=approval.id, rule_id=rule)
+            return Outcome(result=held, attempt=attempt)
         if approval.state == "denied":
-            return _outcome.declined(
+            declined = _outcome.declined(
                 call, name, approval_id=approval.id, note=approval.note, rule_id=rule
             )
-        if approval.state == "used" and await self._already_run(attempt):
-            return await _approved(call_next, attempt, approval.id)
-        if approval.state != "approved":
-            return None  # expired or used: a new decision is needed
-        approved = self._as_approved(approval, attempt)
-        if isinstance(approved, ToolResult):
-            return approved
-        used = await self.io(
-            self.io.store.approvals.consume, approval.id, request_hash=approved.request_hash
+            return Outcome(result=declined, attempt=attempt)
+        if approval.state not in ("approved", "used"):
+            return None  # expired: a new decision is needed
+        edited = self._as_decided(approval, attempt)
+        if isinstance(edited, Outcome):
+            return edited
+        edited = dataclasses.replace(edited, approval_id=approval.id)
+        if approval.state == "used":
+            # Used already: only a duplicate of the call it ran goes on, to the dedupe
+            # step's replay; anything else needs a new decision.
+            return edited if await self._already_run(edited) else None
+        approvals = self.store.store.approvals
+        used = await self.store.run(
+            approvals.consume, approval.id, request_hash=edited.request_hash
         )
-        if used.status != "consumed":
-            return None
-        return await _approved(call_next, approved, approval.id)
+        return edited if used.status == "consumed" else None
+
+    def _as_decided(self, approval: Approval, attempt: Attempt) -> Attempt | Outcome:
+        """The attempt as the approver decided it: with the edited arguments, checked again
+        (the catalog may have changed since)."""
+        if (
+            approval.edited_arguments is None
+            or attempt.request_hash == approval.edited_request_hash
+        ):
+            return attempt
+        checked = check_arguments(attempt.entry, approval.edited_arguments, self.limits)
+        if isinstance(checked, Rejected):
+            return Outcome(
+                result=_outcome.rejected(attempt.call, attempt.entry, checked), attempt=attempt
+            )
+        edited = with_arguments(attempt, checked)
+        if edited.request_hash != approval.edited_request_hash:
+            # The stored edit was redacted (it held a secret): it is not what was approved.
+            return Outcome(
+                result=_outcome.edit_unavailable(attempt.call, attempt.tool.name, approval.id),
+                attempt=attempt,
+            )
+        return edited
 
     async def _already_run(self, attempt: Attempt) -> bool:
-        """A used approval lets a duplicate through only to the dedupe step's replay."""
-        key = attempt.idempotency_key
-        if key is None:
+        if attempt.key is None:
             return False
-        record = await self.io(self.io.store.idempotency.get, key)
+        record = await self.store.run(self.store.store.idempotency.get, attempt.key)
         return record is not None
 
-    def _as_approved(self, approval: Approval, attempt: Attempt) -> Attempt | ToolResult:
-        """The attempt to run: with the approver's edited arguments, validated again."""
-        if approval.edited_arguments is None:
-            return attempt
-        entry = attempt.prepared.entry
-        arguments = dict(approval.edited_arguments)
-        problems = check(entry.input, arguments)
-        if problems:
-            return _outcome.invalid_arguments(
-                attempt.call, entry.tool.name, problems, entry.example
-            )
-        arguments = fill_defaults(entry.tool.input_schema, arguments)
-        attempt.prepared = dataclasses.replace(attempt.prepared, arguments=arguments)
-        attempt.request_hash = request_hash(entry.tool, arguments, attempt.context)
-        return attempt
-
-    async def _file(self, attempt: Attempt) -> ToolResult:
+    async def _file(self, attempt: Attempt) -> Outcome:
         decision, ctx = attempt.decision, attempt.context
         assert decision is not None
         draft = ApprovalDraft(
             request_hash=attempt.request_hash,
             tool_name=attempt.tool.name,
-            arguments=self.redactor.value(attempt.prepared.arguments),
+            arguments=self.redactor.value(dict(attempt.arguments)),
             principal=ctx.principal,
             tenant=ctx.tenant,
             run_id=ctx.run_id,
@@ -124,16 +156,12 @@ class Approve:
             rule_id=decision.rule_id,
             expires_at=time.time() + self.ttl,
         )
-        approval = await self.io(self.io.store.approvals.create, draft)
-        return _outcome.held(
+        approval = await self.store.run(self.store.store.approvals.create, draft)
+        held = _outcome.held(
             attempt.call,
             attempt.tool.name,
             decision.reason,
             approval_id=approval.id,
             rule_id=decision.rule_id,
         )
-
-
-async def _approved(call_next: Next, attempt: Attempt, approval_id: str) -> ToolResult:
-    attempt.approval_id = approval_id
-    return await call_next(attempt)
+        return Outcome(result=held, attempt=dataclasses.replace(attempt, approval_id=approval.id))

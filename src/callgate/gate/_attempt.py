@@ -1,145 +1,166 @@
-"""One call on its way through the gate's steps, and how the steps are chained.
+"""The values that travel through the gate's chain of steps.
 
-Each cross-cutting concern (authorize, approve, dedupe, retry, verify, record) is a small
-step `async (attempt, call_next) -> ToolResult` that may stop the call with a route of its
-own, change the attempt for the steps after it, or look at the result on the way back.
-The gate builds the chain once from its configuration; with no policy and no store the
-chain is empty and a call goes straight to execution.
+A `Request` goes in; the first step checks it and hands an `Attempt` (a call whose tool
+exists and whose arguments passed the schema) down; every step hands back an `Outcome` (the
+result, the attempt as the innermost step saw it, and what the record step must still
+write). Values are passed down and results passed up: no step reaches into another's state.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from callgate.contract import Context, Effect, Tool, ToolCall, ToolResult
+from callgate.contract import CompiledTool, Context, Tool, ToolCall, ToolResult
 from callgate.gate._decision import Decision
-from callgate.gate._prepare import Prepared
 from callgate.schema import content_hash
+from callgate.store import Approval
 
 __all__ = [
     "Attempt",
-    "Next",
-    "Settlement",
-    "Step",
-    "annotate",
-    "chain",
+    "Claimed",
+    "Handler",
+    "Outcome",
+    "Refusal",
+    "Request",
     "derive_key",
+    "identity",
+    "once_key",
     "request_hash",
 ]
 
 
-@dataclass(kw_only=True, slots=True)
-class Settlement:
-    """An idempotency record to finish together with the call's receipt.
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Refusal:
+    """The host refuses a call without running it (the agent loop's limits and circuit
+    breaker): routed `denied` under `rule_id`, recorded like every other route."""
 
-    The dedupe step fills it instead of finishing the record itself; the record step then
-    stores outcome and receipt in one transaction (both exist, or neither does).
-    """
+    kind: Literal["stopped", "limit"]
+    """`stopped`: the tool is stopped for the run; `limit`: the run reached a limit."""
+    rule_id: str
+    detail: str
+    """Why, in words (the breaker's reason, or the limit's name)."""
 
-    key: str | None = None
-    owner: str | None = None
-    state: Literal["completed", "failed"] | None = None
+    def announce(self, result: ToolResult) -> ToolResult:
+        """The result that led to a `stopped` refusal, telling the model that the tool is
+        stopped from now on (the calls after it are refused)."""
+        from callgate.gate._outcome import stopped_notice
+
+        return stopped_notice(result, self.detail)
 
 
-@dataclass(kw_only=True, slots=True)
-class Attempt:
-    """A valid call and everything the steps learned about it so far.
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Request:
+    """One proposed call as it enters the gate."""
 
-    Working state of one call, owned by it alone: steps set fields in place (cheaper than
-    copying a frozen value at every step, which showed in the durable gate's profile).
-    """
-
-    prepared: Prepared
+    call: ToolCall
     context: Context
+    received_at: float
+    """Unix time when the gate received the call."""
+    request_id: str | None = None
+    """The caller's id for this request (part of the idempotency key)."""
+    approval: Approval | None = None
+    """The approval a resume names."""
+    batch_id: str | None = None
+    refusal: Refusal | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Attempt:
+    """A valid call and what the steps before this one decided about it."""
+
+    request: Request
+    entry: CompiledTool
+    arguments: Mapping[str, Any]
+    """The model's arguments after validation, defaults filled."""
     injected: Mapping[str, Any]
     """Server-side arguments taken from the context."""
     request_hash: str
-    """Binds approvals and receipts to this exact request."""
-    idempotency_key: str | None
-    started_at: float
-    """Unix time when the gate received the call."""
+    """Binds approvals, claims and receipts to this exact request ("" in a gate with
+    nothing to bind: no store)."""
+    key: str | None
+    """The idempotency key of a call that changes something."""
     deadline: float
-    """`time.monotonic()` after which no retry starts (the call's time budget)."""
+    """`clock.monotonic()` after which no retry starts (the call's time budget)."""
     decision: Decision | None = None
     approval_id: str | None = None
-    """The approval to use: set by `Gate.resume`, then by the approve step."""
     number: int = 1
     """Attempt number passed to the executor (`CallContext.attempt`)."""
-    settlement: Settlement | None = None
-    """Set by the record step when the store can finish a record with its receipt."""
 
     @property
     def tool(self) -> Tool:
-        return self.prepared.entry.tool
+        return self.entry.tool
 
     @property
     def call(self) -> ToolCall:
-        return self.prepared.call
+        return self.request.call
+
+    @property
+    def context(self) -> Context:
+        return self.request.context
+
+    def all_arguments(self) -> dict[str, Any]:
+        """What the executor, the policy and read-back see: model's and host's values."""
+        return {**self.arguments, **self.injected}
 
 
-Next = Callable[[Attempt], Awaitable[ToolResult]]
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Claimed:
+    """A key the dedupe step claimed: the record step finishes it with the receipt."""
+
+    key: str
+    owner: str
 
 
-class Step(Protocol):
-    """A cross-cutting piece of the path of one call."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Outcome:
+    """What a step hands back up."""
 
-    async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult: ...
-
-
-def annotate(result: ToolResult, attempt: Attempt) -> ToolResult:
-    """Fill in, once, what the steps decided: rule, approval and idempotency key."""
-    decision, key = attempt.decision, attempt.idempotency_key
-    rule_id = result.rule_id or (decision.rule_id if decision is not None else None)
-    approval_id = result.approval_id or attempt.approval_id
-    if attempt.tool.effect is Effect.READ:
-        key = result.idempotency_key
-    else:
-        key = result.idempotency_key or key
-    if (rule_id, approval_id, key) == (result.rule_id, result.approval_id, result.idempotency_key):
-        return result
-    return dataclasses.replace(
-        result, rule_id=rule_id, approval_id=approval_id, idempotency_key=key
-    )
+    result: ToolResult
+    attempt: Attempt | None = None
+    """The checked call as the innermost step that handled it saw it (None when the call
+    never became valid)."""
+    claimed: Claimed | None = None
+    transient: bool = False
+    """The target system called the failure temporary (`TransientError`)."""
+    store_down: bool = False
+    """The store could not be reached: nothing more can be written for this call."""
 
 
-def chain(steps: Sequence[Step], terminal: Next) -> Next:
-    """`steps[0]` runs first and sees the result last."""
-    handler = terminal
-    for step in reversed(steps):
-        handler = _bind(step, handler)
-    return handler
+Handler = Callable[[Attempt], Awaitable[Outcome]]
+"""The rest of the chain below a step."""
 
 
-def _bind(step: Step, call_next: Next) -> Next:
-    async def run(attempt: Attempt) -> ToolResult:
-        return await step(attempt, call_next)
-
-    return run
+def identity(context: Context) -> dict[str, Any]:
+    """Who a request is for, as every request hash binds it."""
+    return {"principal": context.principal, "tenant": context.tenant, "run": context.run_id}
 
 
-def request_hash(tool: Tool, arguments: Mapping[str, Any], context: Context) -> str:
-    """sha256 over the tool fingerprint, canonical arguments, principal, tenant and run."""
-    return content_hash(
-        {
-            "tool": tool.fingerprint,
-            "arguments": arguments,
-            "principal": context.principal,
-            "tenant": context.tenant,
-            "run": context.run_id,
-        }
-    )
+def request_hash(tool: Tool | None, name: str, arguments: Any, context: Context) -> str:
+    """sha256 over the tool's fingerprint (or, for a name no tool has, the name), the
+    canonical arguments and who the call is for. Arguments that are not JSON (a model's
+    broken text) are hashed as their text."""
+    subject = {"tool": tool.fingerprint} if tool is not None else {"name": name}
+    try:
+        return content_hash({**subject, "arguments": arguments, **identity(context)})
+    except (TypeError, ValueError):
+        return content_hash({**subject, "arguments": repr(arguments), **identity(context)})
 
 
 def derive_key(tool: Tool, call: ToolCall, context: Context, request_id: str | None) -> str | None:
     """`tenant:request_id:tool`; without a request id, `run_id/call_id` stands in for it.
 
-    A call with neither has no key: nothing ties a retry to the first attempt.
-    """
+    A call with neither has no key of its own (see `once_key`)."""
     if request_id is None:
         if context.run_id is None:
             return None
         request_id = f"{context.run_id}/{call.id}"
     return f"{context.tenant or '-'}:{request_id}:{tool.name}"
+
+
+def once_key(tool: Tool, context: Context) -> str:
+    """A fresh key for a write that has none: nothing ties a retry to it, but its claim is
+    written before the tool runs, so the write never runs unrecorded."""
+    return f"{context.tenant or '-'}:once/{uuid.uuid4().hex}:{tool.name}"

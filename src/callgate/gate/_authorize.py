@@ -2,44 +2,74 @@
 
 from __future__ import annotations
 
-from callgate.contract import Route, ToolResult
+import dataclasses
+import secrets
+
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Next
+from callgate.gate._attempt import Attempt, Handler, Outcome
 from callgate.gate._decision import Decision
+from callgate.gate._log import GateLog
 from callgate.gate._policy import Policy
+from callgate.gate._rule_of_two import RULE_OF_TWO, acts, violation
 from callgate.gate._rules import PolicyRequest
-from callgate.gate._taint import TaintTracker
+from callgate.store import AsyncStore, StoreUnavailable
 
-__all__ = ["RULE_OF_TWO", "Authorize"]
-
-RULE_OF_TWO = "rule-of-two"
-"""The rule id of a call held by the Rule of Two (a grant for the tool does not lift it)."""
+__all__ = ["Authorize"]
 
 
 class Authorize:
     """Denies what the policy denies; marks for approval what it asks about, and whatever
-    would complete the Rule of Two; records the labels a finished call brought in."""
+    would complete the Rule of Two. A policy that cannot decide, or labels that cannot be
+    read, stop the call (fail closed)."""
 
-    def __init__(self, policy: Policy, taint: TaintTracker) -> None:
+    def __init__(self, next: Handler, *, policy: Policy, store: AsyncStore, log: GateLog) -> None:
+        self.next = next
         self.policy = policy
-        self.taint = taint
+        self.store = store
+        self.log = log
 
-    async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult:
-        decision = await self._decide(attempt)
-        if decision.action == "deny":
-            return _outcome.denied(
-                attempt.call, attempt.tool.name, decision.reason, rule_id=decision.rule_id
+    async def __call__(self, attempt: Attempt) -> Outcome:
+        request = PolicyRequest(
+            tool=attempt.tool, arguments=attempt.all_arguments(), context=attempt.context
+        )
+        try:
+            decision = await self.policy.decide(request)
+        except Exception:
+            reference = secrets.token_hex(4)
+            self.log.exception(
+                "policy failed for %s (call %s, reference %s)",
+                attempt.tool.name,
+                attempt.call.id,
+                reference,
             )
-        violation = self.taint.violation(attempt.tool, attempt.context)
-        if violation is not None:
-            decision = Decision.ask(violation, rule_id=RULE_OF_TWO)
-        attempt.decision = decision
-        result = await call_next(attempt)
-        if result.route in (Route.COMPLETED, Route.VERIFIED):
-            self.taint.observe(attempt.tool, attempt.context.run_id)
-        return result
+            return Outcome(
+                result=_outcome.policy_failed(attempt.call, attempt.tool.name, reference),
+                attempt=attempt,
+            )
+        attempt = dataclasses.replace(attempt, decision=decision)
+        if decision.action == "deny":
+            return Outcome(
+                result=_outcome.denied(
+                    attempt.call, attempt.tool.name, decision.reason, rule_id=decision.rule_id
+                ),
+                attempt=attempt,
+            )
+        if acts(attempt.tool):
+            try:
+                held = await self._rule_of_two(attempt)
+            except StoreUnavailable as exc:
+                self.log.error("labels of run %s unreadable: %s", attempt.context.run_id, exc)
+                return Outcome(
+                    result=_outcome.store_unavailable(attempt.call, attempt.tool.name),
+                    attempt=attempt,
+                    store_down=True,
+                )
+            if held is not None:
+                attempt = dataclasses.replace(attempt, decision=held)
+        return await self.next(attempt)
 
-    async def _decide(self, attempt: Attempt) -> Decision:
-        arguments = {**attempt.prepared.arguments, **attempt.injected}
-        request = PolicyRequest(tool=attempt.tool, arguments=arguments, context=attempt.context)
-        return await self.policy.decide(request)
+    async def _rule_of_two(self, attempt: Attempt) -> Decision | None:
+        run_id = attempt.context.run_id
+        seen = await self.store.run(self.store.store.labels.of, run_id) if run_id else {}
+        why = violation(attempt.tool, seen, attempt.context)
+        return Decision.ask(why, rule_id=RULE_OF_TWO) if why is not None else None

@@ -15,7 +15,7 @@ from collections.abc import Coroutine, Generator
 from concurrent.futures import Executor
 from typing import Any
 
-__all__ = ["Expired", "run_bounded"]
+__all__ = ["Continue", "Expired", "in_task", "run_bounded"]
 
 
 class Expired(Exception):
@@ -23,16 +23,25 @@ class Expired(Exception):
 
 
 async def run_bounded(
-    executor: Any, kwargs: dict[str, Any], *, is_async: bool, seconds: float, threads: Executor
+    executor: Any,
+    kwargs: dict[str, Any],
+    *,
+    is_async: bool,
+    inline: bool,
+    seconds: float,
+    threads: Executor,
 ) -> Any:
     started = time.monotonic()
+    if inline:
+        # Declared non-blocking: it runs right here, and no deadline can interrupt it.
+        return executor(**kwargs)
     if is_async:
         coro = executor(**kwargs)
         try:
             pending = coro.send(None)
         except StopIteration as done:
             return done.value
-        return await _deadline(_Resumed(coro, pending), seconds - (time.monotonic() - started))
+        return await _deadline(Continue(coro, pending), seconds - (time.monotonic() - started))
     loop = asyncio.get_running_loop()
     # A sync tool that overruns keeps its worker thread until it returns: Python cannot
     # stop a thread. The gate stops waiting and reports the timeout.
@@ -41,6 +50,7 @@ async def run_bounded(
 
 
 async def _deadline(awaitable: Any, seconds: float) -> Any:
+    await in_task()
     try:
         async with asyncio.timeout(max(seconds, 0.0)) as deadline:
             return await awaitable
@@ -50,7 +60,7 @@ async def _deadline(awaitable: Any, seconds: float) -> Any:
         raise
 
 
-class _Resumed:
+class Continue:
     """Awaits the rest of a coroutine whose first step has already run."""
 
     __slots__ = ("_coro", "_pending")
@@ -74,3 +84,10 @@ class _Resumed:
                     pending = coro.send(sent)
                 except StopIteration as done:
                     return done.value
+
+
+async def in_task() -> None:
+    """Make sure the code after this runs inside a task (`asyncio.timeout` needs one): the
+    first step of a synchronous call (`_sync.py`) runs outside any task until it suspends."""
+    if asyncio.current_task() is None:
+        await asyncio.sleep(0)

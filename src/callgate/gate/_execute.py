@@ -1,121 +1,180 @@
-"""execute: run one prepared call, bounded in time, with every failure turned into a route."""
+"""execute: run one checked call, bounded in time, with every failure turned into a route.
+
+The last step of the chain. The concurrency cap lives here, around the tool itself, so
+that calls waiting on the store or on a person hold no slot.
+"""
 
 from __future__ import annotations
 
-import logging
+import asyncio
 import secrets
 import time
-from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
 import pydantic
 
+from callgate._backoff import Clock
 from callgate._errors import ConflictError, ToolError, TransientError
-from callgate.contract import CallContext, Context, Effect, Route, Timings, ToolResult
+from callgate.contract import CallContext, Effect, Route, Timings, ToolResult
 from callgate.gate import _outcome
+from callgate.gate._attempt import Attempt, Outcome
 from callgate.gate._bounded import Expired, run_bounded
-from callgate.gate._prepare import Prepared
+from callgate.gate._log import GateLog
+from callgate.gate._process import ProcessRunner
 from callgate.gate._render import render_value
 from callgate.schema import check
 
-__all__ = ["ExecutionSettings", "execute"]
-
-log = logging.getLogger("callgate.gate")
+__all__ = ["Execute", "ExecutionSettings"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ExecutionSettings:
+    """How the gate runs tools."""
+
     default_timeout: float = 30.0
     """Seconds a tool may run when it declares no timeout of its own."""
     max_result_chars: int = 20_000
     """Longer results are cut, with a notice saying what was cut."""
 
 
-async def execute(
-    prepared: Prepared,
-    context: Context,
-    settings: ExecutionSettings,
-    threads: Executor,
-    *,
-    idempotency_key: str | None = None,
-    injected: Mapping[str, Any] | None = None,
-    attempt: int = 1,
-    budget: float | None = None,
-) -> ToolResult:
-    """Run the tool; exceptions, timeouts and broken output contracts become routes.
+class Execute:
+    """Runs the executor; exceptions, timeouts and broken output contracts become routes."""
 
-    `injected` are the server-side arguments (added after the model's arguments are bound,
-    so they never pass through the model-facing schema); `budget` (seconds) replaces the
-    tool's timeout when a retry has less of the call's time budget left.
-    """
-    tool = prepared.entry.tool
-    call = prepared.call
-    started, t0 = time.time(), time.perf_counter()
-    timeout = budget or tool.timeout or settings.default_timeout
-    # Only executors that declare a CallContext parameter get one: most tools never do.
-    ctx = (
-        CallContext(
-            call_id=call.id,
-            tool_name=tool.name,
-            context=context,
-            idempotency_key=idempotency_key,
-            attempt=attempt,
+    def __init__(
+        self,
+        *,
+        settings: ExecutionSettings,
+        max_concurrency: int,
+        threads: Executor,
+        processes: ProcessRunner,
+        clock: Clock,
+        log: GateLog,
+    ) -> None:
+        self.settings = settings
+        self.max_concurrency = max_concurrency
+        self.clock = clock
+        self.threads = threads
+        self.processes = processes
+        self.log = log
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self._by_loop: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+
+    async def __call__(self, attempt: Attempt) -> Outcome:
+        tool, call = attempt.tool, attempt.call
+        started, t0 = time.time(), time.perf_counter()
+        # Later attempts get what is left of the call's budget; the first gets it all.
+        timeout = tool.timeout or self.settings.default_timeout
+        if attempt.number > 1:
+            timeout = max(attempt.deadline - self.clock.monotonic(), 0.001)
+        # Only executors that declare a CallContext parameter get one: most tools never do.
+        ctx = None
+        if tool.context_parameter is not None:
+            ctx = CallContext(
+                call_id=call.id,
+                tool_name=tool.name,
+                context=attempt.context,
+                idempotency_key=attempt.key,
+                attempt=attempt.number,
+            )
+        try:
+            kwargs = tool.bind(dict(attempt.arguments), ctx)
+        except pydantic.ValidationError as exc:
+            result = _outcome.invalid_arguments(
+                call, tool.name, _pydantic_problem(exc), attempt.entry.example
+            )
+            return Outcome(result=result, attempt=attempt)
+        if attempt.injected:
+            kwargs.update(attempt.injected)
+        async with self._slot():
+            return await self._run(attempt, kwargs, timeout, started, t0)
+
+    async def _run(
+        self, attempt: Attempt, kwargs: dict[str, Any], seconds: float, started: float, t0: float
+    ) -> Outcome:
+        tool, call = attempt.tool, attempt.call
+        try:
+            if tool.executor is None:
+                raise ToolError("this tool has no executor on this host")
+            if tool.is_async or tool.run_in != "process":
+                value = await run_bounded(
+                    tool.executor,
+                    kwargs,
+                    is_async=tool.is_async,
+                    inline=tool.run_in == "inline",
+                    seconds=seconds,
+                    threads=self.threads,
+                )
+            else:
+                value = await self.processes.run(tool.executor, kwargs, seconds=seconds)
+        except Expired:
+            changes = tool.effect is not Effect.READ
+            result = _outcome.timed_out(
+                call, tool.name, seconds, changes_state=changes, timings=_timings(started, t0)
+            )
+            return Outcome(result=result, attempt=attempt)
+        except ConflictError as exc:
+            result = _outcome.conflict(call, tool.name, exc.message, _timings(started, t0))
+            return Outcome(result=result, attempt=attempt)
+        except TransientError as exc:
+            result = _outcome.transient(call, tool.name, exc.message, _timings(started, t0))
+            return Outcome(result=result, attempt=attempt, transient=True)
+        except ToolError as exc:
+            result = _outcome.failed(call, tool.name, exc.message, _timings(started, t0))
+            return Outcome(result=result, attempt=attempt)
+        except Exception:
+            reference = secrets.token_hex(4)
+            self.log.exception(
+                "tool %s failed (call %s, reference %s)", tool.name, call.id, reference
+            )
+            result = _outcome.masked_failure(call, tool.name, reference, _timings(started, t0))
+            return Outcome(result=result, attempt=attempt)
+        return Outcome(
+            result=self._completed(attempt, value, _timings(started, t0)), attempt=attempt
         )
-        if tool.context_parameter is not None
-        else None
-    )
-    try:
-        kwargs = tool.bind(dict(prepared.arguments), ctx)
-    except pydantic.ValidationError as exc:
-        return _outcome.invalid_arguments(
-            call, tool.name, _pydantic_problem(exc), prepared.entry.example
+
+    def _completed(self, attempt: Attempt, value: Any, timings: Timings) -> ToolResult:
+        call, entry = attempt.call, attempt.entry
+        rendered = render_value(value, self.settings.max_result_chars)
+        if entry.output is not None:
+            checked = rendered.value
+            if not isinstance(checked, dict) and _wraps_result(entry.tool.output_schema):
+                checked = {"result": checked}  # the MCP SDK's wrapping of a plain value
+            problems = check(entry.output, checked)
+            if problems:
+                return _outcome.contract_broken(call, entry.tool.name, problems, timings)
+        return _outcome.result(
+            call,
+            Route.COMPLETED,
+            rendered.content,
+            name=entry.tool.name,
+            structured=rendered.structured,
+            timings=timings,
         )
-    if injected:
-        kwargs.update(injected)
-    outcome: Any
-    try:
-        if tool.executor is None:
-            raise ToolError("this tool has no executor on this host")
-        outcome = await run_bounded(
-            tool.executor, kwargs, is_async=tool.is_async, seconds=timeout, threads=threads
-        )
-    except Expired:
-        timings = _timings(started, t0)
-        return _outcome.timed_out(
-            call, tool.name, timeout, changes_state=tool.effect is not Effect.READ, timings=timings
-        )
-    except ConflictError as exc:
-        return _outcome.conflict(call, tool.name, exc.message, _timings(started, t0))
-    except TransientError as exc:
-        return _outcome.transient(call, tool.name, exc.message, _timings(started, t0))
-    except ToolError as exc:
-        return _outcome.failed(call, tool.name, exc.message, _timings(started, t0))
-    except Exception:
-        reference = secrets.token_hex(4)
-        log.exception("tool %s failed (call %s, reference %s)", tool.name, call.id, reference)
-        return _outcome.masked_failure(call, tool.name, reference, _timings(started, t0))
-    return _completed(prepared, outcome, settings, _timings(started, t0))
+
+    def _slot(self) -> asyncio.Semaphore:
+        """This event loop's concurrency cap (a gate may serve several loops)."""
+        loop = asyncio.get_running_loop()
+        if loop is self._loop and self._slots is not None:
+            return self._slots
+        slots = self._by_loop.get(loop)
+        if slots is None:
+            slots = self._by_loop[loop] = asyncio.Semaphore(self.max_concurrency)
+            for old in [other for other in self._by_loop if other.is_closed()]:
+                del self._by_loop[old]
+        self._loop, self._slots = loop, slots
+        return slots
 
 
-def _completed(
-    prepared: Prepared, value: Any, settings: ExecutionSettings, timings: Timings
-) -> ToolResult:
-    call, entry = prepared.call, prepared.entry
-    rendered = render_value(value, settings.max_result_chars)
-    if entry.output is not None:
-        problems = check(entry.output, rendered.value)
-        if problems:
-            return _outcome.contract_broken(call, entry.tool.name, problems, timings)
-    return _outcome.result(
-        call,
-        Route.COMPLETED,
-        rendered.content,
-        name=entry.tool.name,
-        structured=rendered.structured,
-        timings=timings,
-    )
+def _wraps_result(schema: Any) -> bool:
+    """An output schema of the form `{"type": "object", "properties": {"result": ...},
+    "required": ["result"]}`, which the MCP SDK declares for a function returning a value."""
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return False
+    properties = schema.get("properties")
+    return isinstance(properties, dict) and set(properties) == {"result"}
 
 
 def _timings(started: float, t0: float) -> Timings:

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import logging
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from callgate.contract import Executor
+from callgate.gate._log import GateLog
 
 __all__ = ["Reconciliation", "ask_reconcile", "confirm_write"]
-
-log = logging.getLogger("callgate.gate")
 
 Reconciliation = Literal["applied", "not_applied", "unknown"]
 """What a tool's `reconcile(key)` found out about an earlier attempt.
@@ -32,7 +30,7 @@ async def _call(hook: Executor, *args: Any) -> Any:
     return await value if inspect.isawaitable(value) else value
 
 
-async def ask_reconcile(hook: Executor, key: str, tool_name: str) -> Reconciliation:
+async def ask_reconcile(hook: Executor, key: str, tool_name: str, log: GateLog) -> Reconciliation:
     """Ask whether the attempt under `key` took effect on the target system."""
     try:
         answer = await _call(hook, key)
@@ -45,7 +43,7 @@ async def ask_reconcile(hook: Executor, key: str, tool_name: str) -> Reconciliat
 
 
 async def confirm_write(
-    hook: Executor, arguments: Mapping[str, Any], result: Any, tool_name: str
+    hook: Executor, arguments: Mapping[str, Any], result: Any, tool_name: str, log: GateLog
 ) -> bool:
     """`read_back(arguments, result)`: True only when the target confirms the write."""
     try:

@@ -1,33 +1,45 @@
 """What the model is told for each route: what happened, and what to do next.
 
-Internal exception details never appear here unless a tool raised `ToolError` on purpose.
+Every model-facing text of the gate and of the agent loop is written here. Internal
+exception details never appear unless a tool raised `ToolError` on purpose.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from callgate.contract import Route, Timings, ToolCall, ToolResult
+from callgate.contract import CompiledTool, Route, Timings, ToolCall, ToolResult
 from callgate.schema import FieldError
 
+if TYPE_CHECKING:
+    from callgate.gate._arguments import Rejected
+    from callgate.gate._attempt import Refusal
+
 __all__ = [
+    "STORE_UNAVAILABLE",
     "TRANSIENT",
     "conflict",
     "contract_broken",
     "declined",
     "denied",
     "earlier_attempt_unknown",
+    "edit_unavailable",
     "failed",
     "held",
     "host_parameter",
     "invalid_arguments",
     "masked_failure",
     "not_confirmed",
+    "policy_failed",
     "reconciled",
+    "refused",
+    "rejected",
     "result",
     "still_running",
+    "stopped_notice",
     "store_unavailable",
     "timed_out",
     "transient",
@@ -36,6 +48,8 @@ __all__ = [
 
 TRANSIENT = "transient failure"
 """The reason of a `failed` result that the target system called temporary."""
+STORE_UNAVAILABLE = "store unavailable"
+"""The reason of a call denied because the record store could not be written."""
 
 
 def result(
@@ -193,7 +207,7 @@ def denied(call: ToolCall, tool: str, reason: str, *, rule_id: str | None) -> To
 
 
 def store_unavailable(call: ToolCall, tool: str) -> ToolResult:
-    reason = "store unavailable"
+    reason = STORE_UNAVAILABLE
     return result(
         call,
         Route.DENIED,
@@ -291,4 +305,65 @@ def still_running(call: ToolCall, tool: str) -> ToolResult:
         "is not known yet. Do not call it again; check back later.",
         name=tool,
         reason="another attempt holds the key",
+    )
+
+
+def rejected(call: ToolCall, entry: CompiledTool, why: Rejected) -> ToolResult:
+    """Arguments that failed the argument check."""
+    if why.host_set:
+        return host_parameter(call, entry.tool.name, why.host_set)
+    return invalid_arguments(call, entry.tool.name, why.problems, entry.example)
+
+
+def refused(call: ToolCall, refusal: Refusal) -> ToolResult:
+    """A call the host refused without running it."""
+    if refusal.kind == "stopped":
+        text = (
+            f"{call.name} is stopped for the rest of this run: {refusal.detail}. It was not "
+            "called. Do not call it again; use another tool or answer with what you have."
+        )
+        reason = f"circuit breaker: {refusal.detail}"
+    else:
+        text = (
+            f"{call.name} was not called: the run reached its {refusal.detail} limit. Answer "
+            "with what you have."
+        )
+        reason = f"{refusal.detail} limit"
+    return result(call, Route.DENIED, text, reason=reason, rule_id=refusal.rule_id)
+
+
+def stopped_notice(outcome: ToolResult, why: str) -> ToolResult:
+    """The result that tripped the circuit breaker, with the notice that the tool is now
+    stopped for the run."""
+    notice = (
+        f"\n[{outcome.name} is now stopped for the rest of this run: {why}. Do not call it again.]"
+    )
+    return dataclasses.replace(outcome, content=outcome.content + notice)
+
+
+def policy_failed(call: ToolCall, tool: str, reference: str) -> ToolResult:
+    """The policy could not decide (its hook raised): the call does not run."""
+    return result(
+        call,
+        Route.DENIED,
+        f"{tool} was not run: the policy could not be evaluated (reference {reference}). "
+        "Nothing was changed. Do not retry this call; tell the user.",
+        name=tool,
+        reason="policy error",
+        reference=reference,
+        rule_id="policy:error",
+    )
+
+
+def edit_unavailable(call: ToolCall, tool: str, approval_id: str) -> ToolResult:
+    """The approver's edited arguments held a secret and were stored redacted."""
+    return result(
+        call,
+        Route.HELD,
+        f"{tool} is waiting: approval {approval_id} was decided with edited arguments that "
+        "cannot be read back here. Nothing has been done yet. Do not call it again; tell the "
+        "user it needs their approval.",
+        name=tool,
+        reason="the edited arguments were stored redacted; resume with the edited call",
+        approval_id=approval_id,
     )

@@ -1,41 +1,88 @@
-"""resolve -> parse -> validate -> fill defaults: from a proposed call to checked arguments."""
+"""resolve -> parse -> validate: the first step, from a proposed call to an `Attempt`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import dataclasses
 
-from callgate.contract import Catalog, CompiledTool, ToolCall, ToolResult
+from callgate._backoff import Clock
+from callgate._errors import UserError
+from callgate.contract import Catalog, Effect
 from callgate.gate import _outcome
-from callgate.gate._inject import supplied_by_model
-from callgate.schema import ArgumentError, ArgumentLimits, check, parse_arguments
+from callgate.gate._arguments import Rejected, check_arguments
+from callgate.gate._attempt import Attempt, Handler, Outcome, Request, derive_key, request_hash
+from callgate.gate._inject import MissingContext, context_values
+from callgate.schema import ArgumentLimits
 
-__all__ = ["Prepared", "prepare"]
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Prepared:
-    """A call whose tool exists and whose arguments passed the schema, defaults filled."""
-
-    call: ToolCall
-    entry: CompiledTool
-    arguments: dict[str, Any]
+__all__ = ["Prepare"]
 
 
-def prepare(catalog: Catalog, call: ToolCall, limits: ArgumentLimits) -> Prepared | ToolResult:
-    """Either a `Prepared` call or the `invalid` result that explains what to fix."""
-    entry = catalog.compiled(call.name)
-    if entry is None:
-        return _outcome.unknown_tool(call, catalog.suggest(call.name), catalog.names)
-    name = entry.tool.name
-    arguments = parse_arguments(call.arguments, limits)
-    if isinstance(arguments, ArgumentError):
-        return _outcome.invalid_arguments(call, name, arguments.message, entry.example)
-    if entry.tool.server_parameters:
-        sent = supplied_by_model(entry.tool, arguments)
-        if sent:
-            return _outcome.host_parameter(call, name, sent)
-    problems = check(entry.input, arguments)
-    if problems:
-        return _outcome.invalid_arguments(call, name, problems, entry.example)
-    return Prepared(call=call, entry=entry, arguments=entry.fill_defaults(arguments))
+class Prepare:
+    """Resolves the tool, checks the arguments and takes the server-side values from the
+    context; a refused or invalid call stops here."""
+
+    def __init__(
+        self,
+        next: Handler,
+        *,
+        catalog: Catalog,
+        limits: ArgumentLimits,
+        default_timeout: float,
+        clock: Clock,
+        binds: bool,
+    ) -> None:
+        self.next = next
+        self.catalog = catalog
+        self.limits = limits
+        self.default_timeout = default_timeout
+        self.clock = clock
+        self.binds = binds
+        """Compute the request hash: only a gate with a store binds anything to it."""
+
+    async def __call__(self, request: Request) -> Outcome:
+        call = request.call
+        if request.refusal is not None:
+            return Outcome(result=_outcome.refused(call, request.refusal))
+        entry = self.catalog.compiled(call.name)
+        if entry is None:
+            return Outcome(
+                result=_outcome.unknown_tool(call, self.catalog.suggest(call.name),
+                                             self.catalog.names)
+            )  # fmt: skip
+        arguments = check_arguments(entry, call.arguments, self.limits)
+        if isinstance(arguments, Rejected):
+            return Outcome(result=_outcome.rejected(call, entry, arguments))
+        tool = entry.tool
+        try:
+            injected = context_values(tool, request.context) if tool.server_parameters else {}
+        except MissingContext as exc:
+            return Outcome(result=_outcome.denied(call, tool.name, str(exc), rule_id=None))
+        key = None
+        if tool.effect is not Effect.READ:
+            key = derive_key(tool, call, request.context, request.request_id)
+        attempt = Attempt(
+            request=request,
+            entry=entry,
+            arguments=arguments,
+            injected=injected,
+            request_hash=(
+                request_hash(tool, tool.name, arguments, request.context) if self.binds else ""
+            ),
+            key=key,
+            deadline=self.clock.monotonic() + (tool.timeout or self.default_timeout),
+        )
+        if request.approval is not None and attempt.request_hash not in (
+            request.approval.request_hash,
+            request.approval.edited_request_hash,
+        ):
+            raise UserError(
+                f"approval {request.approval.id} was made for another request (tool, "
+                "arguments, principal or run differ); pass the original call and context to "
+                "resume() — stored arguments may have been redacted"
+            )
+        return await self.next(attempt)
+
+
+def with_arguments(attempt: Attempt, arguments: dict[str, object]) -> Attempt:
+    """The attempt with other (already checked) arguments, and the request hash they get."""
+    hashed = request_hash(attempt.tool, attempt.tool.name, arguments, attempt.context)
+    return dataclasses.replace(attempt, arguments=arguments, request_hash=hashed)

@@ -1,27 +1,40 @@
-"""record: every routed call leaves a receipt in the hash-chained journal, and a store that
-cannot be reached stops every call that would change something (fail closed)."""
+"""record: every routed call leaves a receipt in the hash-chained journal.
+
+The outermost step: it sees the final route of every call, invalid and refused ones
+included. When the call claimed a key, the claim's finish (with the outcome duplicates will
+replay) and the receipt are written in one transaction; so are the Rule of Two labels a
+completed call brought into its run. Everything stored is redacted first.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from callgate.contract import Context, Effect, Tool, ToolCall, ToolResult
+from callgate.contract import Catalog, Effect, Route, Tool, ToolResult
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Next, Settlement, annotate
+from callgate.gate._attempt import Attempt, Outcome, Request, request_hash
 from callgate.gate._dedupe import encode_outcome
+from callgate.gate._log import GateLog
 from callgate.gate._redact import Redactor
-from callgate.gate._store_io import StoreIO
 from callgate.schema import content_hash
-from callgate.store import ReceiptDraft, StoreConflict, StoreUnavailable
+from callgate.store import (
+    AsyncStore,
+    Finish,
+    FinishState,
+    ReceiptDraft,
+    Settle,
+    StoreError,
+    StoreUnavailable,
+)
 
-__all__ = ["FailClosed", "ReceiptSettings", "Record"]
+__all__ = ["ReceiptSettings", "Record"]
 
-log = logging.getLogger("callgate.gate")
+_DONE = frozenset({Route.COMPLETED, Route.VERIFIED})
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -37,98 +50,100 @@ class ReceiptSettings:
 
 
 class Record:
-    """Appends one receipt per routed call (outermost step: it sees the final route)."""
+    """Appends one receipt per routed call and finishes the call's claim with it."""
 
     def __init__(
-        self, io: StoreIO, settings: ReceiptSettings, redactor: Redactor, policy_version: str | None
+        self,
+        next: Callable[[Request], Awaitable[Outcome]],
+        *,
+        store: AsyncStore,
+        settings: ReceiptSettings,
+        redactor: Redactor,
+        policy_version: str | None,
+        catalog: Catalog,
+        log: GateLog,
     ) -> None:
-        self.io = io
+        self.next = next
+        self.store = store
         self.settings = settings
         self.redactor = redactor
         self.policy_version = policy_version
+        self.catalog = catalog
+        self.log = log
 
-    async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult:
-        settlement = attempt.settlement = Settlement()
-        result = annotate(await call_next(attempt), attempt)
-        arguments = {**attempt.prepared.arguments, **attempt.injected}
-        draft = self.draft(
-            attempt.call,
-            result,
-            attempt.context,
-            attempt.tool,
-            request_hash=attempt.request_hash,
-            arguments=arguments,
-            started_at=attempt.started_at,
+    async def __call__(self, request: Request) -> Outcome:
+        outcome = await self.next(request)
+        result = _annotated(outcome)
+        outcome = dataclasses.replace(outcome, result=result)
+        if outcome.store_down:  # the store just failed this call: nothing more to write
+            return outcome
+        attempt = outcome.attempt
+        tool = attempt.tool if attempt is not None else self.catalog.resolve(request.call.name)
+        settle = Settle(
+            receipt=self._draft(request, attempt, tool, result),
+            finish=self._finish(outcome),
+            labels=_labels(tool, request, result),
         )
-        if settlement.key is not None:
-            return await self._settle(settlement, result, draft)
-        stored = await self.append(draft)
-        if (
-            not stored
-            and attempt.tool.effect is Effect.READ
-            and (self.settings.reads_without_store == "deny")
-        ):
-            return _outcome.store_unavailable(attempt.call, attempt.tool.name)
-        return result
-
-    async def _settle(
-        self, settlement: Settlement, result: ToolResult, draft: ReceiptDraft
-    ) -> ToolResult:
-        """Finish the idempotency record and append the receipt in one transaction."""
-        assert settlement.owner is not None and settlement.state is not None
         try:
-            await self.io.finish_and_record(
-                settlement.key or "",
-                owner=settlement.owner,
-                state=settlement.state,
-                outcome=encode_outcome(result, self.redactor),
-                receipt=draft,
-            )
-        except (StoreUnavailable, StoreConflict) as exc:
+            await self.store.settle(settle)
+        except StoreError as exc:
+            return self._unrecorded(request, outcome, settle, exc)
+        return outcome
+
+    def _finish(self, outcome: Outcome) -> Finish | None:
+        claimed = outcome.claimed
+        if claimed is None:
+            return None
+        state: FinishState = (
+            "completed"
+            if outcome.result.route in _DONE
+            else "unknown"
+            if outcome.result.route is Route.UNKNOWN_OUTCOME
+            else "failed"
+        )
+        stored = encode_outcome(self.redactor.result(outcome.result))
+        return Finish(key=claimed.key, owner=claimed.owner, state=state, outcome=stored)
+
+    def _unrecorded(
+        self, request: Request, outcome: Outcome, settle: Settle, exc: StoreError
+    ) -> Outcome:
+        """The receipt (and the finish and labels that go with it) could not be written."""
+        result, name = outcome.result, settle.receipt.tool_name
+        if settle.finish is not None:
             # The call ran; only its record is missing. Its lease will run out and the next
-            # attempt reconciles, which is the truth: nobody here can record it now.
-            log.error(
-                "outcome and receipt of %s (key %s) not recorded: %s",
-                draft.tool_name,
-                settlement.key,
-                exc,
-            )
-            return dataclasses.replace(
-                result, reason=f"{result.reason}; outcome not recorded ({type(exc).__name__})"
-            )
-        return result
+            # attempt will reconcile, which is the truth: nobody here can record it now.
+            self.log.error("outcome and receipt of %s (key %s) not recorded: %s", name,
+                           settle.finish.key, exc)  # fmt: skip
+            reason = f"{result.reason}; outcome not recorded ({type(exc).__name__})"
+            return dataclasses.replace(outcome, result=dataclasses.replace(result, reason=reason))
+        self.log.error("receipt for %s (call %s, route %s) not written: %s", name,
+                       result.call_id, result.route, exc)  # fmt: skip
+        withhold = settle.labels or (
+            self.settings.reads_without_store == "deny" and result.route in _DONE
+        )
+        if withhold and isinstance(exc, StoreUnavailable):
+            # Its labels would enter the run unrecorded (the Rule of Two could not hold), or
+            # the host asked that no read go unrecorded: the result is withheld.
+            denied = _outcome.store_unavailable(request.call, result.name)
+            return dataclasses.replace(outcome, result=denied)
+        return outcome
 
-    async def append(self, draft: ReceiptDraft) -> bool:
-        try:
-            await self.io(self.io.store.receipts.append, draft)
-        except StoreUnavailable as exc:
-            log.error(
-                "receipt for %s (call %s, route %s) not written: %s",
-                draft.tool_name,
-                draft.call_id,
-                draft.route,
-                exc,
-            )
-            return False
-        return True
-
-    def draft(
-        self,
-        call: ToolCall,
-        result: ToolResult,
-        context: Context,
-        tool: Tool | None,
-        *,
-        request_hash: str,
-        arguments: object,
-        started_at: float,
+    def _draft(
+        self, request: Request, attempt: Attempt | None, tool: Tool | None, result: ToolResult
     ) -> ReceiptDraft:
-        timings = result.timings
+        call, context = request.call, request.context
+        arguments: object
+        if attempt is not None:
+            digest, arguments = attempt.request_hash, attempt.all_arguments()
+        else:
+            arguments = _raw(call.arguments)
+            digest = request_hash(tool, call.name, arguments, context)
         keep = self.settings.store_payloads
+        timings = result.timings
         return ReceiptDraft(
-            request_hash=request_hash,
+            request_hash=digest,
             tool_name=result.name,
-            tool_fingerprint=tool.fingerprint if tool else None,
+            tool_fingerprint=tool.fingerprint if tool is not None else None,
             principal=context.principal,
             tenant=context.tenant,
             run_id=context.run_id,
@@ -138,36 +153,56 @@ class Record:
             approval_id=result.approval_id,
             idempotency_key=result.idempotency_key,
             argument_hash=_hash_or_none(arguments),
-            result_hash=_sha(result.content),
+            result_hash=hashlib.sha256(result.content.encode("utf-8", "surrogatepass")).hexdigest(),
             replayed=result.replayed,
-            started_at=started_at,
-            duration_ms=(time.time() - started_at) * 1000,
-            execute_ms=timings.execute_ms if timings else 0.0,
+            started_at=request.received_at,
+            duration_ms=(time.time() - request.received_at) * 1000,
+            execute_ms=timings.execute_ms if timings is not None else 0.0,
             policy_version=self.policy_version,
-            schema_version=tool.version if tool else None,
+            schema_version=tool.version if tool is not None else None,
+            source=tool.source if tool is not None else None,
+            batch_id=request.batch_id,
             arguments=self.redactor.value(arguments) if keep else None,
             result=self.redactor.text(result.content) if keep else None,
         )
 
 
-class FailClosed:
-    """A store failure before the tool ran denies the call: nothing runs unrecorded."""
+def _annotated(outcome: Outcome) -> ToolResult:
+    """The result with what the steps decided: rule, approval and idempotency key."""
+    result, attempt = outcome.result, outcome.attempt
+    if attempt is None:
+        return result
+    decision = attempt.decision
+    rule_id = result.rule_id or (decision.rule_id if decision is not None else None)
+    approval_id = result.approval_id or attempt.approval_id
+    key = result.idempotency_key
+    if attempt.tool.effect is not Effect.READ:
+        key = key or attempt.key
+    if (rule_id, approval_id, key) == (result.rule_id, result.approval_id, result.idempotency_key):
+        return result
+    return dataclasses.replace(
+        result, rule_id=rule_id, approval_id=approval_id, idempotency_key=key
+    )
 
-    def __init__(self, io: StoreIO) -> None:
-        self.io = io
 
-    async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult:
-        try:
-            if attempt.tool.effect is not Effect.READ and attempt.idempotency_key is None:
-                await self.io(self.io.store.ping)  # no other store step precedes execution
-            return await call_next(attempt)
-        except StoreUnavailable as exc:
-            log.error("store unavailable before %s ran: %s", attempt.tool.name, exc)
-            return _outcome.store_unavailable(attempt.call, attempt.tool.name)
+def _labels(tool: Tool | None, request: Request, result: ToolResult) -> dict[str, str]:
+    if tool is None or not tool.labels or request.context.run_id is None:
+        return {}
+    if result.route not in _DONE:
+        return {}
+    source = f"{tool.name} (call {request.call.id})"
+    return {label: source for label in sorted(tool.labels)}
 
 
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _raw(arguments: object) -> object:
+    if arguments is None or isinstance(arguments, str):
+        return arguments
+    if isinstance(arguments, dict):
+        return dict(arguments)
+    try:
+        return dict(arguments)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return repr(arguments)
 
 
 def _hash_or_none(value: object) -> str | None:

@@ -7,13 +7,15 @@ values under secret-sounding keys in JSON, and any patterns the host adds.
 
 from __future__ import annotations
 
-import logging
+import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["REDACTED", "RedactingFilter", "Redactor", "install_log_redaction"]
+from callgate.contract import ToolResult
+
+__all__ = ["REDACTED", "Redactor"]
 
 REDACTED = "[REDACTED]"
 
@@ -35,8 +37,14 @@ _BUILTIN: tuple[str, ...] = (
     r"\bhf_[A-Za-z0-9]{30,}",  # Hugging Face
     r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",  # JWT
     rf"(?P<keep>\b{_KV}\s*[=:]\s*)[^\s&,;\"']+",  # password=..., token: ...
-    rf"(?P<keep>\"{_KV}\"\s*:\s*\")[^\"]+",  # "password": "..."
+    # db_password=..., session_token: ... (a secret-sounding ending of a longer name)
+    r"(?P<keep>\b(?:[A-Za-z][\w.-]*?)?(?i:password|passwd|secret|api[_-]?key|token|credential)"
+    r"\s*[=:]\s*[\"']?)[^\s&,;\"'{}\[\]]+",
 )
+
+# `"name": "value"` in JSON text (a rendered result, a log line): the value is redacted when
+# the name is one `Redactor.secret_key` calls secret, exactly as in a JSON value.
+_JSON_PAIR = re.compile(r'"((?:[^"\\]|\\.){1,128})"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)')
 
 _SECRET_KEY_ENDINGS = (
     "password",
@@ -76,7 +84,15 @@ class Redactor:
     def text(self, value: str) -> str:
         for pattern in self._patterns:
             value = pattern.sub(_replace, value)
+        if '"' in value:
+            value = _JSON_PAIR.sub(self._pair, value)
         return value
+
+    def _pair(self, match: re.Match[str]) -> str:
+        name, colon, content = match.group(1), match.group(2), match.group(3)
+        if not self.secret_key(name) or content in ('""', f'"{REDACTED}"'):
+            return match.group(0)
+        return f'"{name}"{colon}"{REDACTED}"'
 
     def value(self, value: Any) -> Any:
         """A copy of a JSON value with secrets redacted (keys by name, strings by pattern)."""
@@ -90,6 +106,13 @@ class Redactor:
         if isinstance(value, list | tuple):
             return [self.value(v) for v in value]
         return value
+
+    def result(self, result: ToolResult) -> ToolResult:
+        """A copy of a result with secrets redacted in its text and its structured value."""
+        content, structured = self.text(result.content), self.value(result.structured)
+        if content == result.content and structured == result.structured:
+            return result
+        return dataclasses.replace(result, content=content, structured=structured)
 
     def secret_key(self, key: str) -> bool:
         norm = _norm(key)
@@ -106,34 +129,3 @@ def _replace(match: re.Match[str]) -> str:
 
 def _norm(key: str) -> str:
     return key.lower().replace("-", "").replace("_", "")
-
-
-class RedactingFilter(logging.Filter):
-    """A logging filter that redacts messages and tracebacks before any handler sees them."""
-
-    def __init__(self, redactor: Redactor) -> None:
-        super().__init__()
-        self.redactor = redactor
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = self.redactor.text(record.getMessage())
-        record.args = None
-        if record.exc_info and record.exc_info[0] is not None:
-            text = logging.Formatter().formatException(record.exc_info)
-            record.exc_text = self.redactor.text(text)
-            record.exc_info = None
-        return True
-
-
-def install_log_redaction(
-    redactor: Redactor, loggers: Iterable[str] = ("callgate.gate", "callgate")
-) -> None:
-    """Attach a `RedactingFilter` to callgate's loggers (idempotent).
-
-    A logger's filters see only records logged on it, not on its children: each logger
-    that logs call data is named here.
-    """
-    for name in loggers:
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactingFilter) for f in logger.filters):
-            logger.addFilter(RedactingFilter(redactor))

@@ -4,79 +4,77 @@ failed attempt did not take effect."""
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 import random
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from callgate.contract import ToolResult
+from callgate._backoff import Backoff, Clock
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Next
+from callgate.gate._attempt import Attempt, Handler, Outcome
 from callgate.gate._hooks import ask_reconcile
+from callgate.gate._log import GateLog
 
-__all__ = ["Retry", "RetrySettings", "backoff"]
+__all__ = ["Retry", "RetrySettings"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class RetrySettings:
-    """How transient failures are retried."""
+    """How transient failures (`TransientError`) are retried."""
 
     max_attempts: int = 3
     """Attempts in all, the first included."""
-    base_delay: float = 0.05
-    """Seconds before the first retry (the upper bound of its jitter)."""
-    max_delay: float = 2.0
-    """No wait is longer than this."""
-
-
-def backoff(settings: RetrySettings, rng: random.Random) -> Iterator[float]:
-    """Full jitter: each wait is uniform in [0, min(cap, base * 2**n)] (spreads out herds)."""
-    n = 0
-    while True:
-        yield rng.uniform(0, min(settings.max_delay, settings.base_delay * 2**n))
-        n += 1
+    backoff: Backoff = field(default_factory=lambda: Backoff(initial=0.05, max_delay=2.0))
 
 
 class Retry:
     """Repeats a call that failed transiently, while the budget and the rules allow."""
 
-    def __init__(self, settings: RetrySettings, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        next: Handler,
+        *,
+        settings: RetrySettings,
+        clock: Clock,
+        log: GateLog,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.next = next
+        self.log = log
         self.settings = settings
+        self.clock = clock
         self.rng = rng or random.Random()
 
-    async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult:
-        return await self.after(attempt, await call_next(attempt), call_next)
-
-    async def after(self, attempt: Attempt, result: ToolResult, call_next: Next) -> ToolResult:
-        """Retry from a first `result` (the gate's lean path runs the first attempt itself)."""
-        delays = backoff(self.settings, self.rng)
-        while result.reason == _outcome.TRANSIENT and attempt.number < self.settings.max_attempts:
+    async def __call__(self, attempt: Attempt) -> Outcome:
+        outcome = await self.next(attempt)
+        if not outcome.transient:
+            return outcome
+        delays = self.settings.backoff.delays(self.rng)
+        while outcome.transient and attempt.number < self.settings.max_attempts:
             if not attempt.tool.idempotent:
-                blocked = await self._write_blocked(attempt, result)
+                blocked = await self._write_blocked(attempt, outcome)
                 if blocked is not None:
                     return blocked
             delay = next(delays)
-            if time.monotonic() + delay >= attempt.deadline:
+            if self.clock.monotonic() + delay >= attempt.deadline:
                 break
-            await asyncio.sleep(delay)
-            attempt.number += 1
-            result = await call_next(attempt)
-        return result
+            await self.clock.sleep(delay)
+            attempt = dataclasses.replace(attempt, number=attempt.number + 1)
+            outcome = await self.next(attempt)
+        return outcome
 
-    async def _write_blocked(self, attempt: Attempt, failure: ToolResult) -> ToolResult | None:
-        """None when the write may run again; else the result to return instead."""
-        tool, key = attempt.tool, attempt.idempotency_key
+    async def _write_blocked(self, attempt: Attempt, failure: Outcome) -> Outcome | None:
+        """None when the write may run again; else the outcome to return instead."""
+        tool, key = attempt.tool, attempt.key
         if tool.reconcile is None or key is None:
             return failure  # a write is never repeated blindly
-        status = await ask_reconcile(tool.reconcile, key, tool.name)
+        status = await ask_reconcile(tool.reconcile, key, tool.name, self.log)
         if status == "applied":
-            return _outcome.reconciled(attempt.call, tool.name)
+            return Outcome(result=_outcome.reconciled(attempt.call, tool.name), attempt=attempt)
         if status == "unknown":
-            return _outcome.earlier_attempt_unknown(
-                attempt.call,
-                tool.name,
-                "a transient failure, and the target system could "
-                "not say whether the write took effect",
+            why = (
+                "a transient failure, and the target system could not say whether the "
+                "write took effect"
             )
+            result = _outcome.earlier_attempt_unknown(attempt.call, tool.name, why)
+            return Outcome(result=result, attempt=attempt)
         return None

@@ -1,75 +1,108 @@
-"""Which steps a gate runs, chosen once from its configuration (DESIGN.md, the path of one
-call): record -> fail closed -> authorize -> approve -> dedupe -> retry -> verify -> execute.
+"""The chain of steps a gate runs, built once from its configuration (DESIGN.md, the path
+of one call):
+
+    record( prepare -> authorize -> approve -> dedupe -> retry( verify( execute ) ) )
+
+`record` wraps the whole chain: it is the first to see a call and the last to act, so it
+writes the receipt of every route (`invalid` and `denied` included) once the rest is done.
+A gate with no store and no policy is the same chain without record, authorize, approve and
+dedupe.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
+from callgate._backoff import Clock
+from callgate.contract import Catalog
 from callgate.gate._approve import Approve
-from callgate.gate._attempt import Step
+from callgate.gate._attempt import Handler, Outcome, Request
 from callgate.gate._authorize import Authorize
 from callgate.gate._dedupe import Dedupe
+from callgate.gate._execute import Execute, ExecutionSettings
+from callgate.gate._log import GateLog
 from callgate.gate._policy import Policy
-from callgate.gate._record import FailClosed, ReceiptSettings, Record
+from callgate.gate._prepare import Prepare
+from callgate.gate._process import ProcessRunner
+from callgate.gate._record import ReceiptSettings, Record
 from callgate.gate._redact import Redactor
 from callgate.gate._retry import Retry, RetrySettings
-from callgate.gate._store_io import StoreIO
-from callgate.gate._taint import TaintTracker
 from callgate.gate._verify import Verify
-from callgate.store import Store
+from callgate.schema import ArgumentLimits
+from callgate.store import AsyncStore
 
-__all__ = ["GateSteps", "build_steps"]
+__all__ = ["Chain", "Durable", "build_chain"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GateSteps:
-    steps: tuple[Step, ...]
-    """Every step, outermost first."""
-    inner: tuple[Step, ...]
-    """The steps after `retry` (what one retry runs again)."""
-    retry: Retry
-    record: Record | None
+class Durable:
+    """What a gate with a store adds: the store, the policy and their settings."""
+
+    store: AsyncStore
+    policy: Policy
     receipts: ReceiptSettings
-    lean: bool
-    """No policy and no store: valid calls go straight to execution."""
+    approval_ttl: float
+    lease_margin: float
 
 
-def build_steps(
+Chain = Callable[[Request], Awaitable[Outcome]]
+
+
+def build_chain(
     *,
-    store: Store | None,
-    policy: Policy | None,
-    taint: TaintTracker,
-    redactor: Redactor,
-    receipts: ReceiptSettings | None,
+    catalog: Catalog,
+    limits: ArgumentLimits,
+    execution: ExecutionSettings,
+    max_concurrency: int,
     retry: RetrySettings,
-    approval_ttl: float,
-    lease_margin: float,
-    default_timeout: float,
-) -> GateSteps:
-    settings = receipts or ReceiptSettings()
-    retry_step = Retry(retry)
-    inner: tuple[Step, ...] = (Verify(),)
-    outer: list[Step] = []
-    record = None
-    if store is not None:
-        io = StoreIO(store)
-        policy = policy or Policy()  # a durable gate is never "allow everything"
-        record = Record(io, settings, redactor, policy.version)
-        outer += [
-            record,
-            FailClosed(io),
-            Authorize(policy, taint),
-            Approve(io, ttl=approval_ttl, redactor=redactor),
-            Dedupe(
-                io, redactor=redactor, lease_margin=lease_margin, default_timeout=default_timeout
-            ),
-        ]
-    return GateSteps(
-        steps=(*outer, retry_step, *inner),
-        inner=inner,
-        retry=retry_step,
-        record=record,
-        receipts=settings,
-        lean=store is None and policy is None,
+    redactor: Redactor,
+    clock: Clock,
+    threads: Executor,
+    processes: ProcessRunner,
+    log: GateLog,
+    durable: Durable | None,
+) -> Chain:
+    timeout = execution.default_timeout
+    run: Handler = Execute(
+        settings=execution,
+        max_concurrency=max_concurrency,
+        threads=threads,
+        processes=processes,
+        clock=clock,
+        log=log,
     )
+    run = Verify(run, log=log)
+    run = Retry(run, settings=retry, clock=clock, log=log)
+    if durable is not None:
+        store = durable.store
+        run = Dedupe(
+            run,
+            store=store,
+            clock=clock,
+            lease_margin=durable.lease_margin,
+            default_timeout=timeout,
+            log=log,
+        )
+        run = Approve(run, store=store, ttl=durable.approval_ttl, redactor=redactor, limits=limits)
+        run = Authorize(run, policy=durable.policy, store=store, log=log)
+    chain: Chain = Prepare(
+        run,
+        catalog=catalog,
+        limits=limits,
+        default_timeout=timeout,
+        clock=clock,
+        binds=durable is not None,
+    )
+    if durable is not None:
+        chain = Record(
+            chain,
+            store=durable.store,
+            settings=durable.receipts,
+            redactor=redactor,
+            policy_version=durable.policy.version,
+            catalog=catalog,
+            log=log,
+        )
+    return chain

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from callgate.contract import Route, ToolResult
+from callgate.contract import Route
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Next
+from callgate.gate._attempt import Attempt, Handler, Outcome
 from callgate.gate._hooks import confirm_write
+from callgate.gate._log import GateLog
 
 __all__ = ["Verify"]
 
@@ -15,15 +16,21 @@ __all__ = ["Verify"]
 class Verify:
     """`completed` + a confirming `read_back` -> `verified`; not confirmed -> `failed`."""
 
-    async def __call__(self, attempt: Attempt, call_next: Next) -> ToolResult:
-        result = await call_next(attempt)
+    def __init__(self, next: Handler, *, log: GateLog) -> None:
+        self.next = next
+        self.log = log
+
+    async def __call__(self, attempt: Attempt) -> Outcome:
+        outcome = await self.next(attempt)
         hook = attempt.tool.read_back
-        if hook is None or result.route is not Route.COMPLETED:
-            return result
-        arguments = {**attempt.prepared.arguments, **attempt.injected}
+        if hook is None or outcome.result.route is not Route.COMPLETED:
+            return outcome
+        result = outcome.result
         value = result.structured if result.structured is not None else result.content
-        if await confirm_write(hook, arguments, value, attempt.tool.name):
-            return dataclasses.replace(
+        if await confirm_write(hook, attempt.all_arguments(), value, attempt.tool.name, self.log):
+            verified = dataclasses.replace(
                 result, route=Route.VERIFIED, reason="confirmed by read-back"
             )
-        return _outcome.not_confirmed(attempt.call, attempt.tool.name, result.timings)
+        else:
+            verified = _outcome.not_confirmed(attempt.call, attempt.tool.name, result.timings)
+        return dataclasses.replace(outcome, result=verified)

@@ -1,17 +1,18 @@
 """The agent loop: describe -> decide -> execute -> observe, with limits, pause and resume."""
 
-from callgate.loop._approval import ApprovalDecision, Approve, Approver, Decline, Edit
+from callgate.contract import ApprovalDecision, Approve, Decline, Edit
+from callgate.loop._approval import Approver
 from callgate.loop._breaker import Breaker
 from callgate.loop._budget import LimitName, Limits, Price, Spent
 from callgate.loop._events import (
-    ArgumentsDelta,
+    ArgumentsStreamed,
     CallProposed,
     CallRouted,
     Event,
     ResultReady,
     RunEnded,
     StepFinished,
-    TextDelta,
+    TextStreamed,
 )
 from callgate.loop._result import (
     LimitExceeded,
@@ -29,7 +30,7 @@ __all__ = [
     "ApprovalDecision",
     "Approve",
     "Approver",
-    "ArgumentsDelta",
+    "ArgumentsStreamed",
     "Breaker",
     "CallProposed",
     "CallRecord",
@@ -52,5 +53,5 @@ __all__ = [
     "Spent",
     "Status",
     "StepFinished",
-    "TextDelta",
+    "TextStreamed",
 ]

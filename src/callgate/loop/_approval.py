@@ -1,49 +1,19 @@
-"""Decisions on held calls, and how a decided call goes back through the gate.
+"""Asking a person about held calls, and how a decided call goes back through the gate.
 
-The approver may approve, decline, or approve edited arguments; the gate validates edited
-arguments again, so an edit can never smuggle in a call the schema or the policy refuses.
+The approver answers with the one decision vocabulary (`Approve`, `Decline`, `Edit`); the
+gate checks edited arguments like a proposal, so an edit can never smuggle in a call the
+schema or the policy refuses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+import dataclasses
+from collections.abc import Awaitable, Callable
 
-from callgate.contract import Context, ToolCall, ToolResult
+from callgate.contract import ApprovalDecision, Context, Edit, ToolCall, ToolResult
 from callgate.gate import Gate
 
-__all__ = ["ApprovalDecision", "Approve", "Approver", "Decline", "Edit", "settle_held"]
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Approve:
-    """Run the call as proposed."""
-
-    by: str = "user"
-    note: str | None = None
-    for_run: bool = False
-    """Also allow this tool for the rest of the run without asking again."""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Decline:
-    """Do not run the call; `reason` is shown to the model."""
-
-    by: str = "user"
-    reason: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Edit:
-    """Run the call with these arguments instead (validated again before it runs)."""
-
-    arguments: Mapping[str, Any] = field(default_factory=dict)
-    by: str = "user"
-    note: str | None = None
-
-
-ApprovalDecision = Approve | Decline | Edit
+__all__ = ["Approver", "settle_held"]
 
 Approver = Callable[[ToolCall, ToolResult], Awaitable[ApprovalDecision | None]]
 """Asked in-process for each held call (`callgate chat` asks in the terminal); returning
@@ -61,19 +31,10 @@ async def settle_held(
     if approved, comes back `declined` if declined, `held` while nobody decided."""
     if held.approval_id is None:  # pragma: no cover - the gate always names the approval
         raise ValueError(f"held call {call.id} has no approval id")
-    if decision is None:
-        return await gate.resume(call, approval_id=held.approval_id, context=context)
-    await gate.decide(
-        held.approval_id,
-        approve=not isinstance(decision, Decline),
-        decided_by=decision.by,
-        note=_note(decision),
-        edited_arguments=decision.arguments if isinstance(decision, Edit) else None,
-        grant=isinstance(decision, Approve) and decision.for_run,
-        context=context,
-    )
+    if decision is not None:
+        await gate.decide(held.approval_id, decision, context=context)
+        if isinstance(decision, Edit):
+            # The edited call itself: its arguments are stored redacted when they hold a
+            # secret, so the store alone cannot always give them back.
+            call = dataclasses.replace(call, arguments=dict(decision.arguments))
     return await gate.resume(call, approval_id=held.approval_id, context=context)
-
-
-def _note(decision: ApprovalDecision) -> str | None:
-    return decision.reason if isinstance(decision, Decline) else decision.note

@@ -15,7 +15,7 @@ from typing import Any
 from callgate.contract import Route, ToolCall, ToolResult
 from callgate.schema import canonical_json
 
-__all__ = ["Breaker", "call_signature", "stopped_result"]
+__all__ = ["Breaker", "call_signature"]
 
 # A held or declined call is a decision, not a failure; denials are policy, but repeating a
 # denied call is exactly the livelock this guards against, so they count.
@@ -82,19 +82,3 @@ class Breaker:
             in_a_row=dict(data["in_a_row"]),
             stopped=dict(data["stopped"]),
         )
-
-
-def stopped_result(call: ToolCall, reason: str) -> ToolResult:
-    """The result for a call of a stopped tool: not executed, and why."""
-    return ToolResult(
-        call_id=call.id,
-        name=call.name,
-        route=Route.DENIED,
-        is_error=True,
-        content=(
-            f"{call.name} is stopped for the rest of this run: {reason}. It was not "
-            "called. Do not call it again; use another tool or answer with what you have."
-        ),
-        reason=f"circuit breaker: {reason}",
-        rule_id="loop:circuit_breaker",
-    )

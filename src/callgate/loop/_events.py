@@ -12,19 +12,19 @@ if TYPE_CHECKING:
     from callgate.loop._result import RunResult
 
 __all__ = [
-    "ArgumentsDelta",
+    "ArgumentsStreamed",
     "CallProposed",
     "CallRouted",
     "Event",
     "ResultReady",
     "RunEnded",
     "StepFinished",
-    "TextDelta",
+    "TextStreamed",
 ]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class TextDelta:
+class TextStreamed:
     """A piece of the model's text, as it streams."""
 
     step: int
@@ -43,7 +43,7 @@ class CallProposed:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ArgumentsDelta:
+class ArgumentsStreamed:
     """A fragment of a proposed call's argument JSON, as it streams."""
 
     step: int
@@ -86,5 +86,11 @@ class RunEnded:
 
 
 Event = (
-    TextDelta | CallProposed | ArgumentsDelta | CallRouted | ResultReady | StepFinished | RunEnded
+    TextStreamed
+    | CallProposed
+    | ArgumentsStreamed
+    | CallRouted
+    | ResultReady
+    | StepFinished
+    | RunEnded
 )

@@ -9,11 +9,11 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from callgate._errors import UserError
-from callgate.contract import Catalog, Context, Route, Tool
+from callgate.contract import ApprovalDecision, Catalog, Context, Tool
 from callgate.dialects import Message
 from callgate.gate import Gate
 from callgate.loop import _events as ev
-from callgate.loop._approval import ApprovalDecision, Approver
+from callgate.loop._approval import Approver
 from callgate.loop._budget import Limits
 from callgate.loop._offer import check_selector, restore
 from callgate.loop._result import RunResult
@@ -21,7 +21,7 @@ from callgate.loop._session import Emit, Session
 from callgate.loop._state import RunState
 from callgate.loop._steps import Plan, drive
 from callgate.models import Model
-from callgate.store import Store
+from callgate.store import AsyncStore, Store
 
 if TYPE_CHECKING:  # a type only: the loop does not load retrieval unless a selector is given
     from callgate.retrieval import ToolSelector
@@ -40,6 +40,9 @@ class Agent:
     approval (completed calls are kept, never run again), and stops cleanly at a limit
     (`Limits`): the state is saved to `store` (if given) and `LimitExceeded` names the
     limit, or, with `Limits(final_answer=True)`, the model writes one last answer.
+
+    Close it when done (`async with Agent(...) as agent:`, or `agent.close()`): a gate it
+    made from `tools` is closed with it; a gate passed in stays open.
     """
 
     def __init__(
@@ -58,6 +61,7 @@ class Agent:
     ) -> None:
         if (tools is None) == (gate is None):
             raise UserError("Agent needs either tools or a gate (a gate brings its catalog)")
+        self._owns_gate = gate is None
         if gate is None:
             assert tools is not None
             gate = Gate(tools)
@@ -66,6 +70,7 @@ class Agent:
         self.instructions = instructions
         self.limits = limits or Limits()
         self.store = store
+        self._io = AsyncStore(store) if store is not None else None
         self.approver = approver
         self.context = context or gate.context
         if selector is not None:
@@ -117,7 +122,7 @@ class Agent:
         calls by approval id; calls that completed before the pause are not run again.
         `limits` replaces the agent's limits for this resume (raise the one that stopped it).
         """
-        state, version = self._load(run)
+        state, version = await self._load(run)
         return await self._go(
             state, _ignore, decisions=decisions, limits=limits, version=version, resumed=True
         )
@@ -129,12 +134,34 @@ class Agent:
         *,
         limits: Limits | None = None,
     ) -> AsyncIterator[ev.Event]:
-        state, version = self._load(run)
-        return _events(
-            lambda emit: self._go(
+        async def start(emit: Emit) -> RunResult:
+            state, version = await self._load(run)
+            return await self._go(
                 state, emit, decisions=decisions, limits=limits, version=version, resumed=True
             )
-        )
+
+        return _events(start)
+
+    # -- closing ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the gate the agent made (not one passed in) and its store threads."""
+        if self._io is not None:
+            self._io.close()
+        if self._owns_gate:
+            self.gate.close()
+
+    async def __aenter__(self) -> Agent:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+
+    def __enter__(self) -> Agent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- internals --------------------------------------------------------------------------
 
@@ -152,8 +179,6 @@ class Agent:
         self._check_prices(limits)
         if self.selector is not None:
             restore(self.selector, self.gate.catalog, state.shown)
-        if resumed:
-            _restore_taint(self.gate, state)
         plan = Plan(
             model=self.model,
             gate=self.gate,
@@ -164,7 +189,7 @@ class Agent:
             resumed=resumed,
             selector=self.selector,
         )
-        session = Session(state, emit=emit, clock=self._clock, store=self.store, version=version)
+        session = Session(state, emit=emit, clock=self._clock, store=self._io, version=version)
         session.update(status="running", limit=None, detail=None)
         result = await drive(plan, session)
         await emit(ev.RunEnded(result=result))
@@ -184,15 +209,16 @@ class Agent:
             messages=messages,
         )
 
-    def _load(self, run: str | RunState) -> tuple[RunState, int | None]:
+    async def _load(self, run: str | RunState) -> tuple[RunState, int | None]:
+        io = self._io
         if isinstance(run, RunState):
-            if self.store is None:
+            if io is None:
                 return run, None
-            record = self.store.runs.load(run.run_id)
+            record = await io.run(io.store.runs.load, run.run_id)
             return run, None if record is None else record.version
-        if self.store is None:
+        if io is None:
             raise UserError("resuming by run id needs a store; pass the RunState instead")
-        record = self.store.runs.load(run)
+        record = await io.run(io.store.runs.load, run)
         if record is None:
             raise UserError(f"no saved run {run!r} in the store")
         return RunState.from_dict(record.state), record.version
@@ -229,18 +255,3 @@ def _events(start: Callable[[Emit], Any]) -> AsyncIterator[ev.Event]:
                 task.cancel()
 
     return generate()
-
-
-def _restore_taint(gate: Gate, state: RunState) -> None:
-    """Give the gate back the Rule of Two labels the run's data had touched.
-
-    A gate in another process (or a fresh one) knows nothing of the run; without this, a
-    resumed run could complete untrusted input + private data + an irreversible action.
-    """
-    results = [record.result for record in state.records]
-    if state.pending is not None:
-        results += list(state.pending.results.values())
-    for result in results:
-        tool = gate.catalog.resolve(result.name)
-        if tool is not None and result.route in (Route.COMPLETED, Route.VERIFIED):
-            gate.taint.observe(tool, state.run_id)

@@ -9,7 +9,7 @@ from typing import Any
 from callgate.loop._budget import Spent
 from callgate.loop._events import Event
 from callgate.loop._state import FORMAT, RunState, Status
-from callgate.store import Store
+from callgate.store import AsyncStore
 
 __all__ = ["Emit", "Session"]
 
@@ -25,7 +25,7 @@ class Session:
         *,
         emit: Emit,
         clock: Callable[[], float],
-        store: Store | None,
+        store: AsyncStore | None,
         version: int | None,
     ) -> None:
         self.state = state
@@ -43,7 +43,7 @@ class Session:
         """Running time of the whole run: earlier stretches plus this one."""
         return self.state.spent.elapsed + (self._clock() - self._started)
 
-    def save(self, status: Status) -> RunState:
+    async def save(self, status: Status) -> RunState:
         """Fold the running time into the state, set `status`, and store it (if a store)."""
         now = self._clock()
         spent: Spent = replace(
@@ -52,7 +52,8 @@ class Session:
         self._started = now
         self.update(status=status, spent=spent)
         if self._store is not None:
-            record = self._store.runs.save(
+            record = await self._store.run(
+                self._store.store.runs.save,
                 self.state.run_id,
                 self.state.to_dict(),
                 expected_version=self._version,

@@ -6,16 +6,15 @@ before every model turn and before every batch, so a run always stops between st
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from callgate.contract import Route, Tool, ToolCall, ToolResult
+from callgate.contract import ApprovalDecision, Tool, ToolCall, ToolResult
 from callgate.dialects import Message
-from callgate.gate import Gate
+from callgate.gate import Gate, Refusal
 from callgate.loop import _events as ev
-from callgate.loop._approval import ApprovalDecision, Approver, settle_held
-from callgate.loop._breaker import stopped_result
+from callgate.loop._approval import Approver, settle_held
 from callgate.loop._budget import Limits, check_before_batch, check_before_turn
 from callgate.loop._offer import offered, reveal_called
 from callgate.loop._result import LimitExceeded, ModelFailed, PendingApproval, RunResult
@@ -66,21 +65,22 @@ async def drive(plan: Plan, session: Session) -> RunResult:
         if stop is not None:
             return await _stop(plan, session, *stop)
         turn = await _ask(plan, session, allow_calls=True)
-        done = _take(plan, session, turn)
+        done = await _take(plan, session, turn)
         if done is not None:
             return done
-        session.save("running")
+        await session.save("running")
 
 
-def _take(plan: Plan, session: Session, turn: ModelTurn) -> RunResult | None:
+async def _take(plan: Plan, session: Session, turn: ModelTurn) -> RunResult | None:
     """Append the model's turn; the run ends here when it answered without calls."""
     step = session.state.spent.steps
     message = Message(role="assistant", text=turn.text or "", calls=turn.calls, state=turn.state)
     session.update(messages=(*session.state.messages, message))
     if turn.refusal:
-        return RunResult(status="refused", answer=turn.text, state=session.save("refused"))
+        return RunResult(status="refused", answer=turn.text, state=await session.save("refused"))
     if not turn.calls:
-        return RunResult(status="finished", answer=turn.text, state=session.save("finished"))
+        state = await session.save("finished")
+        return RunResult(status="finished", answer=turn.text, state=state)
     session.update(pending=PendingBatch(step=step, calls=turn.calls))
     return None
 
@@ -107,9 +107,10 @@ async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
                 await session.emit(_stream_event(step, item, streamed))
     except Exception as exc:
         session.update(detail=f"model call failed: {exc}")
-        raise ModelFailed(exc, state=session.save("failed")) from exc
+        raise ModelFailed(exc, state=await session.save("failed")) from exc
     if turn is None:
-        raise ModelFailed("the model adapter returned no turn", state=session.save("failed"))
+        state = await session.save("failed")
+        raise ModelFailed("the model adapter returned no turn", state=state)
     turn = replace(turn, calls=_unique_ids(turn.calls, session))
     session.update(
         spent=session.state.spent.after_turn(turn.usage, plan.limits.price(plan.model.name))
@@ -130,12 +131,12 @@ def _tools(plan: Plan, session: Session, *, select: bool) -> tuple[Tool, ...]:
 
 def _stream_event(step: int, item: StreamEvent, streamed: set[int]) -> ev.Event:
     if isinstance(item, TextDelta):
-        return ev.TextDelta(step=step, text=item.text)
+        return ev.TextStreamed(step=step, text=item.text)
     if isinstance(item, CallStarted):
         streamed.add(item.index)
         return ev.CallProposed(step=step, index=item.index, id=item.id, name=item.name)
     if isinstance(item, ArgumentsDelta):
-        return ev.ArgumentsDelta(step=step, index=item.index, delta=item.delta)
+        return ev.ArgumentsStreamed(step=step, index=item.index, delta=item.delta)
     raise TypeError(f"unknown stream event {item!r}")  # pragma: no cover
 
 
@@ -175,7 +176,7 @@ async def _settle(plan: Plan, session: Session, *, resumed: bool) -> RunResult |
             break
         await _route(plan, session, decisions)
     if _held(session):
-        return _pause(session)
+        return await _pause(session)
     await _answer(session)
     return None
 
@@ -211,9 +212,10 @@ async def _route(plan: Plan, session: Session, decisions: Mapping[str, ApprovalD
     pending = session.state.pending
     assert pending is not None
     context = replace(session.state.context, run_id=session.state.run_id)
+    batch = f"{session.state.run_id}/{pending.step}"
     stopped = session.state.breaker.stopped
     fresh: list[ToolCall] = []
-    blocked: list[ToolResult] = []
+    results: list[ToolResult] = []
     decided: list[tuple[ToolCall, ToolResult, ApprovalDecision | None]] = []
     for call in pending.open_calls():
         held = pending.results.get(call.id)
@@ -222,12 +224,12 @@ async def _route(plan: Plan, session: Session, decisions: Mapping[str, ApprovalD
             # elsewhere (`callgate approvals`, another process); if not, it stays held.
             decided.append((call, held, decisions.get(held.approval_id or "")))
         elif call.name in stopped:
-            blocked.append(stopped_result(call, stopped[call.name]))
+            refusal = _breaker_refusal(stopped[call.name])
+            results.append(await plan.gate.refuse(call, refusal, context=context, batch_id=batch))
         else:
             fresh.append(call)
-    results = list(blocked)
     if fresh:
-        results += await plan.gate.run_batch(fresh, context=context)
+        results += await plan.gate.run_batch(fresh, context=context, batch_id=batch)
     for call, held, decision in decided:
         results.append(await settle_held(plan.gate, call, held, decision, context))
     await _record(plan, session, results)
@@ -248,12 +250,7 @@ async def _record(plan: Plan, session: Session, results: list[ToolResult]) -> No
             in_a_row_limit=plan.limits.same_tool_failures,
         )
         if result.name in set(breaker.stopped) - before:
-            result = replace(
-                result,
-                content=f"{result.content}\n[{result.name} is now stopped "
-                f"for the rest of this run: {breaker.stopped[result.name]}. Do not "
-                "call it again.]",
-            )
+            result = _breaker_refusal(breaker.stopped[result.name]).announce(result)
         records.append(CallRecord(step=pending.step, call=call, result=result))
         out.append(result)
         await session.emit(ev.CallRouted(step=pending.step, call=call, route=result.route))
@@ -277,7 +274,7 @@ async def _ask_approver(approver: Approver, session: Session) -> dict[str, Appro
     return decisions
 
 
-def _pause(session: Session) -> RunResult:
+async def _pause(session: Session) -> RunResult:
     pending = session.state.pending
     assert pending is not None
     calls = {c.id: c for c in pending.calls}
@@ -285,7 +282,8 @@ def _pause(session: Session) -> RunResult:
         PendingApproval(approval_id=r.approval_id or "", call=calls[r.call_id], reason=r.reason)
         for r in pending.held()
     )
-    return RunResult(status="paused", answer=None, state=session.save("paused"), pending=waiting)
+    state = await session.save("paused")
+    return RunResult(status="paused", answer=None, state=state, pending=waiting)
 
 
 async def _answer(session: Session) -> None:
@@ -312,36 +310,48 @@ async def _stop(plan: Plan, session: Session, limit: str, detail: str) -> RunRes
     """A limit was reached: raise with the state saved, or ask once more for an answer."""
     session.update(limit=limit, detail=detail)
     if not plan.limits.final_answer:
-        raise LimitExceeded(limit, detail, state=session.save("stopped"))
-    _close_pending(session, limit)
+        raise LimitExceeded(limit, detail, state=await session.save("stopped"))
+    await _close_pending(plan, session, limit)
     turn = await _ask(plan, session, allow_calls=False)
-    # Calls proposed despite the tool-less request are dropped: nothing may run now.
+    if turn.calls:
+        # Proposed despite the tool-less request: refused (nothing may run now), and kept
+        # in the run's record; the answer goes on without them.
+        await _refuse_all(plan, session, turn.calls, limit, step=session.state.spent.steps)
     message = Message(role="assistant", text=turn.text or "")
     session.update(messages=(*session.state.messages, message))
-    return RunResult(status="limited", answer=turn.text, state=session.save("limited"))
+    return RunResult(status="limited", answer=turn.text, state=await session.save("limited"))
 
 
-def _close_pending(session: Session, limit: str) -> None:
+async def _close_pending(plan: Plan, session: Session, limit: str) -> None:
     """Every call needs a result before the model is asked again (providers insist)."""
     pending = session.state.pending
     if pending is None:
         return
-    results = tuple(
-        pending.results.get(c.id)
-        or ToolResult(
-            call_id=c.id,
-            name=c.name,
-            route=Route.DENIED,
-            is_error=True,
-            content=(
-                f"{c.name} was not called: the run reached its {limit} limit. Answer with "
-                "what you have."
-            ),
-            reason=f"{limit} limit",
-            rule_id=f"loop:{limit}",
+    unrouted = [c for c in pending.calls if c.id not in pending.results]
+    refused = await _refuse_all(plan, session, unrouted, limit, step=pending.step)
+    results = {**pending.results, **{r.call_id: r for r in refused}}
+    message = Message(role="tool", results=tuple(results[c.id] for c in pending.calls))
+    session.update(messages=(*session.state.messages, message), pending=None)
+
+
+async def _refuse_all(
+    plan: Plan, session: Session, calls: Sequence[ToolCall], limit: str, *, step: int
+) -> list[ToolResult]:
+    """Route `calls` as refused by the limit: each gets a result and a receipt."""
+    context = replace(session.state.context, run_id=session.state.run_id)
+    refusal = Refusal(kind="limit", rule_id=f"loop:{limit}", detail=limit)
+    results, records = [], list(session.state.records)
+    for call in calls:
+        result = await plan.gate.refuse(
+            call, refusal, context=context, batch_id=f"{session.state.run_id}/{step}"
         )
-        for c in pending.calls
-    )
-    session.update(
-        messages=(*session.state.messages, Message(role="tool", results=results)), pending=None
-    )
+        records.append(CallRecord(step=step, call=call, result=result))
+        results.append(result)
+        await session.emit(ev.CallRouted(step=step, call=call, route=result.route))
+        await session.emit(ev.ResultReady(step=step, result=result))
+    session.update(records=tuple(records))
+    return results
+
+
+def _breaker_refusal(why: str) -> Refusal:
+    return Refusal(kind="stopped", rule_id="loop:circuit_breaker", detail=why)

@@ -8,13 +8,13 @@ one policy instead, so every provider backs off the same way and honours the ser
 
 from __future__ import annotations
 
-import asyncio
 import email.utils
-import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from callgate._backoff import SYSTEM_CLOCK, Backoff, Clock
 
 __all__ = ["NO_RETRY", "RetryPolicy", "retry_after", "status_of", "transient"]
 
@@ -40,22 +40,19 @@ class RetryPolicy:
 
     attempts: int = 4
     """Total attempts, the first included; 1 means never retry."""
-    initial_delay: float = 0.5
-    """Seconds before the first retry when the server does not say."""
-    multiplier: float = 2.0
-    max_delay: float = 30.0
-    """The longest wait; a server asking for longer ends the retries with its error."""
-    jitter: float = 0.2
-    """Up to this fraction is added at random, so that clients do not retry in step."""
-    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, compare=False)
-    """Waits the given seconds (replaceable in tests)."""
+    backoff: Backoff = field(
+        default_factory=lambda: Backoff(initial=0.5, multiplier=2.0, max_delay=30.0, jitter=0.2)
+    )
+    """Waits when the server does not say; `max_delay` is also the longest wait a server may
+    ask for (a longer `Retry-After` ends the retries with its error)."""
+    clock: Clock = field(default=SYSTEM_CLOCK, compare=False)
+    """Where waiting happens (`callgate.testing.ManualClock` in tests)."""
 
     def delay(self, retry: int, server_asked: float | None) -> float | None:
         """Seconds before retry number `retry` (1-based), or None to give up."""
         if server_asked is not None:
-            return server_asked if server_asked <= self.max_delay else None
-        base = min(self.initial_delay * self.multiplier ** (retry - 1), self.max_delay)
-        return base * (1 + self.jitter * random.random())
+            return server_asked if server_asked <= self.backoff.max_delay else None
+        return self.backoff.delay(retry)
 
     async def run(
         self,
@@ -72,7 +69,7 @@ class RetryPolicy:
                     raise
                 if on_retry is not None:
                     on_retry(exc, wait)
-                await self.sleep(wait)
+                await self.clock.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
 

@@ -1,12 +1,19 @@
-"""The store: receipts, idempotency records, approvals, runs and pins in a database.
+"""The store: receipts, idempotency records, approvals, run labels, runs and pins in a
+database.
 
 `Store` is the protocol; `SQLiteStore` (embedded, the default) and `PostgresStore` (extra
 `callgate[postgres]`) implement it and pass one conformance suite. `open_store(url)` opens
-either from a URL.
+either from a URL; `AsyncStore` is how async code reaches one.
 """
 
-from callgate.store._batch import BatchResult, ClaimRequest, FinishRequest, GroupCommitStore
-from callgate.store._chain import GENESIS_HASH, payload_hash, receipt_hash
+from callgate.store._async import AsyncStore
+from callgate.store._chain import (
+    CHAIN_VERSION,
+    GENESIS_HASH,
+    HASHED_FIELDS,
+    payload_hash,
+    receipt_hash,
+)
 from callgate.store._errors import RecordNotFound, StoreConflict, StoreError, StoreUnavailable
 from callgate.store._migrations import MIGRATIONS, Migration
 from callgate.store._open import open_store
@@ -14,6 +21,7 @@ from callgate.store._postgres import PostgresStore
 from callgate.store._protocol import (
     ApprovalStore,
     IdempotencyStore,
+    LabelStore,
     PinStore,
     ReceiptStore,
     RunStore,
@@ -25,37 +33,45 @@ from callgate.store._records import (
     ApprovalDraft,
     ApprovalState,
     Claim,
+    ClaimRequest,
     ClaimStatus,
     Consumption,
     ConsumptionStatus,
+    Finish,
+    FinishState,
     Grant,
     IdempotencyRecord,
     IdempotencyState,
     Pin,
     RunRecord,
+    Settle,
+    Settled,
 )
 from callgate.store._sqlite import SQLiteStore
 
 __all__ = [
+    "CHAIN_VERSION",
     "GENESIS_HASH",
+    "HASHED_FIELDS",
     "MIGRATIONS",
     "Approval",
     "ApprovalDraft",
     "ApprovalState",
     "ApprovalStore",
-    "BatchResult",
+    "AsyncStore",
     "ChainHead",
     "Claim",
     "ClaimRequest",
     "ClaimStatus",
     "Consumption",
     "ConsumptionStatus",
-    "FinishRequest",
+    "Finish",
+    "FinishState",
     "Grant",
-    "GroupCommitStore",
     "IdempotencyRecord",
     "IdempotencyState",
     "IdempotencyStore",
+    "LabelStore",
     "Migration",
     "Pin",
     "PinStore",
@@ -68,6 +84,8 @@ __all__ = [
     "RunRecord",
     "RunStore",
     "SQLiteStore",
+    "Settle",
+    "Settled",
     "Store",
     "StoreConflict",
     "StoreError",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import replace
-from typing import Any
 
+from callgate.contract import ApprovalDecision, Decline, Edit
 from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json
 from callgate.store._errors import RecordNotFound, StoreConflict
 from callgate.store._records import Approval, ApprovalDraft, Consumption, Grant
@@ -125,16 +125,18 @@ class SQLApprovals:
     def decide(
         self,
         approval_id: str,
+        decision: ApprovalDecision,
         *,
-        approve: bool,
-        decided_by: str,
-        note: str | None = None,
-        edited_arguments: Any = None,
         edited_request_hash: str | None = None,
-        grant: bool = False,
     ) -> Approval:
-        if (edited_arguments is None) != (edited_request_hash is None):
-            raise ValueError("edited arguments need their new request hash, and the reverse")
+        """Approve, edit or decline a pending approval, once. An `Edit` is stored with its
+        new request hash (computed by the gate after the argument check). Raises
+        `RecordNotFound`, or `StoreConflict` when the approval is no longer pending."""
+        edited = decision.arguments if isinstance(decision, Edit) else None
+        if (edited is None) != (edited_request_hash is None):
+            raise ValueError("an Edit needs the new request hash, and only an Edit has one")
+        approve = not isinstance(decision, Decline)
+        grant = False if isinstance(decision, Decline) else decision.grant
         now = self._clock()
         with self._db.transaction(write=True) as tx:
             row = tx.one(
@@ -144,12 +146,12 @@ class SQLApprovals:
                 f" RETURNING {_COLUMNS}",
                 (
                     "approved" if approve else "denied",
-                    decided_by,
+                    decision.by,
                     now,
-                    note,
-                    dump_json(edited_arguments),
+                    decision.note,
+                    dump_json(dict(edited) if edited is not None else None),
                     edited_request_hash,
-                    approve and grant,
+                    grant,
                     approval_id,
                     now,
                 ),

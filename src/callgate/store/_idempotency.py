@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
 from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json
 from callgate.store._errors import RecordNotFound, StoreConflict, StoreError, StoreUnavailable
-from callgate.store._records import Claim, IdempotencyRecord
+from callgate.store._records import Claim, ClaimRequest, Finish, IdempotencyRecord
 
 __all__ = ["SQLIdempotency"]
 
@@ -79,62 +79,56 @@ class SQLIdempotency:
         self._db = db
         self._clock = clock
 
-    def begin(self, key: str, *, request_hash: str, owner: str, lease_seconds: float) -> Claim:
-        with self._db.transaction(write=True) as tx:
-            return self.begin_in(
-                tx, key, request_hash=request_hash, owner=owner, lease_seconds=lease_seconds
-            )
-
-    def begin_in(
-        self, tx: Tx, key: str, *, request_hash: str, owner: str, lease_seconds: float
-    ) -> Claim:
-        """`begin` inside a write transaction the caller holds."""
-        now = self._clock()
-        inserted = tx.one(_INSERT, (key, request_hash, owner, now + lease_seconds, now, now))
-        return self._claimed(tx, inserted, key, request_hash, now)
-
-    def begin_each(self, claims: Sequence[tuple[str, str, str, float]]) -> list[Claim | StoreError]:
-        """`begin` for each `(key, request_hash, owner, lease_seconds)`, in order; a member's
-        own failure is returned, not raised.
+    def claim_each(self, requests: Sequence[ClaimRequest]) -> list[Claim | StoreError]:
+        """Claim each request's key, in order; a member's own failure is returned, not
+        raised. A `started` record whose lease has run out is turned into `unknown` here,
+        once, by whichever caller sees it first.
 
         The first claims of all keys are one multi-row insert that commits on its own: one
         statement is atomic, and it spares PostgreSQL the BEGIN and COMMIT round trips. Only
-        keys that already existed, or repeat earlier in the list, then go through `begin`,
-        each in a transaction of its own. If the insert fails, nothing was claimed.
+        keys that already existed, or repeat earlier in the list, then go through a
+        transaction of their own. If the insert fails, nothing was claimed (and it raises).
         """
+        if not requests:
+            return []
         now = self._clock()
         first: dict[str, int] = {}
-        for i, (key, _, _, _) in enumerate(claims):
-            first.setdefault(key, i)
+        for i, request in enumerate(requests):
+            first.setdefault(request.key, i)
         params: list[Any] = []
         for i in first.values():
-            key, request_hash, owner, lease = claims[i]
-            params += (key, request_hash, owner, now + lease, now, now)
+            r = requests[i]
+            params += (r.key, r.request_hash, r.owner, now + r.lease_seconds, now, now)
         with self._db.transaction(write=False) as tx:  # one statement, committed on its own
             inserted = {row[0]: row for row in tx.rows(_insert_many(len(first)), params)}
         results: list[Claim | StoreError] = []
-        for i, (key, request_hash, owner, lease) in enumerate(claims):
-            row = inserted.get(key) if first[key] == i else None
+        for i, request in enumerate(requests):
+            row = inserted.get(request.key) if first[request.key] == i else None
             if row is not None:
                 results.append(Claim(status="claimed", record=_record(row)))
                 continue
             try:
-                results.append(
-                    self.begin(key, request_hash=request_hash, owner=owner, lease_seconds=lease)
-                )
+                results.append(self._claim_existing(request))
+            except StoreUnavailable:
+                raise
             except StoreError as exc:  # this member only: the others' claims stand
                 results.append(exc)
         return results
 
-    def _claimed(
-        self, tx: Tx, inserted: Row | None, key: str, request_hash: str, now: float
-    ) -> Claim:
-        if inserted is not None:
-            return Claim(status="claimed", record=_record(inserted))
-        row = tx.one(_SELECT + self._db.for_update, (key,))
-        if row is None:  # deleted between the two statements: no rows are ever deleted
-            raise StoreConflict(f"idempotency key {key!r} vanished while claiming it")
-        return self._existing(tx, _record(row), request_hash, now)
+    def _claim_existing(self, request: ClaimRequest) -> Claim:
+        with self._db.transaction(write=True) as tx:
+            now = self._clock()
+            inserted = tx.one(
+                _INSERT,
+                (request.key, request.request_hash, request.owner,
+                 now + request.lease_seconds, now, now),
+            )  # fmt: skip
+            if inserted is not None:
+                return Claim(status="claimed", record=_record(inserted))
+            row = tx.one(_SELECT + self._db.for_update, (request.key,))
+            if row is None:  # deleted between the two statements: no rows are ever deleted
+                raise StoreConflict(f"idempotency key {request.key!r} vanished while claiming")
+            return self._existing(tx, _record(row), request.request_hash, now)
 
     def _existing(self, tx: Tx, record: IdempotencyRecord, request_hash: str, now: float) -> Claim:
         if record.request_hash != request_hash:
@@ -149,47 +143,21 @@ class SQLIdempotency:
             record = self._move(tx, record.key, "unknown", "state = 'started'", (), now)
         return Claim(status="unknown", record=record)
 
-    def finish(
-        self, key: str, *, owner: str, state: Literal["completed", "failed"], outcome: Any
-    ) -> IdempotencyRecord:
-        with self._db.transaction(write=True) as tx:
-            return self.finish_in(tx, key, owner=owner, state=state, outcome=outcome)
-
-    def finish_in(
-        self,
-        tx: Tx,
-        key: str,
-        *,
-        owner: str,
-        state: Literal["completed", "failed"],
-        outcome: Any,
-    ) -> IdempotencyRecord:
-        """`finish` inside a transaction the caller holds."""
-        if state not in ("completed", "failed"):
-            raise ValueError(f"finish with state {state!r}: use 'completed' or 'failed'")
-        return self._move(
-            tx,
-            key,
-            state,
-            "owner = ? AND state IN ('started', 'unknown')",
-            (owner,),
-            self._clock(),
-            outcome=dump_json(outcome),
-        )
-
     def finish_each_in(
-        self, tx: Tx, finishes: Sequence[tuple[str, str, Literal["completed", "failed"], Any]]
+        self, tx: Tx, finishes: Sequence[Finish]
     ) -> list[IdempotencyRecord | StoreError]:
-        """`finish` for each `(key, owner, state, outcome)` (given in key order), inside a
-        write transaction the caller holds; a member's own refusal is returned, not raised.
-        All but repeated keys are finished by one multi-row update (one round trip)."""
-        for _, _, state, _ in finishes:
-            if state not in ("completed", "failed"):
-                raise ValueError(f"finish with state {state!r}: use 'completed' or 'failed'")
+        """Finish each key (given in key order) inside a write transaction the caller holds;
+        a member's own refusal is returned, not raised. All but repeated keys are finished
+        by one multi-row update (one round trip)."""
+        if not finishes:
+            return []
+        for finish in finishes:
+            if finish.state not in ("completed", "failed", "unknown"):
+                raise ValueError(f"finish with state {finish.state!r}")
         now = self._clock()
         first: dict[str, int] = {}
-        for i, (key, _, _, _) in enumerate(finishes):
-            first.setdefault(key, i)
+        for i, finish in enumerate(finishes):
+            first.setdefault(finish.key, i)
         if self._db.for_update:
             # Lock the rows in key order before the update, which may visit them in any
             # order: then two transactions never hold what the other waits for.
@@ -200,52 +168,47 @@ class SQLIdempotency:
             )
         params: list[Any] = [now]
         for i in first.values():
-            key, owner, state, outcome = finishes[i]
-            params += (key, owner, state, dump_json(outcome))
+            f = finishes[i]
+            params += (f.key, f.owner, f.state, dump_json(f.outcome))
         params += first
         updated = {row[0]: row for row in tx.rows(_finish_many(len(first)), params)}
         results: list[IdempotencyRecord | StoreError] = []
-        for i, (key, owner, state, outcome) in enumerate(finishes):
-            if first[key] != i:  # the same key twice: the second goes on its own
+        for i, finish in enumerate(finishes):
+            if first[finish.key] != i:  # the same key twice: the second goes on its own
                 try:
-                    results.append(
-                        self.finish_in(tx, key, owner=owner, state=state, outcome=outcome)
-                    )
+                    results.append(self._finish_one(tx, finish, now))
                 except StoreUnavailable:
                     raise
                 except StoreError as exc:
                     results.append(exc)
                 continue
-            row = updated.get(key)
-            results.append(_record(row) if row is not None else self._refusal(tx, key, state))
+            row = updated.get(finish.key)
+            if row is not None:
+                results.append(_record(row))
+            else:
+                results.append(self._refusal(tx, finish.key, finish.state))
         return results
 
-    def mark_unknown(self, key: str, *, owner: str) -> IdempotencyRecord:
-        return self._transition(
-            key, "unknown", "owner = ? AND state IN ('started', 'unknown')", (owner,)
-        )
+    def _finish_one(self, tx: Tx, finish: Finish, now: float) -> IdempotencyRecord:
+        return self._move(
+            tx, finish.key, finish.state, "owner = ? AND state IN ('started', 'unknown')",
+            (finish.owner,), now, outcome=dump_json(finish.outcome),
+        )  # fmt: skip
 
-    def reclaim(self, key: str, *, owner: str, lease_seconds: float) -> IdempotencyRecord:
-        return self._transition(
-            key, "started", "state = 'unknown'", (), owner=owner, lease=lease_seconds
-        )
-
-    def renew(self, key: str, *, owner: str, lease_seconds: float) -> IdempotencyRecord:
-        return self._transition(
-            key, "started", "owner = ? AND state = 'started'", (owner,), lease=lease_seconds
-        )
+    def reclaim(self, request: ClaimRequest) -> IdempotencyRecord:
+        """Take over an `unknown` key (after reconciling) to retry or to record the outcome;
+        only one caller wins, the others get `StoreConflict`."""
+        now = self._clock()
+        with self._db.transaction(write=True) as tx:
+            return self._move(
+                tx, request.key, "started", "state = 'unknown' AND request_hash = ?",
+                (request.request_hash,), now, owner=request.owner, lease=request.lease_seconds,
+            )  # fmt: skip
 
     def get(self, key: str) -> IdempotencyRecord | None:
         with self._db.transaction(write=False) as tx:
             row = tx.one(_SELECT, (key,))
         return None if row is None else _record(row)
-
-    def _transition(
-        self, key: str, state: str, condition: str, params: tuple[Any, ...], **changes: Any
-    ) -> IdempotencyRecord:
-        now = self._clock()
-        with self._db.transaction(write=True) as tx:
-            return self._move(tx, key, state, condition, params, now, **changes)
 
     def _move(
         self,

@@ -134,9 +134,25 @@ _V2 = (
     " ON callgate_approvals (edited_request_hash, created_at)",
 )
 
+# Receipts of chain version 2 (`_chain.py`) name the tool's source, the batch and the
+# findings on an untrusted result; a run's Rule of Two labels are shared by every process.
+_V3 = (
+    "ALTER TABLE callgate_receipts ADD COLUMN source TEXT",
+    "ALTER TABLE callgate_receipts ADD COLUMN batch_id TEXT",
+    "ALTER TABLE callgate_receipts ADD COLUMN findings TEXT",
+    "ALTER TABLE callgate_receipts ADD COLUMN chain_version INTEGER NOT NULL DEFAULT 1",
+    f"""CREATE TABLE callgate_labels (
+        run_id TEXT NOT NULL,
+        label TEXT NOT NULL,
+        source TEXT NOT NULL,
+        added_at {_TIME} NOT NULL,
+        PRIMARY KEY (run_id, label))""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="initial tables", statements=_V1),
     Migration(version=2, name="approvals by request hash", statements=_V2),
+    Migration(version=3, name="receipt chain version 2 and run labels", statements=_V3),
 )
 
 _BOOKKEEPING = f"""CREATE TABLE IF NOT EXISTS callgate_migrations (

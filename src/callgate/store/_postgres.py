@@ -69,11 +69,12 @@ class PostgresDatabase:
         if schema is not None and not _SCHEMA_NAME.fullmatch(schema):
             raise UserError(f"schema name {schema!r}: use lowercase letters, digits and _")
         self.schema = schema
-        self._unavailable: tuple[type[Exception], ...] = (
-            psycopg.OperationalError,
-            psycopg.InterfaceError,
-        )
-        kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": max(2, int(timeout))}
+        # Every driver error fails closed: unreachable, read-only (a standby, or
+        # `default_transaction_read_only`), out of space, shutting down. None of them is an
+        # answer the gate could act on; the message keeps the driver's words.
+        self._unavailable: tuple[type[Exception], ...] = (psycopg.Error,)
+        # libpq takes whole seconds, and treats 1 as 2.
+        kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": max(2, round(timeout))}
         if schema is not None:
             kwargs["options"] = f"-c search_path={schema}"
         pool_class = pool_module.ConnectionPool
@@ -129,11 +130,12 @@ class PostgresStore(SQLStore):
         *,
         schema: str | None = None,
         max_size: int = 10,
-        timeout: float = 5.0,
+        timeout: float = 2.0,
         clock: Clock = time.time,
     ) -> None:
         """`schema`: keep callgate's tables in their own schema (created when missing).
-        `timeout`: seconds to wait for a connection before `StoreUnavailable`."""
+        `timeout`: seconds to wait for a connection before `StoreUnavailable`; during an
+        outage each call is denied after at most this long."""
         db = PostgresDatabase(dsn, schema=schema, max_size=max_size, timeout=timeout)
         super().__init__(db, clock=clock)
         self.dsn = dsn

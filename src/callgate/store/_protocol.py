@@ -3,30 +3,37 @@
 A store is a set of tables, each behind its own small protocol. Every method runs in one
 transaction of its own: it either happens completely or raises (`StoreUnavailable` when the
 database cannot be reached, `StoreConflict` when a rule of the table refuses the change).
-Methods are synchronous: SQLite calls take microseconds, and async callers can hand
-PostgreSQL calls to a thread.
+Methods are synchronous; async code (the gate, approvals, the loop, the gateway) reaches
+them through `AsyncStore`, which never runs one on the event loop.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Any, Literal, Protocol, Self
+from typing import Any, Protocol, Self
 
-from callgate.store._receipt import ChainHead, Receipt, ReceiptDraft, ReceiptQuery, VerifyReport
+from callgate.contract import ApprovalDecision
+from callgate.store._errors import StoreError
+from callgate.store._receipt import ChainHead, Receipt, ReceiptQuery, VerifyReport
 from callgate.store._records import (
     Approval,
     ApprovalDraft,
     Claim,
+    ClaimRequest,
     Consumption,
     Grant,
     IdempotencyRecord,
     Pin,
     RunRecord,
+    Settle,
+    Settled,
 )
 
 __all__ = [
     "ApprovalStore",
     "IdempotencyStore",
+    "LabelStore",
     "PinStore",
     "ReceiptStore",
     "RunStore",
@@ -35,45 +42,19 @@ __all__ = [
 
 
 class IdempotencyStore(Protocol):
-    """Keys of calls that must run at most once, each with a lease."""
+    """Keys of calls that must run at most once, each with a lease. Claims and finishes
+    are written through `Store.claim` and `Store.settle`."""
 
-    def begin(self, key: str, *, request_hash: str, owner: str, lease_seconds: float) -> Claim:
-        """Claim `key` for `owner`, or report what holds it (see `Claim.status`).
-
-        A `started` record whose lease has run out is turned into `unknown` here, once, by
-        whichever caller sees it first.
-        """
-        ...
-
-    def finish(
-        self, key: str, *, owner: str, state: Literal["completed", "failed"], outcome: Any
-    ) -> IdempotencyRecord:
-        """Store the outcome. Allowed to the current owner while `started` or `unknown`
-        (a late finish after a lost lease still records the truth); else `StoreConflict`."""
-        ...
-
-    def mark_unknown(self, key: str, *, owner: str) -> IdempotencyRecord:
-        """The owner cannot tell whether its call took effect (a write timed out)."""
-        ...
-
-    def reclaim(self, key: str, *, owner: str, lease_seconds: float) -> IdempotencyRecord:
-        """Take over an `unknown` key (after reconciling) to retry or to record the outcome;
-        only one caller wins, the others get `StoreConflict`."""
-        ...
-
-    def renew(self, key: str, *, owner: str, lease_seconds: float) -> IdempotencyRecord:
-        """Extend the lease of a long call that is still `started` and still yours."""
+    def reclaim(self, request: ClaimRequest) -> IdempotencyRecord:
+        """Take over an `unknown` key of the same request (after reconciling) to retry or
+        to record the outcome; only one caller wins, the others get `StoreConflict`."""
         ...
 
     def get(self, key: str) -> IdempotencyRecord | None: ...
 
 
 class ReceiptStore(Protocol):
-    """The append-only, hash-chained journal of routed calls."""
-
-    def append(self, draft: ReceiptDraft) -> Receipt:
-        """Add one receipt at the end of the chain; safe with concurrent writers."""
-        ...
+    """The append-only, hash-chained journal of routed calls (appended by `Store.settle`)."""
 
     def get(self, seq: int) -> Receipt | None: ...
 
@@ -92,8 +73,10 @@ class ReceiptStore(Protocol):
         """The last link (`seq` 0 and the genesis hash when the journal is empty)."""
         ...
 
-    def verify(self) -> VerifyReport:
-        """Recompute the whole chain; name the first receipt that is edited, missing or moved."""
+    def verify(self, anchor: ChainHead | str | None = None) -> VerifyReport:
+        """Recompute the whole chain; name the first receipt that is edited, missing or
+        moved. With `anchor` (a head published elsewhere, `ChainHead` or `"SEQ:HASH"` or
+        the hash alone), also check that the chain still holds it."""
         ...
 
     def prune_payloads(self, older_than: float) -> int:
@@ -123,17 +106,14 @@ class ApprovalStore(Protocol):
     def decide(
         self,
         approval_id: str,
+        decision: ApprovalDecision,
         *,
-        approve: bool,
-        decided_by: str,
-        note: str | None = None,
-        edited_arguments: Any = None,
         edited_request_hash: str | None = None,
-        grant: bool = False,
     ) -> Approval:
-        """Approve or deny a pending approval, once. `grant` (with a run id) allows the tool
-        for the rest of the run. Raises `RecordNotFound`, or `StoreConflict` when the
-        approval is no longer pending (decided or expired)."""
+        """Record a decision on a pending approval, once. An `Edit` carries arguments that
+        passed the gate's argument check, with their new request hash; a grant (with a run
+        id) allows the tool for the rest of the run. Raises `RecordNotFound`, or
+        `StoreConflict` when the approval is no longer pending (decided or expired)."""
         ...
 
     def consume(self, approval_id: str, *, request_hash: str) -> Consumption:
@@ -169,6 +149,18 @@ class RunStore(Protocol):
         ...
 
 
+class LabelStore(Protocol):
+    """The Rule of Two labels each run has taken in, shared by every process."""
+
+    def of(self, run_id: str) -> dict[str, str]:
+        """Label -> the tool that first brought it into the run."""
+        ...
+
+    def add(self, run_id: str, labels: Mapping[str, str]) -> None:
+        """Record labels (label -> source); a label already recorded keeps its source."""
+        ...
+
+
 class PinStore(Protocol):
     """Pinned tool fingerprints per source."""
 
@@ -197,17 +189,21 @@ class Store(Protocol):
     @property
     def pins(self) -> PinStore: ...
 
-    def finish_and_record(
-        self,
-        key: str,
-        *,
-        owner: str,
-        state: Literal["completed", "failed"],
-        outcome: Any,
-        receipt: ReceiptDraft,
-    ) -> tuple[IdempotencyRecord, Receipt]:
-        """`idempotency.finish` and `receipts.append` in one transaction: the stored outcome
-        and its receipt exist together or not at all, and it costs one commit, not two."""
+    @property
+    def labels(self) -> LabelStore: ...
+
+    def claim(self, requests: Sequence[ClaimRequest]) -> list[Claim | StoreError]:
+        """Claim each request's key for its owner, or report what holds it (see
+        `Claim.status`); one call is a batch of one. A member's refusal is its own entry;
+        when the database cannot be reached this raises `StoreUnavailable` and nothing was
+        claimed."""
+        ...
+
+    def settle(self, requests: Sequence[Settle]) -> list[Settled | StoreError]:
+        """Write each call's end in one transaction: its receipt, the finish of its claim
+        and the labels it brought in; the outcome and its receipt exist together or not at
+        all. A member whose finish is refused (`StoreConflict`) writes nothing and gets the
+        error; anything else raises and nothing was written."""
         ...
 
     def ping(self) -> None:

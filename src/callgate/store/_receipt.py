@@ -36,6 +36,12 @@ class ReceiptDraft:
     policy_version: str | None = None
     schema_version: str | None = None
     """The tool's schema (contract) version at the time of the call."""
+    source: str | None = None
+    """Where the tool comes from: an upstream MCP server's name; None for the host's own."""
+    batch_id: str | None = None
+    """The batch (one model turn) the call came in; a run reads as its batches."""
+    findings: tuple[str, ...] = ()
+    """What the scan of an untrusted result found (rule ids with where), if anything."""
     arguments: Any = None
     """Raw arguments, stored only when configured and already redacted by the caller.
     The chain covers their hash, so `prune_payloads` can drop them without breaking it."""
@@ -54,6 +60,8 @@ class Receipt(ReceiptDraft):
     recorded_at: float
     payload_hash: str | None = None
     """Hash of the raw `arguments` and `result` as stored (None when none were stored)."""
+    chain_version: int = 1
+    """The layout its hash was computed with (`callgate.store.HASHED_FIELDS`)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -83,7 +91,7 @@ class ChainHead:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class VerifyReport:
-    """The result of checking the whole chain."""
+    """The result of checking the whole chain (and, when given, an anchor kept elsewhere)."""
 
     ok: bool
     checked: int
@@ -91,3 +99,7 @@ class VerifyReport:
     first_bad_seq: int | None = None
     """The first position where the chain breaks (an edited, missing or moved receipt)."""
     reason: str | None = None
+    head: ChainHead | None = None
+    """The chain's last link as verified (publish it to anchor later checks)."""
+    anchored: bool = False
+    """True when an anchor was given and the chain still holds it."""

@@ -7,8 +7,9 @@ from dataclasses import fields
 from functools import lru_cache
 from typing import Any
 
+from callgate._errors import UserError
 from callgate.contract import Route
-from callgate.store._chain import GENESIS_HASH, payload_hash, receipt_hash
+from callgate.store._chain import CHAIN_VERSION, GENESIS_HASH, payload_hash, receipt_hash
 from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json
 from callgate.store._errors import StoreConflict
 from callgate.store._receipt import ChainHead, Receipt, ReceiptDraft, ReceiptQuery, VerifyReport
@@ -18,9 +19,10 @@ __all__ = ["SQLReceipts"]
 _FIELDS = tuple(f.name for f in fields(Receipt))
 _DRAFT_FIELDS = tuple(f.name for f in fields(ReceiptDraft))
 _COLUMNS = ", ".join(_FIELDS)
-_JSON = frozenset({"arguments", "result"})
+_JSON = frozenset({"arguments", "result", "findings"})
+_CHAIN_FIELDS = ("seq", "prev_hash", "hash", "recorded_at", "payload_hash", "chain_version")
 # A receipt's row is its draft's fields followed by the chain's (dataclass field order).
-assert (*_DRAFT_FIELDS, "seq", "prev_hash", "hash", "recorded_at", "payload_hash") == _FIELDS
+assert (*_DRAFT_FIELDS, *_CHAIN_FIELDS) == _FIELDS
 _BATCH = 500
 
 
@@ -37,6 +39,7 @@ def _record(row: Row) -> Receipt:
         values[name] = load_json(values[name])
     values["route"] = Route(values["route"])
     values["replayed"] = bool(values["replayed"])
+    values["findings"] = tuple(values["findings"] or ())
     return Receipt(**values)
 
 
@@ -45,7 +48,9 @@ def _draft_row(draft: ReceiptDraft) -> tuple[Any, ...]:
     values = []
     for name in _DRAFT_FIELDS:
         value = getattr(draft, name)
-        if name in _JSON:
+        if name == "findings":
+            value = dump_json(list(value)) if value else None
+        elif name in _JSON:
             value = dump_json(value)
         elif name == "route":
             value = str(value)
@@ -58,16 +63,9 @@ class SQLReceipts:
         self._db = db
         self._clock = clock
 
-    def append(self, draft: ReceiptDraft) -> Receipt:
-        with self._db.transaction(write=True) as tx:
-            return self.append_in(tx, draft)
-
-    def append_in(self, tx: Tx, draft: ReceiptDraft) -> Receipt:
-        """`append` inside a write transaction the caller holds."""
-        return self.append_many_in(tx, [draft])[0]
-
     def append_many_in(self, tx: Tx, drafts: Sequence[ReceiptDraft]) -> list[Receipt]:
-        """Append `drafts` in order, under one lock of the chain head (group commit)."""
+        """Append `drafts` in order at the end of the chain, under one lock of its head,
+        inside a write transaction the caller holds (`Store.settle`)."""
         if not drafts:
             return []
         # Whatever does not depend on the chain is prepared before the head is locked: on
@@ -97,9 +95,10 @@ class SQLReceipts:
                     hash=chained,
                     recorded_at=now,
                     payload_hash=digest,
+                    chain_version=CHAIN_VERSION,
                 )
             )
-            rows.append((*values, seq, prev, chained, now, digest))
+            rows.append((*values, seq, prev, chained, now, digest, CHAIN_VERSION))
             prev = chained
         tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1", (seq, prev))
         tx.run(_insert_many(len(rows)), [value for row in rows for value in row])
@@ -132,10 +131,12 @@ class SQLReceipts:
         with self._db.transaction(write=False) as tx:
             return _head(tx)
 
-    def verify(self) -> VerifyReport:
-        # One snapshot for the batches and the head, even while others append.
+    def verify(self, anchor: ChainHead | str | None = None) -> VerifyReport:
+        """`anchor`: a head published earlier (`ChainHead`, `"SEQ:HASH"` or the 64-hex hash
+        alone, which is looked up): the chain must still hold it."""
         with self._db.transaction(write=False, snapshot=True) as tx:
-            return _verify(tx)
+            # One snapshot for the batches and the head, even while others append.
+            return _verify(tx, _anchor(tx, anchor))
 
     def prune_payloads(self, older_than: float) -> int:
         with self._db.transaction(write=True) as tx:
@@ -144,6 +145,22 @@ class SQLReceipts:
                 " WHERE recorded_at < ? AND (arguments IS NOT NULL OR result IS NOT NULL)",
                 (older_than,),
             )
+
+
+def _anchor(tx: Tx, anchor: ChainHead | str | None) -> ChainHead | None:
+    if anchor is None or isinstance(anchor, ChainHead):
+        return anchor
+    text = anchor.strip().lower()
+    seq_text, _, digest = text.rpartition(":")
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise UserError(f"anchor {anchor!r}: give the chain head as SEQ:HASH or its 64-hex hash")
+    if seq_text:
+        if not seq_text.isdigit():
+            raise UserError(f"anchor {anchor!r}: SEQ must be a receipt number")
+        return ChainHead(seq=int(seq_text), hash=digest)
+    row = tx.one("SELECT seq FROM callgate_receipts WHERE hash = ?", (digest,))
+    # seq 0 stands for "no receipt holds this hash": the check reports it as such.
+    return ChainHead(seq=int(row[0]) if row is not None else 0, hash=digest)
 
 
 def _where(query: ReceiptQuery) -> tuple[str, list[Any]]:
@@ -178,8 +195,8 @@ def _head(tx: Tx) -> ChainHead:
     return ChainHead(seq=int(row[0]), hash=str(row[1]))
 
 
-def _verify(tx: Tx) -> VerifyReport:
-    expected_seq, prev, checked = 1, GENESIS_HASH, 0
+def _verify(tx: Tx, anchor: ChainHead | None) -> VerifyReport:
+    expected_seq, prev, checked, anchor_hash = 1, GENESIS_HASH, 0, None
     while True:
         rows = tx.rows(
             f"SELECT {_COLUMNS} FROM callgate_receipts WHERE seq >= ? ORDER BY seq LIMIT ?",
@@ -187,41 +204,54 @@ def _verify(tx: Tx) -> VerifyReport:
         )
         for row in rows:
             checked += 1
-            problem = _check(_record(row), expected_seq, prev)
+            receipt = _record(row)
+            problem = _check(receipt, expected_seq, prev)
             if problem is not None:
-                return VerifyReport(
-                    ok=False, checked=checked, first_bad_seq=expected_seq, reason=problem
-                )
-            prev = str(row[_FIELDS.index("hash")])
+                bad, reason = problem
+                return VerifyReport(ok=False, checked=checked, first_bad_seq=bad, reason=reason)
+            if anchor is not None and receipt.seq == anchor.seq:
+                anchor_hash = receipt.hash
+            prev = receipt.hash
             expected_seq += 1
         if len(rows) < _BATCH:
             break
-    return _check_head(_head(tx), expected_seq - 1, prev, checked)
+    report = _check_head(_head(tx), expected_seq - 1, prev, checked)
+    if not report.ok or anchor is None:
+        return report
+    return _check_anchor(report, anchor, anchor_hash)
 
 
-def _check(receipt: Receipt, seq: int, prev: str) -> str | None:
+def _check(receipt: Receipt, seq: int, prev: str) -> tuple[int, str] | None:
+    """The first bad position and why, or None when `receipt` holds its place."""
     if receipt.seq != seq:
-        return f"receipt {seq} is missing (the next one is {receipt.seq})"
-    if receipt.prev_hash != prev:
-        return f"receipt {seq} does not link to receipt {seq - 1} (deleted or moved)"
+        return seq, f"receipt {seq} is missing (the next one is {receipt.seq})"
     digest = payload_hash(receipt.arguments, receipt.result)
     if digest is not None and digest != receipt.payload_hash:
-        return f"receipt {seq}: the stored arguments or result were changed"
+        return seq, f"receipt {seq}: the stored arguments or result were changed"
     recomputed = receipt_hash(
         receipt,
         seq=seq,
-        prev_hash=prev,
+        prev_hash=receipt.prev_hash,
         recorded_at=receipt.recorded_at,
         payload=receipt.payload_hash,
+        version=receipt.chain_version,
     )
     if recomputed != receipt.hash:
-        return f"receipt {seq} was changed after it was recorded"
+        return seq, f"receipt {seq} was changed after it was recorded"
+    if receipt.prev_hash != prev:
+        if seq == 1:
+            return 1, "receipt 1 does not start the chain"
+        # Both receipts are consistent in themselves, so the earlier one was rewritten with
+        # a recomputed hash after this one recorded the original: the forgery is seq - 1.
+        return seq - 1, (
+            f"receipt {seq - 1} was replaced: receipt {seq} recorded a different hash for it"
+        )
     return None
 
 
 def _check_head(head: ChainHead, last_seq: int, last_hash: str, checked: int) -> VerifyReport:
     if head.seq == last_seq and head.hash == last_hash:
-        return VerifyReport(ok=True, checked=checked)
+        return VerifyReport(ok=True, checked=checked, head=head)
     if head.seq > last_seq:
         bad, reason = last_seq + 1, f"receipts {last_seq + 1} to {head.seq} were deleted"
     elif head.seq < last_seq:
@@ -229,3 +259,32 @@ def _check_head(head: ChainHead, last_seq: int, last_hash: str, checked: int) ->
     else:
         bad, reason = last_seq, f"receipt {last_seq} does not match the recorded chain head"
     return VerifyReport(ok=False, checked=checked, first_bad_seq=bad, reason=reason)
+
+
+def _check_anchor(report: VerifyReport, anchor: ChainHead, found: str | None) -> VerifyReport:
+    """The chain is consistent in itself; does it still hold the head published earlier?"""
+    last = report.head.seq if report.head is not None else 0
+    if anchor.seq == 0 and anchor.hash == GENESIS_HASH:  # anchored at the empty journal
+        return VerifyReport(ok=True, checked=report.checked, head=report.head, anchored=True)
+    if anchor.seq == 0:
+        return VerifyReport(
+            ok=False,
+            checked=report.checked,
+            reason="no receipt holds the anchored hash: the journal was rewritten, or the "
+            "anchor belongs to another journal",
+        )
+    if anchor.seq > last:
+        reason = f"the journal ends at receipt {last}, but the anchor names receipt {anchor.seq}"
+        return VerifyReport(ok=False, checked=report.checked, first_bad_seq=last + 1,
+                            reason=f"{reason}: receipts were deleted")  # fmt: skip
+    if found != anchor.hash:
+        return VerifyReport(
+            ok=False,
+            checked=report.checked,
+            first_bad_seq=anchor.seq,
+            reason=(
+                f"receipt {anchor.seq} does not match the anchor: the journal was rewritten "
+                f"at or before receipt {anchor.seq}"
+            ),
+        )
+    return VerifyReport(ok=True, checked=report.checked, head=report.head, anchored=True)

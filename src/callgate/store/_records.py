@@ -6,26 +6,35 @@ store's clock; JSON values are whatever `json` can encode.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from callgate.store._receipt import Receipt, ReceiptDraft
 
 __all__ = [
     "Approval",
     "ApprovalDraft",
     "ApprovalState",
     "Claim",
+    "ClaimRequest",
     "ClaimStatus",
     "Consumption",
     "ConsumptionStatus",
+    "Finish",
+    "FinishState",
     "Grant",
     "IdempotencyRecord",
     "IdempotencyState",
     "Pin",
     "RunRecord",
+    "Settle",
+    "Settled",
 ]
 
 IdempotencyState = Literal["started", "completed", "failed", "unknown"]
 ClaimStatus = Literal["claimed", "replay", "in_progress", "unknown", "mismatch"]
+FinishState = Literal["completed", "failed", "unknown"]
 ApprovalState = Literal["pending", "approved", "denied", "expired", "used"]
 ConsumptionStatus = Literal[
     "consumed", "not_found", "pending", "denied", "expired", "used", "mismatch"
@@ -62,6 +71,50 @@ class Claim:
     its owner went silent (or it timed out): reconcile before any retry. `mismatch`: the key
     was used for a different request (`record.request_hash`)."""
     record: IdempotencyRecord
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ClaimRequest:
+    """Claim `key` for `owner` for one call (`Store.claim`)."""
+
+    key: str
+    request_hash: str
+    owner: str
+    lease_seconds: float
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Finish:
+    """How the owner's attempt under `key` ended: `completed` or `failed` with the outcome to
+    replay to duplicates, or `unknown` when it cannot tell whether the call took effect.
+
+    Allowed to the current owner while the record is `started` or `unknown` (a late finish
+    after a lost lease still records the truth); otherwise refused with `StoreConflict`."""
+
+    key: str
+    owner: str
+    state: FinishState
+    outcome: Any = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Settle:
+    """Everything one routed call writes when it ends, in one transaction (`Store.settle`):
+    its receipt, the finish of its claim (if it claimed a key), and the Rule of Two labels it
+    brought into its run (label -> the tool that brought it; needs `receipt.run_id`)."""
+
+    receipt: ReceiptDraft
+    finish: Finish | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Settled:
+    """What `settle` wrote."""
+
+    receipt: Receipt
+    record: IdempotencyRecord | None = None
+    """The finished idempotency record, when the call had claimed a key."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -8,6 +8,7 @@ and the chain ordered.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -112,11 +113,6 @@ class _Checkpointer:
             self._conn.close()
 
 
-def unavailable(exc: sqlite3.Error) -> bool:
-    code = getattr(exc, "sqlite_errorcode", None)
-    return code is not None and code & 0xFF in _UNAVAILABLE
-
-
 class SQLiteDatabase:
     """One connection shared by the threads of this process.
 
@@ -131,16 +127,15 @@ class SQLiteDatabase:
         self.path = path
         self._lock = threading.RLock()
         self._checkpointer: _Checkpointer | None = None
+        self._identity: tuple[int, int] | None = None
         try:
             self._conn = self._connect(path, busy_timeout, durable)
+            self._identity = _identity(path)
             if self._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
                 self._conn.execute(f"PRAGMA wal_autocheckpoint = {_Checkpointer.BACKSTOP_PAGES}")
                 self._checkpointer = _Checkpointer(path, "FULL" if durable else "NORMAL")
         except sqlite3.Error as exc:
-            translated = self._translate(exc)
-            if translated is exc:
-                raise
-            raise translated from exc
+            raise self._translate(exc) from exc
 
     @staticmethod
     def _connect(path: str, busy_timeout: float, durable: bool) -> sqlite3.Connection:
@@ -164,6 +159,7 @@ class SQLiteDatabase:
     @contextmanager
     def transaction(self, *, write: bool, snapshot: bool = False) -> Iterator[Tx]:
         with self._lock:
+            self._check_file()
             try:
                 if not (write or snapshot):
                     yield _SQLiteTx(self._conn)  # autocommit: each statement on its own
@@ -176,10 +172,7 @@ class SQLiteDatabase:
                     raise
                 self._commit()
             except sqlite3.Error as exc:
-                translated = self._translate(exc)
-                if translated is exc:
-                    raise
-                raise translated from exc
+                raise self._translate(exc) from exc
 
     def _commit(self) -> None:
         try:
@@ -196,10 +189,24 @@ class SQLiteDatabase:
             with suppress(sqlite3.Error):
                 self._conn.execute("ROLLBACK")
 
+    def _check_file(self) -> None:
+        """Refuse to go on when the database file was removed or replaced under us.
+
+        The open connection would keep writing into the unlinked file, and every write would
+        look committed while a process opening the path sees none of it: a completed key
+        would run again there. One `stat` per transaction is the price of noticing.
+        """
+        if self._identity is not None and _identity(self.path) != self._identity:
+            raise StoreUnavailable(
+                f"SQLite database {self.path!r} was removed or replaced while open; "
+                "restart with the right file"
+            )
+
     def _translate(self, exc: sqlite3.Error) -> Exception:
-        if unavailable(exc):
-            return StoreUnavailable(f"SQLite database {self.path!r} is unavailable: {exc}")
-        return exc
+        # Every driver error fails closed: locked or busy past the timeout, read-only, disk
+        # full, I/O failure, not a database, a table missing from a foreign file. None of
+        # them is an answer the gate could act on.
+        return StoreUnavailable(f"SQLite database {self.path!r} is unavailable: {exc}")
 
     def before_migrations(self, tx: Tx) -> None:
         """Nothing to do: `BEGIN IMMEDIATE` already serializes migrating processes."""
@@ -212,6 +219,18 @@ class SQLiteDatabase:
                 self._checkpointer.close()
                 self._checkpointer = None
             self._conn.close()
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the database file; None for an in-memory database or a missing
+    file."""
+    if path == ":memory:" or path.startswith("file::memory:"):
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 class SQLiteStore(SQLStore):

@@ -2,9 +2,23 @@
 
 A scripted model and fake provider servers that speak each API's real wire format
 (streaming included), and the standard fixture kit of the gate: each fixture states the
-route it expects and the side effect that must not happen, and checks both.
+route it expects and the side effect that must not happen, and checks both; the example
+tools with in-memory backends the kit and the demo use; and a clock that tests advance by
+hand.
 """
 
+from callgate.cli._demo_tools import (
+    SUPPLIER_POLICY,
+    Faults,
+    OrderBook,
+    Supplier,
+    SupplierRegistry,
+    WeatherService,
+    example_tools,
+    order_tools,
+    supplier_tools,
+    weather_tools,
+)
 from callgate.models import (
     FakeAnthropicServer,
     FakeGeminiServer,
@@ -18,6 +32,7 @@ from callgate.models import (
     ScriptExhausted,
     Turn,
 )
+from callgate.testing._clock import ManualClock
 from callgate.testing._fixtures import (
     STANDARD_FIXTURES,
     Fixture,
@@ -32,23 +47,34 @@ from callgate.testing._fixtures import (
 
 __all__ = [
     "STANDARD_FIXTURES",
+    "SUPPLIER_POLICY",
     "FakeAnthropicServer",
     "FakeGeminiServer",
     "FakeOpenAIChatServer",
     "FakeOpenAIResponsesServer",
     "FakeProviderServer",
+    "Faults",
     "Fixture",
     "FixtureReport",
     "FixtureResult",
     "FixtureTarget",
+    "ManualClock",
+    "OrderBook",
     "RecordedRequest",
     "ScriptError",
     "ScriptExhausted",
     "ScriptedCall",
     "ScriptedModel",
+    "Supplier",
+    "SupplierRegistry",
     "TargetFaults",
     "Turn",
+    "WeatherService",
+    "example_tools",
+    "order_tools",
     "run_fixtures",
     "run_fixtures_sync",
     "supplier_target",
+    "supplier_tools",
+    "weather_tools",
 ]

@@ -22,9 +22,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from callgate.contract import Context, Route, ToolCall, ToolResult
-from callgate.gate import Gate, Policy
-from callgate.gate.examples import (
+from callgate.cli._demo_tools import (
     SUPPLIER_POLICY,
     OrderBook,
     SupplierRegistry,
@@ -33,6 +31,8 @@ from callgate.gate.examples import (
     supplier_tools,
     weather_tools,
 )
+from callgate.contract import Approve, Context, Route, ToolCall, ToolResult
+from callgate.gate import Gate, Policy
 from callgate.store import Store
 
 __all__ = [
@@ -192,7 +192,7 @@ async def _approved(
     """Route `call`; when it is held, approve it as the second person and resume it."""
     result = await gate.call(call, context=context, request_id=request_id)
     if result.route is Route.HELD and result.approval_id is not None:
-        await gate.decide(result.approval_id, approve=True, decided_by="fixture-kit")
+        await gate.decide(result.approval_id, Approve(by="fixture-kit"))
         result = await gate.resume(
             call, approval_id=result.approval_id, context=context, request_id=request_id
         )

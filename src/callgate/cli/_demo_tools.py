@@ -1,5 +1,6 @@
 """Example tools with in-memory backends: the supplier address change, order lookup and a
-weather forecast. The fixture kit (`callgate.testing`), the tests and the demo use them.
+weather forecast. `callgate demo` runs them; the fixture kit and tests use them through
+`callgate.testing`, which exports them.
 
 The supplier scenario is the standard one of this field: look a supplier up (`read`,
 private data), draft an address change (`write`, harmless and idempotent), commit it

@@ -1,0 +1,76 @@
+"""Synchronous callers of the gate, served in their own thread without a hand-off.
+
+A call whose path never suspends (an async read tool with no store, the common case in a
+plain script) completes in one step of its coroutine. So the coroutine is stepped right in
+the caller's thread, with this thread's event loop installed as the running loop for that
+step; only when it suspends (a sync tool's worker thread, a store round trip, a slow tool)
+does the loop actually run, here in the same thread, until the call is done. Each calling
+thread has an event loop of its own, kept for the life of the gate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import weakref
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+from callgate._errors import UserError
+from callgate.gate._bounded import Continue
+
+__all__ = ["SyncRunner"]
+
+T = TypeVar("T")
+
+
+class SyncRunner:
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._loops: list[asyncio.AbstractEventLoop] = []
+        self._lock = threading.Lock()
+        # A gate dropped without `close()` still closes its loops.
+        weakref.finalize(self, _close_loops, self._loops)
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        if asyncio._get_running_loop() is not None:
+            coro.close()
+            raise UserError(
+                "the synchronous API was called inside a running event loop; use "
+                "`await gate.run_batch(...)` / `await gate.call(...)` there"
+            )
+        loop = self._loop()
+        # The first step runs as if on `loop` (futures and tasks made now belong to it);
+        # the loop itself runs only if the coroutine suspends.
+        asyncio._set_running_loop(loop)
+        try:
+            pending = coro.send(None)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        finally:
+            asyncio._set_running_loop(None)
+        return loop.run_until_complete(_finish(coro, pending))
+
+    def close(self) -> None:
+        with self._lock:
+            _close_loops(self._loops)
+
+    def _loop(self) -> asyncio.AbstractEventLoop:
+        loop: asyncio.AbstractEventLoop | None = getattr(self._local, "loop", None)
+        if loop is None or loop.is_closed():
+            loop = asyncio.new_event_loop()
+            self._local.loop = loop
+            with self._lock:
+                self._loops.append(loop)
+        return loop
+
+
+def _close_loops(loops: list[asyncio.AbstractEventLoop]) -> None:
+    for loop in loops:
+        if not loop.is_running() and not loop.is_closed():
+            loop.close()
+    loops.clear()
+
+
+async def _finish(coro: Coroutine[Any, Any, T], pending: Any) -> T:
+    return await Continue(coro, pending)  # type: ignore[no-any-return]

@@ -1,0 +1,154 @@
+"""`AsyncStore`: the one way async code reaches a (synchronous) store.
+
+Every store call runs off the event loop, in the store's own worker threads: one for
+SQLite, whose single connection serializes everything anyway (a write may wait on another
+process's lock for the busy timeout, which must not stall the loop), and a few for
+PostgreSQL, where each call is a network round trip.
+
+The two writes of a call, `claim` and `settle`, are group-committed: while one batch is
+being written the requests that arrive queue up, and when it is done they all go into the
+next batch, one transaction. So a lone call waits for nothing (its batch starts at once,
+with whatever else became ready in the same turn of the loop), and under load the number of
+commits, and of chain-head locks on PostgreSQL, falls with the number of calls in flight
+instead of growing with it. No timer: waiting "for company" would only delay the lone call.
+
+A caller's future resolves only after its batch committed, so a claim is durable before
+its tool runs, exactly as with one transaction per call. When a batch as a whole fails (the
+store is out of reach, the commit fails) every member gets that error and nothing of the
+batch was written: each caller fails closed on its own path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import weakref
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Generic, ParamSpec, TypeVar
+
+from callgate.store._errors import StoreError
+from callgate.store._protocol import Store
+from callgate.store._records import Claim, ClaimRequest, Settle, Settled
+
+__all__ = ["MAX_BATCH", "AsyncStore"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+Req = TypeVar("Req")
+Res = TypeVar("Res")
+
+MAX_BATCH = 64
+"""Members of one group commit at most."""
+
+
+class AsyncStore:
+    """Async access to `store`: `claim` and `settle` group-committed, everything else with
+    `await facade.run(store.approvals.get, approval_id)`."""
+
+    def __init__(self, store: Store, *, threads: int | None = None) -> None:
+        self.store = store
+        workers = threads or (1 if _is_sqlite(store) else 8)
+        self._threads = ThreadPoolExecutor(workers, thread_name_prefix="callgate-store")
+        self._claims: _Batcher[ClaimRequest, Claim] = _Batcher(self._claim_batch)
+        self._settles: _Batcher[Settle, Settled] = _Batcher(self._settle_batch)
+
+    async def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run one store method in the store's threads and wait for it."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._threads, functools.partial(fn, *args, **kwargs))
+
+    async def claim(self, request: ClaimRequest) -> Claim:
+        """`Store.claim` of one request, batched with the other calls' claims; raises the
+        member's own `StoreError`."""
+        return await self._claims.submit(request)
+
+    async def settle(self, request: Settle) -> Settled:
+        """`Store.settle` of one call, batched with the other calls' settles."""
+        return await self._settles.submit(request)
+
+    def close(self) -> None:
+        """Stop the worker threads (the store itself stays open: its owner closes it)."""
+        self._threads.shutdown(wait=True)
+
+    async def _claim_batch(self, requests: Sequence[ClaimRequest]) -> list[Claim | StoreError]:
+        return await self.run(self.store.claim, requests)
+
+    async def _settle_batch(self, requests: Sequence[Settle]) -> list[Settled | StoreError]:
+        return await self.run(self.store.settle, requests)
+
+
+def _is_sqlite(store: Store) -> bool:
+    from callgate.store._sqlite import SQLiteStore
+
+    return isinstance(store, SQLiteStore)
+
+
+class _Queue(Generic[Req, Res]):
+    """The waiting members of one event loop, and whether a batch of theirs is running."""
+
+    __slots__ = ("busy", "drainer", "pending")
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[Req, asyncio.Future[Res]]] = []
+        self.busy = False
+        self.drainer: asyncio.Task[None] | None = None
+        """Held so the running task is not garbage-collected."""
+
+
+class _Batcher(Generic[Req, Res]):
+    """Collects requests and writes them with `write`, at most `MAX_BATCH` in one batch.
+
+    State is kept per event loop: a store may serve several loops (the synchronous API
+    runs one per calling thread), and a future belongs to one.
+    """
+
+    def __init__(self, write: Callable[[Sequence[Req]], Any]) -> None:
+        self._write_batch = write
+        self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Queue[Req, Res]]
+        self._queues = weakref.WeakKeyDictionary()
+
+    async def submit(self, request: Req) -> Res:
+        loop = asyncio.get_running_loop()
+        queue = self._queues.get(loop)
+        if queue is None:
+            queue = self._queues[loop] = _Queue()
+        future: asyncio.Future[Res] = loop.create_future()
+        queue.pending.append((request, future))
+        if not queue.busy:
+            queue.busy = True
+            queue.drainer = loop.create_task(self._drain(queue))
+        return await future
+
+    async def _drain(self, queue: _Queue[Req, Res]) -> None:
+        try:
+            while queue.pending:
+                batch = queue.pending[:MAX_BATCH]
+                del queue.pending[:MAX_BATCH]
+                await self._write(batch)
+        finally:
+            queue.busy = False
+            queue.drainer = None
+            for _, future in queue.pending:  # only left over when the loop shuts down
+                future.cancel()
+            queue.pending.clear()
+
+    async def _write(self, batch: list[tuple[Req, asyncio.Future[Res]]]) -> None:
+        try:
+            results = await self._write_batch([request for request, _ in batch])
+        except Exception as exc:  # the whole batch failed: every member fails closed
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(exc)
+            return
+        except BaseException:
+            for _, future in batch:
+                future.cancel()
+            raise
+        for (_, future), result in zip(batch, results, strict=True):
+            if future.done():  # the caller stopped waiting; what was written stands
+                continue
+            if isinstance(result, StoreError):
+                future.set_exception(result)
+            else:
+                future.set_result(result)
