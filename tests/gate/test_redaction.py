@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
-from callgate import Context, ToolCall, tool
-from callgate.contract import Route
+from callgate import Context, Edit, ToolCall, tool
+from callgate.contract import Route, Tool
 from callgate.gate import REDACTED, Gate, Policy, ReceiptSettings, Redactor, Rule
+from callgate.store import SQLiteStore
+
+CTX = Context(principal="ann", tenant="acme", run_id="run-r")
+ALLOW = Policy([Rule.allow("ok", tools=["*"])])
 
 SECRETS = [
     "sk-proj-Abcdefghijklmnopqrstuvwxyz012345",
@@ -128,3 +133,104 @@ async def test_retention_prunes_payloads_never_the_chain(sqlite_url: str) -> Non
         report = gate.store.receipts.verify()
     assert [(r.arguments, r.result) for r in pruned] == [(None, None)] * 3
     assert all(r.payload_hash for r in pruned) and report.ok
+
+
+def _secret_result_tool() -> Tool:
+    @tool(effect="write")
+    def login(user: str) -> dict[str, object]:
+        """Log a user in."""
+        return {
+            "user": user,
+            "session_token": "tok-9f8e7d6c5b4a",
+            "profile": {"client_secret": "cs-0a1b2c3d", "db_password": "pw-77889900"},
+            "note": "ticket ACME-12345 opened",
+        }
+
+    return login
+
+
+async def test_secrets_in_tool_results_never_reach_the_store(tmp_path: Path) -> None:
+    """Values under keys the redactor calls secret, in the result's JSON text and its
+    structured value, in the stored outcome (replayed to duplicates) and the receipt."""
+    store = SQLiteStore(tmp_path / "cg.db")
+    settings = ReceiptSettings(store_payloads=True)
+    with Gate([_secret_result_tool()], store=store, policy=ALLOW, receipts=settings) as gate:
+        first = await gate.call(
+            ToolCall(id="c1", name="login", arguments={"user": "bo"}), context=CTX
+        )
+        replay = await gate.call(
+            ToolCall(id="c1", name="login", arguments={"user": "bo"}), context=CTX
+        )
+    assert (
+        first.route is Route.COMPLETED and "tok-9f8e7d6c5b4a" in first.content
+    )  # the model sees it
+    assert replay.replayed and "tok-9f8e7d6c5b4a" not in replay.content
+    stored = [str(r.outcome) for r in [store.idempotency.get(first.idempotency_key or "")] if r]
+    receipts = [f"{r.arguments} {r.result}" for r in store.receipts.list()]
+    for secret in ("tok-9f8e7d6c5b4a", "cs-0a1b2c3d", "pw-77889900"):
+        assert all(secret not in text for text in [*stored, *receipts])
+    assert stored and receipts
+    store.close()
+
+
+async def test_two_gates_redact_with_their_own_patterns_everywhere(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Logs, store and results each get the gate's own redactor, not the first gate's."""
+
+    @tool(effect="write")
+    def fail(ticket: str) -> str:
+        """Fail loudly."""
+        raise RuntimeError(f"cannot open {ticket}")
+
+    gates = {
+        "ACME": Gate([fail], store=f"sqlite:///{tmp_path / 'a.db'}", policy=ALLOW,
+                     redactor=Redactor(patterns=(r"ACME-\d{5}",), in_results=True),
+                     receipts=ReceiptSettings(store_payloads=True)),
+        "ZETA": Gate([fail], store=f"sqlite:///{tmp_path / 'z.db'}", policy=ALLOW,
+                     redactor=Redactor(patterns=(r"ZETA-\d{5}",), in_results=True),
+                     receipts=ReceiptSettings(store_payloads=True)),
+    }  # fmt: skip
+    caplog.set_level(logging.ERROR, logger="callgate.gate")
+    for prefix, gate in gates.items():
+        ticket = f"{prefix}-12345"
+        result = await gate.call(
+            ToolCall(id=f"c-{prefix}", name="fail", arguments={"ticket": ticket}), context=CTX
+        )
+        assert result.route is Route.FAILED and ticket not in result.content
+        assert gate.store is not None
+        stored = " ".join(f"{r.arguments} {r.result}" for r in gate.store.receipts.list())
+        assert ticket not in stored and REDACTED in stored
+        gate.close()
+    assert "cannot open" in caplog.text  # the failure was logged ...
+    assert "ACME-12345" not in caplog.text and "ZETA-12345" not in caplog.text  # ... redacted
+
+
+async def test_edited_arguments_are_stored_redacted(tmp_path: Path) -> None:
+    @tool(effect="irreversible")
+    def connect(host: str, password: str) -> str:
+        """Connect to a host."""
+        return f"connected to {host}"
+
+    store = SQLiteStore(tmp_path / "cg.db")
+    with Gate([connect], store=store) as gate:
+        held = await gate.call(
+            ToolCall(id="c1", name="connect", arguments={"host": "db1", "password": "a"}),
+            context=CTX,
+        )
+        assert held.approval_id is not None
+        edited = {"host": "db2", "password": "hunter2-edited"}
+        await gate.decide(held.approval_id, Edit(arguments=edited, by="bo"))
+        approval = store.approvals.get(held.approval_id)
+        # The edited call itself runs; the stored form cannot stand in for it.
+        ran = await gate.resume(
+            ToolCall(id="c1", name="connect", arguments=edited),
+            approval_id=held.approval_id,
+            context=CTX,
+        )
+    assert approval is not None and approval.edited_arguments == {
+        "host": "db2",
+        "password": REDACTED,
+    }
+    assert ran.route is Route.COMPLETED and ran.content == "connected to db2"
+    store.close()
