@@ -34,10 +34,10 @@ def cli(*args: str, env: dict[str, str] | None = None, input: str | None = None)
 
 
 def callgate(*args: str, cwd: Path = ROOT, timeout: float = 60) -> Ran:
-    """`python -m callgate ARGS` in a fresh interpreter: the real entry point."""
+    """`python -m callgate.cli ARGS` in a fresh interpreter: the real entry point."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CALLGATE_")}
     done = subprocess.run(
-        [sys.executable, "-m", "callgate", *args],
+        [sys.executable, "-m", "callgate.cli", *args],
         cwd=cwd,
         env={**env, "PYTHONPATH": str(ROOT)},
         capture_output=True,

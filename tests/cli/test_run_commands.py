@@ -124,9 +124,9 @@ def writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return log
 
 
-def _paused_run(server: FakeOpenAIChatServer, store: Path) -> str:
+def _paused_run(base_url: str, store: Path) -> str:
     ran = cli(
-        "run", "pay acme 5", *PAY, "--base-url", server.base_url,
+        "run", "pay acme 5", *PAY, "--base-url", base_url,
         "--store", str(store), "--create", "--json",
     )  # fmt: skip
     assert ran.code == 3, ran
@@ -146,7 +146,7 @@ def _approvals(store: Path) -> list[dict[str, object]]:
 def test_a_paused_run_is_decided_with_approvals_and_resumed(tmp_path: Path, writes: Path) -> None:
     store = tmp_path / "c.db"
     with FakeOpenAIChatServer([Turn.call(("pay", {"amount": 5})), Turn.say("Paid 5.")]) as server:
-        run_id = _paused_run(server, store)
+        run_id = _paused_run(server.base_url, store)
         [pending] = _approvals(store)
         assert pending["run_id"] == run_id
         assert cli("approvals", "approve", str(pending["id"]), "--store", str(store)).code == 0
@@ -166,7 +166,7 @@ def test_resume_asks_at_the_prompt_and_asks_again_for_a_bad_edit(
 ) -> None:
     store = tmp_path / "c.db"
     with FakeOpenAIChatServer([Turn.call(("pay", {"amount": 5})), Turn.say("Paid 7.")]) as server:
-        run_id = _paused_run(server, store)
+        run_id = _paused_run(server.base_url, store)
         ran = cli(
             "resume", run_id, *PAY, "--base-url", server.base_url, "--store", str(store),
             input='e\nnot json\n[1]\n{"amount": 7}\n',

@@ -76,8 +76,8 @@ class EventPrinter:
             self.console.print(f"  [dim]step {event.step} done, {event.calls} call(s)[/]")
         elif isinstance(event, RunEnded):
             answer = event.result.answer
-            shown = answer is not None and answer.strip() == self._streamed.strip()
-            summary(self.console, event.result, answer_shown=shown)
+            streamed = answer is not None and answer.strip() == self._streamed.strip()
+            summary(self.console, event.result, answer_shown=streamed)
             self._streamed = ""
 
 

@@ -53,6 +53,8 @@ def open_cli_store(url: str | None, *, create: bool = False, creatable: bool = F
                 "write it as a URL: postgresql://user@host:5432/dbname"
             )
         url = f"sqlite:///{url}"
+    if url.startswith("postgres"):
+        _quiet_pool_retries()
     try:
         return open_store(url, create=create)
     except StoreUnavailable as exc:
@@ -69,3 +71,12 @@ def open_cli_store(url: str | None, *, create: bool = False, creatable: bool = F
 def shown_url(url: str) -> str:
     """`url` with any password masked, fit for a message."""
     return _PASSWORD.sub(r"\1:***@", url)
+
+
+def _quiet_pool_retries() -> None:
+    """The pool logs each failed connection attempt; the command reports the outcome once.
+    A handler anywhere on the logger's path keeps logging's last-resort stderr printer out."""
+    import logging
+
+    if not logging.getLogger().handlers:
+        logging.getLogger("psycopg").addHandler(logging.NullHandler())

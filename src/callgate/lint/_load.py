@@ -345,10 +345,10 @@ def _load_file(path: Path, group: str | None = None) -> LoadedCatalog:
         for decl, pointer, decl_group, server in _declarations(document, "", group, group)
     ]
     if found and not any(isinstance(decl, Mapping) for decl, *_ in found):
-        kinds = sorted({_kind(decl) for decl, *_ in found})
+        kinds = " and ".join(sorted({_kind(decl) for decl, *_ in found}))
         raise UserError(
-            f"{path}: holds no tool declarations ({len(found)} JSON {' and '.join(kinds)} "
-            "values, no object); expected a list of declarations or an object with 'tools'"
+            f"{path}: holds no tool declarations (only JSON {kinds} values, no object); "
+            "expected a list of declarations or an object with 'tools'"
         )
     for decl, pointer, decl_group, server, line in found:
         if line is not None:
