@@ -157,3 +157,15 @@ def test_verify_names_the_first_bad_receipt(tmp_path: Path, tamper: str) -> None
         TAMPER[tamper](db)
     code, out = _cli("receipts", "verify", "--store", str(path))
     assert code == 1 and "BROKEN at receipt #2" in out, out
+
+
+def test_decisions_as_json(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    first, second = _held(path, 2)
+    approved = json.loads(cli("approvals", "approve", first, "--store", str(path), "--json").stdout)
+    assert approved["id"] == first and approved["state"] == "approved"
+    denied = cli("approvals", "deny", second, "--store", str(path), "--json", "--note", "no")
+    assert json.loads(denied.stdout)["state"] == "denied"
+    assert json.loads(cli("approvals", "list", "--store", str(path), "--json").stdout) == []
+    everything = cli("approvals", "list", "--all", "--store", str(path), "--json").stdout
+    assert {a["id"] for a in json.loads(everything)} == {first, second}
