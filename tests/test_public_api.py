@@ -34,7 +34,7 @@ def test_all_is_sorted_and_complete(name: str) -> None:
     module = importlib.import_module(name)
     exported = module.__all__
     assert exported == sorted(exported, key=_isort_key), f"{name}.__all__ is not sorted"
-    public = {n for n in vars(module) if not n.startswith("_")}
+    public = {n for n in dir(module) if not n.startswith("_")}
     submodules = {n for n in public if type(getattr(module, n)).__name__ == "module"}
     assert set(exported) == public - submodules, f"{name}: exports differ from public names"
 

@@ -9,40 +9,55 @@ The most used names are here; each subpackage (`callgate.dialects`, `callgate.ga
 `callgate.retrieval`, `callgate.testing`) exports the rest of its API.
 """
 
-from callgate._backoff import Backoff
-from callgate._errors import (
-    CallgateError,
-    ConflictError,
-    MissingExtraError,
-    ToolError,
-    TransientError,
-    UnknownToolError,
-    UserError,
-)
-from callgate.contract import (
-    ApprovalDecision,
-    Approve,
-    CallContext,
-    Catalog,
-    Context,
-    Decline,
-    Edit,
-    Effect,
-    FromContext,
-    Route,
-    Timings,
-    Tool,
-    ToolAnnotations,
-    ToolCall,
-    ToolResult,
-    tool,
-    tool_from_declaration,
-)
-from callgate.dialects import Dialect
-from callgate.gate import Decision, ExecutionSettings, Gate, Policy, Redactor, Rule
-from callgate.loop import Agent, RunResult
-from callgate.schema import ArgumentLimits
-from callgate.store import Store, StoreUnavailable, open_store
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from callgate._backoff import Backoff
+    from callgate._errors import (
+        CallgateError,
+        ConflictError,
+        MissingExtraError,
+        ToolError,
+        TransientError,
+        UnknownToolError,
+        UserError,
+    )
+    from callgate.contract import (
+        ApprovalDecision,
+        Approve,
+        CallContext,
+        Catalog,
+        Context,
+        Decline,
+        Edit,
+        Effect,
+        FromContext,
+        Route,
+        Timings,
+        Tool,
+        ToolAnnotations,
+        ToolCall,
+        ToolResult,
+        tool,
+        tool_from_declaration,
+    )
+    from callgate.dialects import Dialect
+    from callgate.gate import (
+        Decision,
+        ExecutionSettings,
+        Gate,
+        Policy,
+        Redactor,
+        Rule,
+    )
+    from callgate.loop import Agent, RunResult
+    from callgate.schema import ArgumentLimits
+    from callgate.store import (
+        Store,
+        StoreUnavailable,
+        open_store,
+    )
 
 __version__ = "0.1.0"
 
@@ -86,3 +101,59 @@ __all__ = [
     "tool",
     "tool_from_declaration",
 ]
+
+# Imported on first use, so that `import callgate` (and with it `callgate --help`) does not
+# pay for every subpackage: each name is bound on first access and then found directly.
+_LAZY = {
+    "Agent": "callgate.loop",
+    "ApprovalDecision": "callgate.contract",
+    "Approve": "callgate.contract",
+    "ArgumentLimits": "callgate.schema",
+    "Backoff": "callgate._backoff",
+    "CallContext": "callgate.contract",
+    "CallgateError": "callgate._errors",
+    "Catalog": "callgate.contract",
+    "ConflictError": "callgate._errors",
+    "Context": "callgate.contract",
+    "Decision": "callgate.gate",
+    "Decline": "callgate.contract",
+    "Dialect": "callgate.dialects",
+    "Edit": "callgate.contract",
+    "Effect": "callgate.contract",
+    "ExecutionSettings": "callgate.gate",
+    "FromContext": "callgate.contract",
+    "Gate": "callgate.gate",
+    "MissingExtraError": "callgate._errors",
+    "Policy": "callgate.gate",
+    "Redactor": "callgate.gate",
+    "Route": "callgate.contract",
+    "Rule": "callgate.gate",
+    "RunResult": "callgate.loop",
+    "Store": "callgate.store",
+    "StoreUnavailable": "callgate.store",
+    "Timings": "callgate.contract",
+    "Tool": "callgate.contract",
+    "ToolAnnotations": "callgate.contract",
+    "ToolCall": "callgate.contract",
+    "ToolError": "callgate._errors",
+    "ToolResult": "callgate.contract",
+    "TransientError": "callgate._errors",
+    "UnknownToolError": "callgate._errors",
+    "UserError": "callgate._errors",
+    "open_store": "callgate.store",
+    "tool": "callgate.contract",
+    "tool_from_declaration": "callgate.contract",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'callgate' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

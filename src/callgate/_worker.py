@@ -68,11 +68,14 @@ def _answer(module: str, qualname: str, kwargs: dict[str, Any]) -> tuple[str, An
         return "other", traceback.format_exc()
 
 
-def serve() -> None:
+def serve(preload: list[str]) -> None:
+    """Answer calls; `preload` names modules imported before saying ready."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # the tool's prints go to standard error
     calls = sys.stdin.buffer
+    for module in preload:
+        importlib.import_module(module)
     write_frame(answers, ("ready", None))  # started: the parent's deadlines count from here
     while True:
         try:
@@ -87,4 +90,4 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
-    serve()
+    serve(sys.argv[1:])

@@ -27,7 +27,8 @@ CTX = Context(principal="ann", tenant="acme", run_id="run-c")
 
 def _steps(gate: Gate) -> list[str]:
     """The chain's steps, outermost first (each holds the rest as `next`)."""
-    names, step = [], gate._chain
+    names: list[str] = []
+    step: object = gate._chain
     while step is not None:
         names.append(type(step).__name__)
         step = getattr(step, "next", None)

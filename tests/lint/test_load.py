@@ -174,7 +174,7 @@ def test_objects_and_catalogs_load_directly() -> None:
 
 
 def test_unknown_spec_is_a_user_error() -> None:
-    with pytest.raises(UserError, match="neither a file"):
+    with pytest.raises(UserError, match="no such file or folder"):
         load_catalog("no/such/file.json")
     with pytest.raises(UserError, match="cannot import"):
         load_catalog("no_such_module_xyz:catalog")

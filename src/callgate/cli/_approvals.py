@@ -1,7 +1,9 @@
 """`callgate approvals list|show|approve|deny`: decide held calls from a terminal.
 
-A decision does not run the call: the host or the agent loop resumes it (`Gate.resume`).
-Editing arguments needs the tool catalog, so it is done in Python (`Gate.decide`).
+A decision does not run the call: the host or the agent loop resumes it (`Gate.resume`,
+`callgate resume RUN_ID`). Editing arguments needs the tool catalog, so it is done in
+Python (`Gate.decide`) or at the prompt of `callgate chat` / `callgate resume`. The store
+must already exist (`--store`, default ./callgate.db).
 """
 
 from __future__ import annotations
@@ -9,31 +11,34 @@ from __future__ import annotations
 import datetime
 import json
 import os
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from callgate.cli._output import console, emit_json, print_table
 from callgate.cli._store_option import StoreOpt, open_cli_store
 from callgate.contract import Approve, Decline
 from callgate.gate import Approvals
-from callgate.store import Approval, StoreError
+from callgate.store import Approval, Store
 
-__all__ = ["register"]
+__all__ = ["group"]
 
-group = typer.Typer(help="List and decide calls held for a human.", no_args_is_help=True)
+group = typer.Typer(
+    help="List and decide calls held for a human.", no_args_is_help=True, rich_markup_mode=None
+)
+IdArg = Annotated[str, typer.Argument(metavar="APPROVAL_ID", help="The approval's id.")]
 
-ByOpt = Annotated[str | None, typer.Option("--by", help="Who decides (default: $USER).")]
-NoteOpt = Annotated[
-    str | None, typer.Option("--note", help="Why; shown to the model on a decline.")
+ByOpt = Annotated[
+    str | None, typer.Option("--by", metavar="NAME", help="Who decides (default: $USER).")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(group, name="approvals")
+NoteOpt = Annotated[
+    str | None,
+    typer.Option("--note", metavar="TEXT", help="Why; shown to the model on a decline."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 @group.command("list")
@@ -42,14 +47,18 @@ def list_(
     all_: Annotated[
         bool, typer.Option("--all", help="Include decided and expired approvals.")
     ] = False,
-    limit: int = 100,
+    limit: Annotated[int, typer.Option(min=1, help="At most this many approvals.")] = 100,
     as_json: JsonOpt = False,
 ) -> None:
     """Pending approvals, oldest first."""
     with open_cli_store(store) as opened:
         found = Approvals(opened).list(pending_only=not all_, limit=limit)
     if as_json:
-        typer.echo(json.dumps([_plain(a) for a in found], ensure_ascii=False, indent=2))
+        emit_json([_plain(a) for a in found])
+        return
+    out = console()
+    if not found:
+        out.print("no approvals")
         return
     table = Table("state", "tool", "principal", "run", "reason", "expires")
     table.add_column("id", no_wrap=True)
@@ -64,17 +73,17 @@ def list_(
             escape(a.reason),
             _when(a.expires_at),
         )
-    Console().print(table if found else "no approvals")
+    print_table(out, table)
 
 
 @group.command()
-def show(approval_id: str, store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+def show(approval_id: IdArg, store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     """One approval with its (redacted) arguments and decision."""
     with open_cli_store(store) as opened:
-        approval = _get(Approvals(opened), approval_id)
+        approval = Approvals(opened).get(approval_id)
     data = _plain(approval)
     if as_json:
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        emit_json(data)
         return
     for key, value in data.items():
         if value is not None and value is not False:
@@ -84,46 +93,46 @@ def show(approval_id: str, store: StoreOpt = None, as_json: JsonOpt = False) -> 
 
 @group.command()
 def approve(
-    approval_id: str,
+    approval_id: IdArg,
     store: StoreOpt = None,
     by: ByOpt = None,
     note: NoteOpt = None,
     grant: Annotated[
         bool, typer.Option("--grant", help="Also allow this tool for the rest of the run.")
     ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Approve a held call once (it runs when the host resumes it)."""
-    with open_cli_store(store) as opened:
-        decided = _decide(
-            lambda q: q.decide(approval_id, Approve(by=_who(by), note=note, grant=grant)), opened
-        )
+    decided = _decide(
+        store, lambda q: q.decide(approval_id, Approve(by=_who(by), note=note, grant=grant))
+    )
+    if as_json:
+        emit_json(_plain(decided))
+        return
     extra = " and granted the tool for the rest of the run" if decided.grant else ""
     typer.echo(f"approved {decided.id} ({decided.tool_name}){extra}")
 
 
 @group.command()
-def deny(approval_id: str, store: StoreOpt = None, by: ByOpt = None, note: NoteOpt = None) -> None:
+def deny(
+    approval_id: IdArg,
+    store: StoreOpt = None,
+    by: ByOpt = None,
+    note: NoteOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
     """Decline a held call: the model is told not to retry and to ask the user."""
-    with open_cli_store(store) as opened:
-        decided = _decide(lambda q: q.decide(approval_id, Decline(by=_who(by), note=note)), opened)
+    decided = _decide(store, lambda q: q.decide(approval_id, Decline(by=_who(by), note=note)))
+    if as_json:
+        emit_json(_plain(decided))
+        return
     typer.echo(f"declined {decided.id} ({decided.tool_name})")
 
 
-def _decide(action: Any, store: Any) -> Approval:
-    try:
-        result: Approval = action(Approvals(store))
-    except StoreError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
-    return result
-
-
-def _get(queue: Approvals, approval_id: str) -> Approval:
-    try:
-        return queue.get(approval_id)
-    except StoreError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+def _decide(url: str | None, action: Callable[[Approvals], Approval]) -> Approval:
+    opened: Store
+    with open_cli_store(url) as opened:
+        return action(Approvals(opened))
 
 
 def _who(by: str | None) -> str:

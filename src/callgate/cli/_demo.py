@@ -8,13 +8,15 @@ real model (`--model`) the same scenes run on the same tools; the script is not 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 
@@ -27,13 +29,22 @@ from callgate.cli._demo_tools import (
     supplier_tools,
     weather_tools,
 )
+from callgate.cli._output import console
+from callgate.cli._show import EventPrinter
 from callgate.contract import Context, Route
 from callgate.gate import Gate, Policy
 from callgate.loop import Agent, ApprovalDecision, Approve, Decline, RunResult
-from callgate.models import FakeOpenAIChatServer, Model, OpenAIChatModel, Turn, TurnSource
+from callgate.models import (
+    FakeOpenAIChatServer,
+    Model,
+    OpenAIChatModel,
+    Turn,
+    TurnSource,
+    model_from_spec,
+)
 from callgate.store import Store, open_store
 
-__all__ = ["run_demo"]
+__all__ = ["demo", "run_demo"]
 
 
 TOOL_TIMEOUT = 1.0
@@ -275,8 +286,6 @@ class Demo:
                 return await self._play(model, scene)
 
     async def _play(self, model: Model, scene: Scene) -> bool:
-        from callgate.cli._show import EventPrinter
-
         printer = EventPrinter(self.console)
         agent = Agent(model, gate=self.gate, store=self.store, context=scene.context)
         result: RunResult | None = None
@@ -326,3 +335,31 @@ async def run_demo(console: Console, model: Model | None = None) -> bool:
             return await demo.run()
         finally:
             demo.close()
+
+
+def demo(
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            metavar="PROVIDER:MODEL",
+            help="Run the scenes against a real model instead of the script.",
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", metavar="URL", help="An OpenAI-compatible server."),
+    ] = None,
+) -> None:
+    """A narrated run of the scenarios: order lookup, weather, a supplier address change
+    under approval. No API key and no network needed."""
+    out = console()
+
+    async def go() -> bool:
+        if model is None:
+            return await run_demo(out)
+        async with model_from_spec(model, base_url=base_url, stream=True) as adapter:
+            return await run_demo(out, adapter)
+
+    if not asyncio.run(go()):
+        raise typer.Exit(1)

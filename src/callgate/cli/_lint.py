@@ -1,39 +1,43 @@
 """`callgate lint | scan | diff | pin`: catalog quality from the command line.
 
 Exit codes: 0 clean, 1 findings at or above `--fail-on` (breaking changes for `diff`,
-changed pins for `scan --pins`), 2 the catalog or an option could not be read.
+changed pins for `scan --pins`), 2 a catalog, lockfile or option could not be used.
 """
 
 from __future__ import annotations
 
+import io
 import json
-import os
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
 
 from callgate._errors import UserError
+from callgate.cli._catalogs import load_catalogs, skipped_json
+from callgate.cli._output import console, emit_json, status, write_file
 from callgate.lint import (
+    LoadedCatalog,
+    Lockfile,
     Report,
     Severity,
     diff_catalogs,
     lint,
-    load_catalog,
-    merge_catalogs,
     pin_catalog,
     render_diff,
     render_report,
     scan,
     to_sarif,
 )
+from callgate.lint._load import read_json
 
-__all__ = ["register"]
+__all__ = ["diff_command", "lint_command", "pin_command", "scan_command"]
+
+T = TypeVar("T")
 
 
 class Format(StrEnum):
@@ -42,37 +46,55 @@ class Format(StrEnum):
     sarif = "sarif"
 
 
+def _severity(value: str) -> str:
+    if value.lower() != "never":
+        try:
+            Severity.parse(value)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    return value
+
+
 Catalogs = Annotated[
     list[str],
     typer.Argument(
-        help="JSON/JSON Lines files or folders of tool declarations (any dialect), or module:attr."
+        metavar="CATALOG",
+        help="JSON / JSON Lines files or folders (read at any depth) of tool declarations "
+        "in any dialect, or module:attr.",
     ),
 ]
 Select = Annotated[
     list[str] | None,
-    typer.Option("--select", help="Only these rule ids or prefixes (repeatable, comma-separated)."),
+    typer.Option(
+        "--select",
+        metavar="RULES",
+        help="Only these rule ids or prefixes (repeatable, comma-separated).",
+    ),
 ]
 Ignore = Annotated[
     list[str] | None,
-    typer.Option("--ignore", help="Skip these rule ids or prefixes (repeatable, comma-separated)."),
+    typer.Option(
+        "--ignore",
+        metavar="RULES",
+        help="Skip these rule ids or prefixes (repeatable, comma-separated).",
+    ),
 ]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
-Output = Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not stdout.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Same as --format json.")]
+Output = Annotated[
+    Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here, not stdout.")
+]
 FailOn = Annotated[
     str,
     typer.Option(
         "--fail-on",
+        metavar="SEVERITY",
+        callback=_severity,
         help="Exit 1 on a finding of this severity or above "
         "(info, low, medium, high, critical, never).",
     ),
 ]
-
-
-def register(app: typer.Typer) -> None:
-    app.command("lint")(lint_command)
-    app.command("scan")(scan_command)
-    app.command("diff")(diff_command)
-    app.command("pin")(pin_command)
+Explain = Annotated[bool, typer.Option("--explain", help="Say why each rule matters.")]
 
 
 def lint_command(
@@ -80,14 +102,16 @@ def lint_command(
     select: Select = None,
     ignore: Ignore = None,
     format: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
     output: Output = None,
     fail_on: FailOn = "high",
-    explain: Annotated[bool, typer.Option(help="Say why each rule matters.")] = False,
+    explain: Explain = False,
 ) -> None:
     """Lint tool contracts: names, descriptions, parameters, catalog (rules N, D, P, C)."""
-    with _errors():
-        report = lint(_load(catalogs), select=select, ignore=ignore)
-    _emit(report, format, output, explain=explain)
+    catalog = load_catalogs(catalogs)
+    with status(f"linting {len(catalog)} tools"):
+        report = _checked(lambda: lint(catalog, select=select, ignore=ignore))
+    _emit(report, catalog, _format(format, as_json), output, explain=explain)
     raise typer.Exit(_exit_code(report, fail_on))
 
 
@@ -96,108 +120,129 @@ def scan_command(
     select: Select = None,
     ignore: Ignore = None,
     format: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
     output: Output = None,
     fail_on: FailOn = "high",
     pins: Annotated[
         Path | None,
         typer.Option(
             "--pins",
+            metavar="LOCKFILE",
             help="Lockfile from `callgate pin`: also report new, removed and changed tools.",
         ),
     ] = None,
     trust_inline: Annotated[
-        bool, typer.Option(help="Honour suppressions written inside the declarations themselves.")
+        bool,
+        typer.Option("--trust-inline", help="Honour suppressions written inside the declarations."),
     ] = False,
-    explain: Annotated[bool, typer.Option(help="Say why each rule matters.")] = False,
+    explain: Explain = False,
 ) -> None:
     """Scan every string a model reads for poisoning (rules S; with --pins, rules X)."""
-    with _errors():
-        report = scan(
-            _load(catalogs), select=select, ignore=ignore, pins=pins, trust_inline=trust_inline
+    lockfile = None if pins is None else _lockfile(pins)
+    catalog = load_catalogs(catalogs)
+    with status(f"scanning {len(catalog)} tools"):
+        report = _checked(
+            lambda: scan(
+                catalog, select=select, ignore=ignore, pins=lockfile, trust_inline=trust_inline
+            )
         )
-    _emit(report, format, output, explain=explain)
+    _emit(report, catalog, _format(format, as_json), output, explain=explain)
     raise typer.Exit(_exit_code(report, fail_on))
 
 
 def diff_command(
-    old: Annotated[str, typer.Argument(help="The catalog as it was.")],
-    new: Annotated[str, typer.Argument(help="The catalog as it is now.")],
-    format: FormatOpt = Format.text,
+    old: Annotated[str, typer.Argument(metavar="OLD", help="The catalog as it was.")],
+    new: Annotated[str, typer.Argument(metavar="NEW", help="The catalog as it is now.")],
+    format: Annotated[
+        Format, typer.Option("--format", "-f", help="Output format (text or json).")
+    ] = Format.text,
+    as_json: JsonOpt = False,
     output: Output = None,
 ) -> None:
     """Breaking, review and compatible changes between two catalog versions."""
-    with _errors():
-        report = diff_catalogs(_load([old]), _load([new]))
-    if format is Format.text:
-        with _console(output) as console:
-            render_diff(report, console)
+    chosen = _format(format, as_json)
+    if chosen is Format.sarif:
+        raise typer.BadParameter("diff writes text or json", param_hint="--format")
+    before, after = load_catalogs([old]), load_catalogs([new])
+    report = diff_catalogs(before, after)
+    if chosen is Format.text:
+        with _console(output) as out:
+            render_diff(report, out)
     else:
-        _write(report.to_dict(), output)
+        emit_json({**report.to_dict(), "skipped": skipped_json(before, after)}, output)
     raise typer.Exit(0 if report.ok else 1)
 
 
 def pin_command(
     catalogs: Catalogs,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Lockfile path.")] = Path(
-        "callgate.lock.json"
-    ),
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="FILE", help="Lockfile path.")
+    ] = Path("callgate.lock.json"),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Write a lockfile of tool fingerprints (check it with `callgate scan --pins`)."""
-    with _errors():
-        lockfile = pin_catalog(_load(catalogs))
-        lockfile.dump(output)
-    typer.echo(f"pinned {len(lockfile.pins)} tools to {output}")
+    catalog = load_catalogs(catalogs)
+    lockfile = pin_catalog(catalog)
+    text = json.dumps(lockfile.to_dict(), indent=2, sort_keys=True, ensure_ascii=False)
+    write_file(output, text + "\n")
+    if as_json:
+        pinned = {"pinned": len(lockfile.pins), "lockfile": str(output)}
+        emit_json({**pinned, "skipped": skipped_json(catalog)})
+    else:
+        typer.echo(f"pinned {len(lockfile.pins)} tools to {output}")
 
 
-def _load(catalogs: list[str]) -> Any:
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # `module:attr` resolves from where the user stands
-    loaded = [load_catalog(c) for c in catalogs]
-    return loaded[0] if len(loaded) == 1 else merge_catalogs(loaded)
-
-
-@contextmanager
-def _errors() -> Iterator[None]:
+def _lockfile(path: Path) -> Lockfile:
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: not a callgate lockfile (a JSON object written by `pin`)")
     try:
-        yield
-    except (UserError, ValueError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        return Lockfile.from_dict(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise UserError(f"{path}: not a callgate lockfile ({type(exc).__name__}: {exc})") from exc
+    except UserError as exc:
+        raise UserError(f"{path}: {exc}") from exc
+
+
+def _checked(work: Callable[[], T]) -> T:
+    """The lint engine says a selector or option is wrong with `ValueError`."""
+    try:
+        return work()
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def _format(format: Format, as_json: bool) -> Format:
+    if as_json and format not in (Format.text, Format.json):
+        raise typer.BadParameter("--json and --format sarif exclude each other")
+    return Format.json if as_json else format
 
 
 def _exit_code(report: Report, fail_on: str) -> int:
     if fail_on.lower() == "never":
         return 0
-    with _errors():
-        level = Severity.parse(fail_on)
-    return 1 if report.fails(level) else 0
+    return 1 if report.fails(Severity.parse(fail_on)) else 0
 
 
-def _emit(report: Report, format: Format, output: Path | None, *, explain: bool) -> None:
+def _emit(
+    report: Report, catalog: LoadedCatalog, format: Format, output: Path | None, *, explain: bool
+) -> None:
     if format is Format.text:
-        with _console(output) as console:
-            render_report(report, console, explain=explain)
+        with _console(output) as out:
+            render_report(report, out, explain=explain)
+    elif format is Format.json:
+        emit_json({**report.to_dict(), "skipped": skipped_json(catalog)}, output)
     else:
         from callgate import __version__
 
-        _write(
-            report.to_dict() if format is Format.json else to_sarif(report, version=__version__),
-            output,
-        )
-
-
-def _write(data: dict[str, Any], output: Path | None) -> None:
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    if output is None:
-        typer.echo(text, nl=False)
-    else:
-        output.write_text(text, encoding="utf-8")
+        emit_json(to_sarif(report, version=__version__), output)
 
 
 @contextmanager
 def _console(output: Path | None) -> Iterator[Console]:
     if output is None:
-        yield Console(highlight=False, soft_wrap=True)
+        yield console()
         return
-    with output.open("w", encoding="utf-8") as handle:
-        yield Console(file=handle, highlight=False, soft_wrap=True, no_color=True, width=120)
+    buffer = io.StringIO()
+    yield Console(file=buffer, highlight=False, soft_wrap=True, no_color=True, width=120)
+    write_file(output, buffer.getvalue())

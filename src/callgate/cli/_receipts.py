@@ -1,94 +1,114 @@
-"""`callgate receipts list|show|verify`: read the hash-chained journal and check it."""
+"""`callgate receipts list|show|verify`: read the hash-chained journal and check it.
+
+These commands only read: the store must already exist (`--store`, default ./callgate.db).
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-import json
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from callgate.cli._output import console, emit_json, print_table
 from callgate.cli._store_option import StoreOpt, open_cli_store
 from callgate.contract import Route
 from callgate.store import Receipt, ReceiptQuery
 
-__all__ = ["register"]
+__all__ = ["group"]
 
-group = typer.Typer(help="Read and verify the receipts of routed calls.", no_args_is_help=True)
+group = typer.Typer(
+    help="Read and verify the receipts of routed calls.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+_ROUTES = ", ".join(r.value for r in Route)
 
 
-def register(app: typer.Typer) -> None:
-    app.add_typer(group, name="receipts")
+def _route(value: str | None) -> str | None:
+    if value is not None and value not in {r.value for r in Route}:
+        raise typer.BadParameter(f"{value!r} is not a route; one of {_ROUTES}")
+    return value
 
 
 @group.command("list")
 def list_(
     store: StoreOpt = None,
-    tool: Annotated[str | None, typer.Option(help="Only this tool.")] = None,
-    run: Annotated[str | None, typer.Option(help="Only this run id.")] = None,
-    route: Annotated[str | None, typer.Option(help="Only this route.")] = None,
-    limit: int = 50,
-    newest_first: bool = True,
+    tool: Annotated[str | None, typer.Option(metavar="NAME", help="Only this tool.")] = None,
+    run: Annotated[str | None, typer.Option(metavar="RUN_ID", help="Only this run.")] = None,
+    route: Annotated[
+        str | None,
+        typer.Option(metavar="ROUTE", callback=_route, help=f"Only this route ({_ROUTES})."),
+    ] = None,
+    limit: Annotated[int, typer.Option(min=1, help="At most this many receipts.")] = 50,
+    oldest_first: Annotated[
+        bool, typer.Option("--oldest-first", help="Chain order from the start.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Receipts in chain order (newest first by default)."""
+    """Receipts, newest first (or in chain order with --oldest-first)."""
     query = ReceiptQuery(tool_name=tool, run_id=run, route=Route(route) if route else None)
     with open_cli_store(store) as opened:
-        found = opened.receipts.list(query, limit=limit, descending=newest_first)
+        found = opened.receipts.list(query, limit=limit, descending=not oldest_first)
     if as_json:
-        typer.echo(json.dumps([_plain(r) for r in found], ensure_ascii=False, indent=2))
+        emit_json([_plain(r) for r in found])
+        return
+    out = console()
+    if not found:
+        out.print("no receipts")
         return
     table = Table("seq", "recorded", "tool", "route", "rule", "principal", "approval", "key")
     for column in table.columns[:4]:
         column.no_wrap = True
     for r in found:
-        route_text = r.route.value + (" (replayed)" if r.replayed else "")
         table.add_row(
             str(r.seq),
             _when(r.recorded_at),
             r.tool_name,
-            route_text,
+            r.route.value + (" (replayed)" if r.replayed else ""),
             r.rule_id or "-",
             r.principal,
             r.approval_id or "-",
             r.idempotency_key or "-",
         )
-    Console().print(table if found else "no receipts")
+    print_table(out, table)
 
 
 @group.command()
-def show(seq: int, store: StoreOpt = None) -> None:
-    """One receipt with every field (payloads only when they were stored)."""
+def show(
+    seq: Annotated[int, typer.Argument(metavar="SEQ", help="The receipt's number.")],
+    store: StoreOpt = None,
+) -> None:
+    """One receipt with every field, as JSON (payloads only when they were stored)."""
     with open_cli_store(store) as opened:
         receipt = opened.receipts.get(seq)
     if receipt is None:
-        typer.echo(f"error: no receipt #{seq}", err=True)
+        typer.echo(f"error: no receipt #{seq} in this store", err=True)
         raise typer.Exit(1)
-    typer.echo(json.dumps(_plain(receipt), ensure_ascii=False, indent=2))
+    emit_json(_plain(receipt))
 
 
 @group.command()
-def verify(store: StoreOpt = None) -> None:
+def verify(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     """Recompute the chain; name the first receipt that was edited, deleted or moved."""
     with open_cli_store(store) as opened:
         report = opened.receipts.verify()
         head = opened.receipts.head()
-    if report.ok:
+    if as_json:
+        emit_json({**dataclasses.asdict(report), "head": dataclasses.asdict(head)})
+    elif report.ok:
+        typer.echo(f"ok: {report.checked} receipts, chain intact (head #{head.seq} {head.hash})")
+    else:
         typer.echo(
-            f"ok: {report.checked} receipts, chain intact (head #{head.seq} {head.hash[:16]})"
+            f"BROKEN at receipt #{report.first_bad_seq}: {report.reason} "
+            f"({report.checked} receipts checked)",
+            err=True,
         )
-        return
-    typer.echo(
-        f"BROKEN at receipt #{report.first_bad_seq}: {report.reason} "
-        f"({report.checked} receipts checked)",
-        err=True,
-    )
-    raise typer.Exit(1)
+    raise typer.Exit(0 if report.ok else 1)
 
 
 def _when(ts: float) -> str:

@@ -1,168 +1,281 @@
-"""`callgate run`, `callgate chat` and `callgate demo`: the agent loop from the terminal."""
+"""`callgate run`, `callgate chat` and `callgate resume`: the agent loop from the terminal.
+
+A run that pauses for approval exits 3. With `--store` its state is saved there: decide
+with `callgate approvals`, or at the prompt of `callgate resume RUN_ID`, which continues
+it. Without a store nothing is saved, and the messages say so.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import importlib
-from typing import Annotated, Any
+import json
+from collections.abc import AsyncIterator, Coroutine
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.prompt import Prompt
 
 from callgate._errors import CallgateError, UserError
+from callgate.cli._output import console, emit_json, note
+from callgate.cli._show import EventPrinter
+from callgate.cli._store_option import CreateOpt, StoreOpt, open_cli_store
+from callgate.cli._user_code import import_attribute
 from callgate.contract import Catalog, Tool, ToolCall, ToolResult
 from callgate.dialects import Message
-from callgate.gate import Gate
-from callgate.loop import Agent, ApprovalDecision, Approve, Decline, Edit, Limits, RunResult
+from callgate.gate import Gate, Policy
+from callgate.loop import (
+    Agent,
+    ApprovalDecision,
+    Approve,
+    Approver,
+    Decline,
+    Edit,
+    Event,
+    Limits,
+    RunError,
+    RunResult,
+)
 from callgate.models import SDKModel, model_from_spec
-from callgate.store import open_store
+from callgate.store import Store
 
-__all__ = ["load_tools", "register"]
+__all__ = ["chat", "load_tools", "resume", "run"]
+
+PAUSED = 3
+"""The exit code of a run that waits for approval."""
+
+T = TypeVar("T")
 
 ToolsOpt = Annotated[
     str,
     typer.Option(
         "--tools",
-        help="MODULE:ATTR naming a Catalog, a list of tools, or a function returning one.",
+        metavar="MODULE:ATTR",
+        help="A Catalog, a list of tools, or a function returning one; the module is "
+        "looked up from the current folder too.",
     ),
 ]
 ModelOpt = Annotated[
     str,
     typer.Option(
         "--model",
-        help="PROVIDER:MODEL, e.g. openai:gpt-4o-mini,"
-        " anthropic:claude-sonnet-4-5, gemini:gemini-2.5-flash.",
+        metavar="PROVIDER:MODEL",
+        help="e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, gemini:gemini-2.5-flash.",
     ),
 ]
 BaseUrlOpt = Annotated[
     str | None,
-    typer.Option("--base-url", help="An OpenAI-compatible server (vLLM, Ollama) or a proxy."),
-]
-StoreOpt = Annotated[
-    str | None,
     typer.Option(
-        "--store",
-        help="sqlite:///path: keep approvals, receipts and run state (enables the policy).",
+        "--base-url", metavar="URL", help="An OpenAI-compatible server (vLLM, Ollama) or a proxy."
     ),
 ]
-StepsOpt = Annotated[int, typer.Option("--max-steps", help="Model turns before stopping.")]
-SystemOpt = Annotated[str | None, typer.Option("--system", help="The system prompt.")]
+PolicyOpt = Annotated[
+    Path | None,
+    typer.Option("--policy", metavar="FILE", help="A policy file (TOML) for the gate."),
+]
+StepsOpt = Annotated[int, typer.Option("--max-steps", min=1, help="Model turns before stopping.")]
+SystemOpt = Annotated[
+    str | None, typer.Option("--system", metavar="TEXT", help="The system prompt.")
+]
 TextModeOpt = Annotated[
     bool,
     typer.Option(
         "--text-mode", help="The model has no native tool calling: put the tools in the prompt."
     ),
 ]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print the outcome as JSON, not the events as they happen.")
+]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Setup:
+    """What a run needs besides its prompt, as given on the command line."""
+
+    tools: str
+    model: str
+    base_url: str | None = None
+    store: str | None = None
+    create: bool = False
+    policy: Path | None = None
+    steps: int = 10
+    system: str | None = None
+    text_mode: bool = False
+
+    def resume_command(self, run_id: str) -> str:
+        return (
+            f"callgate resume {run_id} --store {self.store} --tools {self.tools} "
+            f"--model {self.model}" + (f" --base-url {self.base_url}" if self.base_url else "")
+        )
 
 
 def load_tools(spec: str) -> Catalog:
     """`module:attr` -> a Catalog (attr may be a Catalog, tools, or a callable making them)."""
-    module_name, sep, attr = spec.partition(":")
-    if not sep:
-        raise UserError(f"--tools {spec!r}: expected MODULE:ATTR")
-    target: Any = getattr(importlib.import_module(module_name), attr)
+    target = import_attribute(spec, option="--tools")
     if callable(target) and not isinstance(target, Tool | Catalog):
-        target = target()
+        try:
+            target = target()
+        except Exception as exc:  # the user's factory
+            raise UserError(
+                f"--tools {spec!r}: calling it raised {type(exc).__name__}: {exc}"
+            ) from exc
     if isinstance(target, Catalog):
         return target
     if isinstance(target, Tool):
         return Catalog([target])
+    if not isinstance(target, list | tuple) or not all(isinstance(t, Tool) for t in target):
+        raise UserError(
+            f"--tools {spec!r} is a {type(target).__name__}; expected a Catalog, a Tool, "
+            "a list of tools, or a function returning one"
+        )
     return Catalog(list(target))
 
 
-def _model(spec: str, base_url: str | None, text_mode: bool) -> SDKModel:
-    return model_from_spec(spec, base_url=base_url, stream=True, native_tools=not text_mode)
+@asynccontextmanager
+async def _agent(setup: Setup, approver: Approver | None) -> AsyncIterator[Agent]:
+    catalog = load_tools(setup.tools)
+    policy = None if setup.policy is None else Policy.from_toml(setup.policy)
+    async with AsyncExitStack() as stack:
+        store: Store | None = None
+        if setup.store is not None:
+            store = stack.enter_context(
+                open_cli_store(setup.store, create=setup.create, creatable=True)
+            )
+        model = await stack.enter_async_context(_model(setup))
+        gate = stack.enter_context(Gate(catalog, store=store, policy=policy))
+        yield Agent(
+            model,
+            gate=gate,
+            store=store,
+            instructions=setup.system,
+            limits=Limits(steps=setup.steps),
+            approver=approver,
+        )
 
 
-def _agent(
-    tools: str,
-    model: SDKModel,
-    store: str | None,
-    steps: int,
-    system: str | None,
-    approver: Any = None,
-) -> Agent:
-    opened = open_store(store) if store else None
-    gate = Gate(load_tools(tools), store=opened)
-    return Agent(
-        model,
-        gate=gate,
-        store=opened,
-        instructions=system,
-        limits=Limits(steps=steps),
-        approver=approver,
-    )
+@asynccontextmanager
+async def _model(setup: Setup) -> AsyncIterator[SDKModel]:
+    """The model adapter; a missing SDK, key or server is a one-line error naming it."""
+    async with AsyncExitStack() as stack:
+        try:
+            adapter = model_from_spec(
+                setup.model, base_url=setup.base_url, stream=True, native_tools=not setup.text_mode
+            )
+            entered = await stack.enter_async_context(adapter)
+        except CallgateError:
+            raise
+        except Exception as exc:  # the provider SDK's own complaint (no key, bad URL)
+            raise UserError(f"model {setup.model!r} could not be started: {exc}") from exc
+        yield entered
 
 
-async def _drive(agent: Agent, prompt: str | list[Message], console: Console) -> RunResult:
-    from callgate.cli._show import EventPrinter
-
-    printer = EventPrinter(console)
+async def _drive(events: AsyncIterator[Event], out: Console | None) -> RunResult:
+    printer = None if out is None else EventPrinter(out)
     result: RunResult | None = None
-    async for event in agent.stream(prompt):
-        printer(event)
+    async for event in events:
+        if printer is not None:
+            printer(event)
         result = getattr(event, "result", result)
-    assert result is not None
+    if result is None:  # pragma: no cover - every stream ends with RunEnded
+        raise RuntimeError("the run ended without a result")
     return result
 
 
-def _fail(console: Console, error: Exception) -> typer.Exit:
-    console.print(f"[red]error:[/] {error}")
-    return typer.Exit(1)
+def _run(work: Coroutine[Any, Any, T], setup: Setup) -> T:
+    """Run `work`; a run that stopped is one honest line and exit 1."""
+    try:
+        return asyncio.run(work)
+    except RunError as exc:
+        message = str(exc)
+        if setup.store is None:
+            message = message.split("; its state was saved")[0] + " (nothing was saved: no --store)"
+        else:
+            message += f"; to continue: {setup.resume_command(exc.run_id)}"
+        typer.echo(f"error: {' '.join(message.split())}", err=True)
+        raise typer.Exit(1) from None
+
+
+def _finish(result: RunResult, setup: Setup, *, as_json: bool) -> None:
+    if as_json:
+        emit_json(_outcome(result, saved=setup.store is not None))
+    if result.status == "paused":
+        _note_paused(result, setup)
+        raise typer.Exit(PAUSED)
+    raise typer.Exit(1 if result.status == "refused" else 0)
+
+
+def _note_paused(result: RunResult, setup: Setup) -> None:
+    waiting = ", ".join(p.approval_id for p in result.pending)
+    if setup.store is None:
+        note(
+            f"run {result.run_id} is paused for approval ({waiting}), but nothing was saved: "
+            "without --store it cannot be resumed; run it again with --store URL"
+        )
+        return
+    note(
+        f"run {result.run_id} is paused for approval ({waiting}); its state is in "
+        f"{setup.store}. Decide with `callgate approvals approve|deny ID --store "
+        f"{setup.store}`, or at the prompt of: {setup.resume_command(result.run_id)}"
+    )
+
+
+def _outcome(result: RunResult, *, saved: bool) -> dict[str, Any]:
+    return {
+        "run_id": result.run_id,
+        "status": result.status,
+        "answer": result.answer,
+        "saved": saved,
+        "steps": result.steps,
+        "usage": {"input_tokens": result.usage.input_tokens, "output": result.usage.output_tokens},
+        "cost": result.cost,
+        "calls": [
+            {"id": r.call.id, "tool": r.call.name, "route": r.route.value, "step": r.step}
+            for r in result.calls
+        ],
+        "pending": [
+            {"approval_id": p.approval_id, "tool": p.call.name, "reason": p.reason}
+            for p in result.pending
+        ],
+    }
 
 
 def run(
-    prompt: Annotated[str, typer.Argument(help="What to ask the model.")],
+    prompt: Annotated[str, typer.Argument(metavar="PROMPT", help="What to ask the model.")],
     tools: ToolsOpt,
     model: ModelOpt,
     base_url: BaseUrlOpt = None,
     store: StoreOpt = None,
+    create: CreateOpt = False,
+    policy: PolicyOpt = None,
     max_steps: StepsOpt = 10,
     system: SystemOpt = None,
     text_mode: TextModeOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Run one prompt through the loop; calls, routes and results are shown as they happen.
-    A call held for approval pauses the run (decide with `callgate approvals`)."""
-    console = Console()
+    A call held for approval pauses the run (exit 3): with --store, decide it with
+    `callgate approvals` and continue with `callgate resume RUN_ID`."""
+    setup = Setup(
+        tools=tools,
+        model=model,
+        base_url=base_url,
+        store=store,
+        create=create,
+        policy=policy,
+        steps=max_steps,
+        system=system,
+        text_mode=text_mode,
+    )
 
     async def go() -> RunResult:
-        async with _model(model, base_url, text_mode) as adapter:
-            agent = _agent(tools, adapter, store, max_steps, system)
-            try:
-                return await _drive(agent, prompt, console)
-            finally:
-                agent.gate.close()
+        async with _agent(setup, approver=None) as agent:
+            return await _drive(agent.stream(prompt), None if as_json else console())
 
-    try:
-        result = asyncio.run(go())
-    except CallgateError as exc:
-        raise _fail(console, exc) from exc
-    if result.status == "paused":
-        console.print("the run is paused; its state is in the store")
-        raise typer.Exit(3)
-
-
-async def _ask_in_terminal(call: ToolCall, held: ToolResult) -> ApprovalDecision | None:
-    """Approvals asked in the terminal: yes, no, edit (JSON arguments) or later."""
-
-    def ask() -> ApprovalDecision | None:
-        answer = Prompt.ask(
-            f"[yellow]approve {call.name}({call.arguments})?[/] ({held.reason})",
-            choices=["y", "n", "e", "later"],
-            default="n",
-        )
-        if answer == "y":
-            return Approve(by="terminal")
-        if answer == "e":
-            import json
-
-            return Edit(arguments=json.loads(Prompt.ask("new arguments (JSON)")), by="terminal")
-        if answer == "n":
-            return Decline(by="terminal", note=Prompt.ask("reason", default="declined"))
-        return None
-
-    return await asyncio.to_thread(ask)
+    _finish(_run(go(), setup), setup, as_json=as_json)
 
 
 def chat(
@@ -170,33 +283,126 @@ def chat(
     model: ModelOpt,
     base_url: BaseUrlOpt = None,
     store: StoreOpt = None,
+    create: CreateOpt = False,
+    policy: PolicyOpt = None,
     max_steps: StepsOpt = 10,
     system: SystemOpt = None,
     text_mode: TextModeOpt = False,
 ) -> None:
     """Talk to a model through the gate; approvals are asked here. Empty line or Ctrl-D ends."""
-    console = Console()
+    setup = Setup(
+        tools=tools,
+        model=model,
+        base_url=base_url,
+        store=store,
+        create=create,
+        policy=policy,
+        steps=max_steps,
+        system=system,
+        text_mode=text_mode,
+    )
+    out = console()
 
     async def go() -> None:
-        async with _model(model, base_url, text_mode) as adapter:
-            agent = _agent(tools, adapter, store, max_steps, system, _ask_in_terminal)
+        async with _agent(setup, approver=_ask_in_terminal) as agent:
             history: list[Message] = []
-            try:
-                while line := await asyncio.to_thread(_read_line):
-                    history.append(Message(role="user", text=line))
-                    try:
-                        result = await _drive(agent, history, console)
-                    except CallgateError as exc:
-                        console.print(f"[red]{exc}[/]")
-                        continue
-                    history = list(result.transcript)
-            finally:
-                agent.gate.close()
+            while line := await asyncio.to_thread(_read_line):
+                history.append(Message(role="user", text=line))
+                try:
+                    result = await _drive(agent.stream(history), out)
+                except RunError as exc:
+                    out.print(f"[red]{escape(str(exc))}[/]")
+                    continue
+                if result.status == "paused":
+                    _note_paused(result, setup)
+                history = list(result.transcript)
 
-    try:
-        asyncio.run(go())
-    except CallgateError as exc:
-        raise _fail(console, exc) from exc
+    _run(go(), setup)
+
+
+def resume(
+    run_id: Annotated[str, typer.Argument(metavar="RUN_ID", help="The paused run.")],
+    tools: ToolsOpt,
+    model: ModelOpt,
+    store: StoreOpt = None,
+    base_url: BaseUrlOpt = None,
+    policy: PolicyOpt = None,
+    max_steps: StepsOpt = 10,
+    text_mode: TextModeOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Continue a paused run from the store: approvals still open are asked here (with
+    --json, only decisions already in the store count), then the run goes on."""
+    from callgate.cli._store_option import DEFAULT_STORE
+
+    setup = Setup(
+        tools=tools,
+        model=model,
+        base_url=base_url,
+        store=store or DEFAULT_STORE,
+        policy=policy,
+        steps=max_steps,
+        text_mode=text_mode,
+    )
+
+    with open_cli_store(setup.store) as opened:  # before a model is started for nothing
+        _check_resumable(opened, run_id)
+
+    async def go() -> RunResult:
+        async with _agent(setup, approver=None if as_json else _ask_in_terminal) as agent:
+            return await _drive(agent.resume_stream(run_id), None if as_json else console())
+
+    _finish(_run(go(), setup), setup, as_json=as_json)
+
+
+def _check_resumable(store: Store, run_id: str) -> None:
+    record = store.runs.load(run_id)
+    if record is None:
+        raise UserError(f"no saved run {run_id!r} in this store (check the id and --store)")
+    if record.state.get("status") == "finished":
+        raise UserError(f"run {run_id!r} has finished; there is nothing to resume")
+
+
+async def _ask_in_terminal(call: ToolCall, held: ToolResult) -> ApprovalDecision | None:
+    """Approvals asked in the terminal: yes, no, edit (JSON arguments) or later."""
+    return await asyncio.to_thread(_ask, call, held)
+
+
+def _ask(call: ToolCall, held: ToolResult) -> ApprovalDecision | None:
+    shown = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
+    question = (
+        f"[yellow]approve {escape(call.name)}({escape(shown)})?[/] ({escape(held.reason or '')})"
+    )
+    while True:
+        try:
+            answer = Prompt.ask(question, choices=["y", "n", "e", "later"], default="n")
+        except EOFError:  # nobody at the terminal: the call stays held
+            return None
+        if answer == "y":
+            return Approve(by="terminal")
+        if answer == "n":
+            return Decline(by="terminal", note=Prompt.ask("reason", default="declined"))
+        if answer == "later":
+            return None
+        edited = _ask_arguments()
+        if edited is not None:
+            return Edit(arguments=edited, by="terminal")
+
+
+def _ask_arguments() -> dict[str, Any] | None:
+    """Edited arguments as a JSON object; asked again until they are one (empty: back)."""
+    while True:
+        text = Prompt.ask("new arguments (a JSON object; empty to go back)", default="")
+        if not text.strip():
+            return None
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            console().print(f"[red]not JSON ({escape(str(exc))}); try again[/]")
+            continue
+        if isinstance(value, dict):
+            return value
+        console().print('[red]the arguments must be a JSON object, e.g. {"amount": 5}[/]')
 
 
 def _read_line() -> str:
@@ -204,36 +410,3 @@ def _read_line() -> str:
         return input("you> ").strip()
     except EOFError:
         return ""
-
-
-def demo(
-    model: Annotated[
-        str | None,
-        typer.Option("--model", help="Run the scenes against a real model instead of the script."),
-    ] = None,
-    base_url: BaseUrlOpt = None,
-) -> None:
-    """A narrated run of the scenarios: order lookup, weather, a supplier address change
-    under approval. No API key and no network needed."""
-    from callgate.cli._demo import run_demo
-
-    console = Console()
-
-    async def go() -> bool:
-        if model is None:
-            return await run_demo(console)
-        async with model_from_spec(model, base_url=base_url, stream=True) as adapter:
-            return await run_demo(console, adapter)
-
-    try:
-        ok = asyncio.run(go())
-    except CallgateError as exc:
-        raise _fail(console, exc) from exc
-    if not ok:
-        raise typer.Exit(1)
-
-
-def register(app: typer.Typer) -> None:
-    app.command()(run)
-    app.command()(chat)
-    app.command()(demo)

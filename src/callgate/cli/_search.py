@@ -1,37 +1,36 @@
-"""`callgate search "query" --catalog CATALOG [-k 8]`: the tools a query finds, with scores.
+"""`callgate search "query" --catalog CATALOG [-k 8]`: the tools a query finds, best first.
+
+What is printed is what the index returns: the rank, and the scores it really computed
+(BM25 of the tool's card for the whole query; cosine similarity with `--dense`). The
+fused score the ranking is made from is a reciprocal-rank sum, meaningful only as an
+order, so it is not shown as a score.
 
 Exit codes: 0 something was found, 1 nothing matched, 2 the catalog or an option could
-not be read (or an extra is missing).
+not be used (or an extra is missing).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from callgate._errors import UserError
+from callgate.cli._catalogs import load_catalogs, skipped_json
+from callgate.cli._output import console, emit_json, note, print_table, status
 from callgate.contract import Tool
 
-__all__ = ["register"]
-
-
-def register(app: typer.Typer) -> None:
-    app.command("search")(search_command)
+__all__ = ["search_command"]
 
 
 def search_command(
-    query: Annotated[str, typer.Argument(help="What the tool should do, in words.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What the tool should do.")],
     catalog: Annotated[
         str,
         typer.Option(
             "--catalog",
             "-c",
+            metavar="CATALOG",
             help="A JSON / JSON Lines file or folder of tool declarations "
             "(any dialect, BFCL included), or module:attr.",
         ),
@@ -43,79 +42,66 @@ def search_command(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON, not a table.")] = False,
 ) -> None:
-    """Search a catalog: the best tools for QUERY, best first, with their scores."""
+    """Search a catalog: the best tools for QUERY, best first."""
     from callgate.retrieval import MiniLMEmbedder, ToolIndex
 
-    try:
-        tools, skipped = _load(catalog)
+    loaded = load_catalogs([catalog])
+    tools = _first_of_each_name([e.tool for e in loaded.entries if e.tool is not None])
+    skipped = len(loaded.entries) - len(tools)
+    if skipped:
+        note(f"{skipped} declarations skipped (unreadable, or a name seen before)")
+    with status(f"indexing {len(tools)} tools"):
         index = ToolIndex(tools, embedder=MiniLMEmbedder() if dense else None)
         hits = index.search(query, k)
-    except (UserError, ValueError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    if skipped:
-        typer.echo(
-            f"note: {skipped} declarations skipped (invalid, or a name seen before)", err=True
-        )
     rows: list[dict[str, Any]] = [
         {
-            "rank": i,
+            "rank": rank,
             "name": h.tool.name,
-            "score": round(h.score, 4),
-            "bm25": None if h.lexical_score is None else round(h.lexical_score, 3),
-            "cosine": None if h.dense_score is None else round(h.dense_score, 3),
+            "bm25": h.lexical_score,
+            "cosine": h.dense_score,
             "description": h.tool.description,
         }
-        for i, h in enumerate(hits, start=1)
+        for rank, h in enumerate(hits, start=1)
     ]
     if as_json:
-        typer.echo(
-            json.dumps(
-                {"query": query, "tools": len(tools), "hits": rows}, ensure_ascii=False, indent=2
-            )
+        emit_json(
+            {"query": query, "tools": len(tools), "hits": rows, "skipped": skipped_json(loaded)}
         )
     else:
         _table(rows, query, len(tools), dense)
     raise typer.Exit(0 if hits else 1)
 
 
-def _load(spec: str) -> tuple[list[Tool], int]:
-    """Tools of the catalog, the first of each name; and how many declarations were skipped."""
-    from callgate.lint import load_catalog
-
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # `module:attr` resolves from where the user stands
-    entries = list(load_catalog(spec))
-    tools: dict[str, Tool] = {}
-    for entry in entries:
-        if entry.tool is not None:
-            tools.setdefault(entry.tool.name, entry.tool)
-    return list(tools.values()), len(entries) - len(tools)
+def _first_of_each_name(tools: list[Tool]) -> list[Tool]:
+    first: dict[str, Tool] = {}
+    for tool in tools:
+        first.setdefault(tool.name, tool)
+    return list(first.values())
 
 
 def _table(rows: list[dict[str, Any]], query: str, size: int, dense: bool) -> None:
-    console = Console(highlight=False)
+    out = console()
     if not rows:
-        console.print(f"No tool among {size} matches {query!r}.")
+        out.print(f"No tool among {size} matches {query!r}.")
         return
     table = Table(title=f"{query!r} in {size} tools", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("tool", overflow="fold")
-    table.add_column("score", justify="right")
     table.add_column("bm25", justify="right")
     if dense:
         table.add_column("cosine", justify="right")
     table.add_column("description", overflow="fold", max_width=60)
     for row in rows:
-        cells = [
-            str(row["rank"]),
-            str(row["name"]),
-            f"{row['score']:.4f}",
-            "" if row["bm25"] is None else f"{row['bm25']:.2f}",
-        ]
+        cells = [str(row["rank"]), str(row["name"]), _number(row["bm25"], 2)]
         if dense:
-            cells.append("" if row["cosine"] is None else f"{row['cosine']:.3f}")
+            cells.append(_number(row["cosine"], 3))
         description = str(row["description"])
-        cells.append(description if len(description) <= 120 else description[:119] + "…")
+        if out.is_terminal and len(description) > 120:  # a pipe gets the whole text
+            description = description[:119] + "…"
+        cells.append(description)
         table.add_row(*cells)
-    console.print(table)
+    print_table(out, table)
+
+
+def _number(value: float | None, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"

@@ -42,16 +42,20 @@ class EventPrinter:
         self.console = console
         self.max_result = max_result
         self._in_text = False
+        self._streamed = ""
+        """The text streamed since the model last proposed calls: the answer, at the end."""
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, TextStreamed):
             self.console.print(escape(event.text), end="", style="cyan", highlight=False)
             self._in_text = True
+            self._streamed += event.text
             return
         if self._in_text:
             self.console.print()
             self._in_text = False
         if isinstance(event, CallProposed):
+            self._streamed = ""
             self.console.print(
                 f"  [dim]model proposes[/] {escape(event.name)} [dim]({escape(event.id)})[/]"
             )
@@ -71,12 +75,16 @@ class EventPrinter:
         elif isinstance(event, StepFinished):
             self.console.print(f"  [dim]step {event.step} done, {event.calls} call(s)[/]")
         elif isinstance(event, RunEnded):
-            summary(self.console, event.result)
+            answer = event.result.answer
+            streamed = answer is not None and answer.strip() == self._streamed.strip()
+            summary(self.console, event.result, answer_shown=streamed)
+            self._streamed = ""
 
 
-def summary(console: Console, result: RunResult) -> None:
-    """The end of a run: answer (or what it waits for), steps, tokens, cost."""
-    if result.answer:
+def summary(console: Console, result: RunResult, *, answer_shown: bool = False) -> None:
+    """The end of a run: answer (unless it was streamed already, or what it waits for),
+    steps, tokens, cost."""
+    if result.answer and not answer_shown:
         console.print(f"[bold]answer:[/] {escape(result.answer)}")
     for pending in result.pending:
         console.print(

@@ -40,11 +40,13 @@ def executor_reference(executor: Any) -> tuple[str, str] | None:
 
 
 class _Worker:
-    def __init__(self) -> None:
+    def __init__(self, module: str) -> None:
+        """Start a worker that has imported `module` (the tool's) when it says ready."""
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        self.module = module
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "callgate._worker"],
+            [sys.executable, "-m", "callgate._worker", module],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -77,6 +79,11 @@ class _Worker:
                     pipe.close()
 
 
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class ProcessRunner:
     """A pool of worker processes, started on first use, killed on `close`."""
 
@@ -89,8 +96,9 @@ class ProcessRunner:
         reference = executor_reference(executor)
         if reference is None:
             raise ToolError("this tool cannot run in a worker process on this host")
-        worker = await asyncio.to_thread(self._take)
+        worker = await asyncio.to_thread(self._take, reference[0])
         answer = asyncio.ensure_future(asyncio.to_thread(worker.ask, (*reference, kwargs)))
+        answer.add_done_callback(_retrieve)  # a killed worker's read ends in EOFError
         try:
             kind, value = await asyncio.wait_for(asyncio.shield(answer), max(seconds, 0.0))
         except TimeoutError:
@@ -109,16 +117,19 @@ class ProcessRunner:
             raise KINDS[kind](value)
         raise ProcessFailure(value)
 
-    def _take(self) -> _Worker:
+    def _take(self, module: str) -> _Worker:
+        """An idle worker that has imported `module`, or a new one."""
         with self._lock:
             if self._closed:
                 raise ToolError("the gate is closed")
-            while self._idle:
-                worker = self._idle.pop()
-                if worker.alive():
-                    return worker
+            for worker in [w for w in self._idle if not w.alive()]:
+                self._idle.remove(worker)
                 worker.kill()
-        return _Worker()
+            for worker in self._idle:
+                if worker.module == module:
+                    self._idle.remove(worker)
+                    return worker
+        return _Worker(module)
 
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from callgate.cli import app
+from tests.cli.helpers import cli
 
 runner = CliRunner()
 GOOD: dict[str, Any] = {
@@ -136,3 +137,47 @@ def test_module_attribute_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_missing_catalog_exits_two() -> None:
     result = runner.invoke(app, ["lint", "no/such/catalog.json"])
     assert result.exit_code == 2
+
+
+def test_folders_are_read_at_any_depth_and_what_is_skipped_is_told(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "top.json", [GOOD])
+    write(tmp_path / "a" / "b", "deep.json", [dict(GOOD, name="get_weather_deep")])
+    (tmp_path / "README.md").write_text("# tools\n")
+    (tmp_path / "a" / "broken.json").write_text("{not json")
+    ran = cli("lint", str(tmp_path), "--json")
+    data = json.loads(ran.stdout)
+    assert data["tools"] == 2
+    skipped = {Path(s["path"]).name: s["reason"] for s in data["skipped"]}
+    assert skipped.keys() == {".git", "README.md", "broken.json"}
+    assert "not valid JSON" in skipped["broken.json"] and "hidden" in skipped[".git"]
+    # The unreadable catalog file is a finding at high severity: lint fails.
+    assert ran.code == 1 and "C006" in data["summary"]["by_rule"]
+    assert "skipped 3 entries" in ran.stderr and "README.md" in ran.stderr
+
+
+def test_json_is_the_same_as_format_json(tmp_path: Path) -> None:
+    path = write(tmp_path, "poisoned.json", [POISONED])
+    as_json = json.loads(cli("scan", path, "--json").stdout)
+    as_format = json.loads(cli("scan", path, "-f", "json").stdout)
+    assert as_json == as_format and as_json["findings"]
+    both = cli("scan", path, "--json", "-f", "sarif")
+    assert both.code == 2 and "exclude each other" in both.stderr
+
+
+def test_text_report_to_a_file_and_pin_json(tmp_path: Path) -> None:
+    path = write(tmp_path, "poisoned.json", [POISONED])
+    out = tmp_path / "report.txt"
+    assert cli("scan", path, "-o", str(out)).code == 1
+    assert "S001" in out.read_text() and "\x1b[" not in out.read_text()
+    lock = tmp_path / "lock.json"
+    ran = cli("pin", path, "-o", str(lock), "--json")
+    assert json.loads(ran.stdout) == {"pinned": 1, "lockfile": str(lock), "skipped": []}
+    assert json.loads(lock.read_text())["tools"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_an_unknown_fail_on_is_a_usage_error(tmp_path: Path) -> None:
+    ran = cli("lint", write(tmp_path, "ok.json", [GOOD]), "--fail-on", "severe")
+    assert ran.code == 2 and "unknown severity" in ran.stderr

@@ -8,13 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from callgate import Context, ToolCall, tool
-from callgate.cli import app
 from callgate.contract import Route
 from callgate.gate import Gate, Policy, Rule
 from callgate.store import SQLiteStore
+from tests.cli.helpers import assert_error, cli
 
 CTX = Context(principal="ann", tenant="acme", run_id="run-cli")
 
@@ -26,8 +25,8 @@ def refund(order: str, amount: int) -> str:
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200", **(env or {})})
-    return result.exit_code, result.output
+    ran = cli(*args, env=env)
+    return ran.code, ran.output
 
 
 def _held(path: Path, n: int) -> list[str]:
@@ -74,8 +73,9 @@ def test_list_show_approve_deny_then_resume(tmp_path: Path) -> None:
 
 
 def test_show_of_an_unknown_approval_fails(tmp_path: Path) -> None:
-    code, out = _cli("approvals", "show", "nope", "--store", str(tmp_path / "x.db"))
-    assert code == 1 and "no approval" in out
+    path = tmp_path / "x.db"
+    _held(path, 1)
+    assert_error(cli("approvals", "show", "nope", "--store", str(path)), "no approval", code=1)
 
 
 def _journal(path: Path) -> None:
@@ -102,6 +102,40 @@ def test_receipts_list_show_and_verify(tmp_path: Path) -> None:
     assert shown["policy_version"] and shown["tool_fingerprint"] == refund.fingerprint
     code, out = _cli("receipts", "verify", "--store", str(path))
     assert code == 0 and "ok: 4 receipts" in out
+    verified = json.loads(cli("receipts", "verify", "--store", str(path), "--json").stdout)
+    with SQLiteStore(path) as store:
+        head = store.receipts.head()
+    assert verified["ok"] and verified["checked"] == 4
+    assert verified["head"] == {"seq": head.seq, "hash": head.hash}
+    assert head.hash in out  # the whole head, to publish elsewhere
+
+
+def test_receipts_list_to_a_pipe_is_not_cut(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    _journal(path)
+    ran = cli("receipts", "list", "--store", str(path), env={"COLUMNS": "40"})
+    keys = [
+        r["idempotency_key"]
+        for r in json.loads(cli("receipts", "list", "--store", str(path), "--json").stdout)
+    ]
+    assert ran.code == 0 and "…" not in ran.stdout
+    assert all(key is None or key in ran.stdout for key in keys)
+    assert "refund" in ran.stdout and "completed" in ran.stdout
+
+
+def test_receipts_list_filters_and_order(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    _journal(path)
+    newest = json.loads(cli("receipts", "list", "--store", str(path), "--json").stdout)
+    oldest = json.loads(
+        cli("receipts", "list", "--store", str(path), "--json", "--oldest-first").stdout
+    )
+    assert [r["seq"] for r in newest] == [4, 3, 2, 1] and [r["seq"] for r in oldest] == [1, 2, 3, 4]
+    assert cli("receipts", "list", "--store", str(path), "--route", "denied").stdout.strip() == (
+        "no receipts"
+    )
+    bad = cli("receipts", "list", "--store", str(path), "--route", "nope")
+    assert bad.code == 2 and "is not a route" in bad.stderr
 
 
 TAMPER: dict[str, Callable[[sqlite3.Connection], object]] = {
@@ -123,3 +157,15 @@ def test_verify_names_the_first_bad_receipt(tmp_path: Path, tamper: str) -> None
         TAMPER[tamper](db)
     code, out = _cli("receipts", "verify", "--store", str(path))
     assert code == 1 and "BROKEN at receipt #2" in out, out
+
+
+def test_decisions_as_json(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    first, second = _held(path, 2)
+    approved = json.loads(cli("approvals", "approve", first, "--store", str(path), "--json").stdout)
+    assert approved["id"] == first and approved["state"] == "approved"
+    denied = cli("approvals", "deny", second, "--store", str(path), "--json", "--note", "no")
+    assert json.loads(denied.stdout)["state"] == "denied"
+    assert json.loads(cli("approvals", "list", "--store", str(path), "--json").stdout) == []
+    everything = cli("approvals", "list", "--all", "--store", str(path), "--json").stdout
+    assert {a["id"] for a in json.loads(everything)} == {first, second}

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from callgate.cli import app
+from callgate.lint import load_catalog
+from callgate.retrieval import ToolIndex
+from tests.cli.helpers import cli
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
-    return result.exit_code, result.stdout, result.stderr
+    ran = cli(*args)
+    return ran.code, ran.stdout, ran.stderr
 
 
 def _catalog(tmp_path: Path) -> Path:
@@ -54,7 +54,19 @@ def test_search_prints_ranked_tools_with_scores(tmp_path: Path) -> None:
     )
     assert code == 0
     assert "get_weather" in out and "Weather forecast for a city." in out
-    assert "score" in out and "bm25" in out
+    assert "bm25" in out and "score" not in out  # the fused score is an order, not a score
+
+
+def test_search_shows_what_the_index_returns(tmp_path: Path) -> None:
+    path = _catalog(tmp_path)
+    tools = [e.tool for e in load_catalog(str(path)) if e.tool is not None]
+    hits = ToolIndex(tools).search("convert money", 3)
+    code, out, _ = _cli("search", "convert money", "-c", str(path), "--json", "-k", "3")
+    shown = json.loads(out)["hits"]
+    assert code == 0 and [h["name"] for h in shown] == [h.tool.name for h in hits]
+    assert [h["bm25"] for h in shown] == [h.lexical_score for h in hits]
+    assert [h["rank"] for h in shown] == list(range(1, len(hits) + 1))
+    assert all("score" not in h for h in shown)
 
 
 def test_search_as_json_in_russian(tmp_path: Path) -> None:
