@@ -199,3 +199,17 @@ async def test_re_proposing_a_held_call_finds_its_approval(sqlite_url: str) -> N
         proposed_again = await gate.call(_call(amount=1, call_id="c9"), context=CTX)
     assert declined.route is Route.DECLINED
     assert proposed_again.route is Route.COMPLETED and done == [{"account": "savings", "amount": 2}]
+
+
+async def test_an_edited_approval_resumed_twice_is_replayed(sqlite_url: str) -> None:
+    done: list[dict[str, Any]] = []
+    with Gate([_transfer(done)], store=sqlite_url) as gate:
+        held = await gate.call(_call(amount=5000), context=CTX)
+        await gate.decide(_id(held), Edit(arguments={"account": "savings", "amount": 50}, by="bo"))
+        first = await gate.resume(_id(held))
+        second = await gate.resume(_id(held))
+        proposed = await gate.call(_call(amount=5000), context=CTX)
+    assert first.route is Route.COMPLETED and not first.replayed
+    assert second.route is Route.COMPLETED and second.replayed
+    assert proposed.route is Route.COMPLETED and proposed.replayed
+    assert done == [{"account": "savings", "amount": 50}]

@@ -164,7 +164,12 @@ _BOOKKEEPING = f"""CREATE TABLE IF NOT EXISTS callgate_migrations (
 def migrate(
     db: Database, *, clock: Clock, migrations: tuple[Migration, ...] = MIGRATIONS
 ) -> list[int]:
-    """Apply the missing migrations in one transaction; return the versions applied."""
+    """Apply the missing migrations in one transaction; return the versions applied.
+
+    A database that is already current is only read: opening a store takes no write lock
+    (another process may hold it, or the database may be read-only)."""
+    if _current(db, migrations):
+        return []
     with db.transaction(write=True) as tx:
         db.before_migrations(tx)
         tx.run(_BOOKKEEPING)
@@ -176,6 +181,17 @@ def migrate(
                 _apply(tx, migration, clock())
                 done.append(migration.version)
         return done
+
+
+def _current(db: Database, migrations: tuple[Migration, ...]) -> bool:
+    try:
+        with db.transaction(write=False) as tx:
+            rows = tx.rows("SELECT version FROM callgate_migrations")
+    except Exception:  # no bookkeeping table yet (or unreadable): the write path decides
+        return False
+    applied = {int(row[0]) for row in rows}
+    _refuse_newer(applied, migrations)
+    return {m.version for m in migrations} <= applied
 
 
 def _refuse_newer(applied: set[int], migrations: tuple[Migration, ...]) -> None:
