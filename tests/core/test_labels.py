@@ -3,6 +3,8 @@ error when the tool is declared, never a silent gap at run time."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from callgate import Tool, ToolAnnotations, UserError, tool
@@ -16,9 +18,9 @@ def test_the_labels_are_the_three_of_the_design() -> None:
 
 
 @pytest.mark.parametrize("labels", [["untrusted_output"], ("private_data",), {"public_sink"}])
-def test_any_collection_of_known_labels_is_accepted(labels: object) -> None:
-    made = Tool(name="t", description="d", input_schema=SCHEMA, labels=labels)  # type: ignore[arg-type]
-    assert made.labels == frozenset(labels)  # type: ignore[arg-type]
+def test_any_collection_of_known_labels_is_accepted(labels: Any) -> None:
+    made = Tool(name="t", description="d", input_schema=SCHEMA, labels=labels)
+    assert made.labels == frozenset(labels)
 
 
 @pytest.mark.parametrize(
@@ -30,12 +32,12 @@ def test_any_collection_of_known_labels_is_accepted(labels: object) -> None:
         (7, "not int"),
     ],
 )
-def test_unknown_labels_and_wrong_types_are_errors(labels: object, message: str) -> None:
+def test_unknown_labels_and_wrong_types_are_errors(labels: Any, message: str) -> None:
     with pytest.raises(UserError, match=message):
-        Tool(name="t", description="d", input_schema=SCHEMA, labels=labels)  # type: ignore[arg-type]
+        Tool(name="t", description="d", input_schema=SCHEMA, labels=labels)
     with pytest.raises(UserError, match=message):
 
-        @tool(labels=labels)  # type: ignore[arg-type]
+        @tool(labels=labels)
         def t() -> None:
             """A tool."""
 
