@@ -6,6 +6,7 @@ Kept apart from the test modules so a child imports only the store, not pytest.
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -13,9 +14,19 @@ from multiprocessing.synchronize import Barrier, Event
 from typing import Any
 
 from callgate.contract import Route
-from callgate.store import PostgresStore, ReceiptDraft, SQLiteStore
+from callgate.store import (
+    Claim,
+    ClaimRequest,
+    Finish,
+    PostgresStore,
+    ReceiptDraft,
+    Settle,
+    Settled,
+    SQLiteStore,
+)
 from callgate.store._db import Row, Tx
 from callgate.store._sql_store import SQLStore
+from tests.store._calls import append, claim
 
 StoreSpec = tuple[str, str, str | None]
 """("sqlite", path, None) or ("postgres", dsn, schema): enough to open the same database."""
@@ -41,22 +52,18 @@ def receipt(worker: int, n: int) -> ReceiptDraft:
     )
 
 
-def race_begin(spec: StoreSpec, barrier: Barrier, results: Any, worker: int) -> None:
+def race_claim(spec: StoreSpec, barrier: Barrier, results: Any, worker: int) -> None:
     """Open the store, wait for all the others, then try to claim the one key."""
     with open_spec(spec) as store:
         barrier.wait()
-        claim = store.idempotency.begin(
-            "acme:req-1:pay", request_hash="h", owner=f"worker-{worker}", lease_seconds=60
-        )
-        results.put((worker, claim.status))
+        won = claim(store, "acme:req-1:pay", owner=f"worker-{worker}", lease_seconds=60)
+        results.put((worker, won.status))
 
 
 def claim_and_hang(spec: StoreSpec, claimed: Event, hang: Event) -> None:
     """Claim a key, say so, and never finish: the parent kills this process."""
     store = open_spec(spec)
-    store.idempotency.begin(
-        "acme:req-2:pay", request_hash="h", owner=f"pid-{os.getpid()}", lease_seconds=30
-    )
+    claim(store, "acme:req-2:pay", owner=f"pid-{os.getpid()}", lease_seconds=30)
     claimed.set()
     hang.wait()
 
@@ -65,7 +72,18 @@ def append_many(spec: StoreSpec, barrier: Barrier, worker: int, count: int) -> N
     with open_spec(spec) as store:
         barrier.wait()
         for n in range(count):
-            store.receipts.append(receipt(worker, n))
+            append(store, receipt(worker, n))
+
+
+def hold_sqlite_write_lock(path: str, held: Event, release: Event, seconds: float) -> None:
+    """Take the write lock of a SQLite file (`BEGIN IMMEDIATE`), as another gateway process
+    in the middle of a write would, and keep it for `seconds` or until `release`."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    held.set()
+    release.wait(seconds)
+    conn.execute("COMMIT")
+    conn.close()
 
 
 class FaultyTx:
@@ -113,7 +131,7 @@ def append_and_hang(spec: StoreSpec, inside: Event, hang: Event) -> None:
         hang.wait()
 
     inject(store, "INSERT INTO callgate_receipts", pause)
-    store.receipts.append(receipt(99, 0))
+    append(store, receipt(99, 0))
 
 
 def pg_ctl(action: str, *, check: bool = True) -> int:
@@ -128,40 +146,32 @@ def claim_and_settle_in_batches(
 ) -> None:
     """Claim keys that every worker also claims, `size` per batch in a worker-specific
     order; finish the ones this worker won with their receipts, again in batches."""
-    from callgate.store import ClaimRequest, FinishRequest
-
     order = list(range(keys))
     order = order[worker % len(order) :] + order[: worker % len(order)]
     won: list[str] = []
+    owner = f"w{worker}"
     with open_spec(spec) as store:
         barrier.wait()
         for start in range(0, keys, size):
             chunk = [f"k{n}" for n in order[start : start + size]]
-            claims = store.begin_many(
-                [
-                    ClaimRequest(
-                        key=key, request_hash="same", owner=f"w{worker}", lease_seconds=60.0
-                    )
-                    for key in chunk
-                ]
-            )
+            claims = store.claim(
+                [ClaimRequest(key=key, request_hash="same", owner=owner, lease_seconds=60.0)
+                 for key in chunk]
+            )  # fmt: skip
             mine = [
                 key
-                for key, claim in zip(chunk, claims, strict=True)
-                if not isinstance(claim, Exception) and claim.status == "claimed"
+                for key, claimed in zip(chunk, claims, strict=True)
+                if isinstance(claimed, Claim) and claimed.status == "claimed"
             ]
-            settled = store.finish_and_record_many(
+            settled = store.settle(
                 [
-                    FinishRequest(
-                        key=key,
-                        owner=f"w{worker}",
-                        state="completed",
-                        outcome={"by": worker},
+                    Settle(
                         receipt=receipt(worker, int(key[1:])),
+                        finish=Finish(key=key, owner=owner, state="completed", outcome=worker),
                     )
                     for key in mine
                 ]
             )
-            assert all(not isinstance(s, Exception) for s in settled)
+            assert all(isinstance(s, Settled) for s in settled)
             won += mine
     results.put((worker, won))

@@ -8,14 +8,16 @@ its own, dropped afterwards. Without the DSN the PostgreSQL cases skip, except u
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from callgate.store import PostgresStore, SQLiteStore, Store
 from callgate.store._sql_store import SQLStore
-from tests.conftest import BACKENDS
+from tests.conftest import BACKENDS, pg_dsn
 
 
 class FakeClock:
@@ -79,3 +81,20 @@ def store(backend: str, clock: FakeClock, make_store: StoreFactory) -> Iterator[
         return
     with SQLiteStore(":memory:", clock=clock) as memory:
         yield memory
+
+
+@pytest.fixture
+def pg_database() -> Iterator[tuple[str, str]]:
+    """A database of its own on the configured server, for settings made per database
+    (`ALTER DATABASE`); yields its URL and name, and drops it afterwards."""
+    import psycopg
+
+    dsn = pg_dsn()
+    name = f"callgate_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(dsn, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield urlsplit(dsn)._replace(path=f"/{name}").geturl(), name
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

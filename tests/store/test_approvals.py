@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from callgate.contract import Approve, Decline, Edit
 from callgate.store import ApprovalDraft, RecordNotFound, Store, StoreConflict
 from tests.store.conftest import FakeClock
 
@@ -42,7 +43,7 @@ def test_list_pending_and_all(store: Store, clock: FakeClock) -> None:
     second = store.approvals.create(held(clock, request_hash="req-2"))
     clock.advance(1)
     short = store.approvals.create(held(clock, request_hash="req-3", expires_at=clock.now + 5))
-    store.approvals.decide(first.id, approve=False, decided_by="bob")
+    store.approvals.decide(first.id, Decline(by="bob"))
     assert [a.id for a in store.approvals.list()] == [second.id, short.id]
     clock.advance(10)
     assert [a.id for a in store.approvals.list()] == [second.id]
@@ -60,31 +61,31 @@ def test_list_pending_and_all(store: Store, clock: FakeClock) -> None:
 def test_decide_once(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock))
     clock.advance(3)
-    decided = store.approvals.decide(approval.id, approve=True, decided_by="bob", note="ok")
+    decided = store.approvals.decide(approval.id, Approve(by="bob", note="ok"))
     assert (decided.state, decided.decided_by, decided.note) == ("approved", "bob", "ok")
     assert decided.decided_at == clock.now
     with pytest.raises(StoreConflict, match="approved, not pending"):
-        store.approvals.decide(approval.id, approve=False, decided_by="carol")
+        store.approvals.decide(approval.id, Decline(by="carol"))
     assert store.approvals.get(approval.id) == decided
 
 
 def test_decide_unknown_id(store: Store) -> None:
     with pytest.raises(RecordNotFound):
-        store.approvals.decide("nope", approve=True, decided_by="bob")
+        store.approvals.decide("nope", Approve(by="bob"))
 
 
 def test_decide_after_expiry_is_refused(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock, expires_at=clock.now + 60))
     clock.advance(60)
     with pytest.raises(StoreConflict, match="expired"):
-        store.approvals.decide(approval.id, approve=True, decided_by="bob")
+        store.approvals.decide(approval.id, Approve(by="bob"))
     current = store.approvals.get(approval.id)
     assert current is not None and current.state == "expired"
 
 
 def test_consume_is_single_use(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock))
-    store.approvals.decide(approval.id, approve=True, decided_by="bob")
+    store.approvals.decide(approval.id, Approve(by="bob"))
     first = store.approvals.consume(approval.id, request_hash="req-1")
     second = store.approvals.consume(approval.id, request_hash="req-1")
     assert first.status == "consumed"
@@ -95,24 +96,24 @@ def test_consume_is_single_use(store: Store, clock: FakeClock) -> None:
 
 def test_consume_is_bound_to_the_request_hash(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock))
-    store.approvals.decide(approval.id, approve=True, decided_by="bob")
+    store.approvals.decide(approval.id, Approve(by="bob"))
     assert store.approvals.consume(approval.id, request_hash="other").status == "mismatch"
     assert store.approvals.consume(approval.id, request_hash="req-1").status == "consumed"
 
 
-@pytest.mark.parametrize(("approve", "status"), [(None, "pending"), (False, "denied")])
+@pytest.mark.parametrize(("decision", "status"), [(None, "pending"), (Decline(), "denied")])
 def test_consume_needs_an_approval(
-    store: Store, clock: FakeClock, approve: bool | None, status: str
+    store: Store, clock: FakeClock, decision: Decline | None, status: str
 ) -> None:
     approval = store.approvals.create(held(clock))
-    if approve is not None:
-        store.approvals.decide(approval.id, approve=approve, decided_by="bob")
+    if decision is not None:
+        store.approvals.decide(approval.id, decision)
     assert store.approvals.consume(approval.id, request_hash="req-1").status == status
 
 
 def test_consume_after_expiry(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock, expires_at=clock.now + 60))
-    store.approvals.decide(approval.id, approve=True, decided_by="bob")
+    store.approvals.decide(approval.id, Approve(by="bob"))
     clock.advance(61)
     result = store.approvals.consume(approval.id, request_hash="req-1")
     assert result.status == "expired"
@@ -123,12 +124,12 @@ def test_edited_arguments_bind_the_new_hash(store: Store, clock: FakeClock) -> N
     approval = store.approvals.create(held(clock))
     decided = store.approvals.decide(
         approval.id,
-        approve=True,
-        decided_by="bob",
-        edited_arguments={"supplier": "s-9", "iban": "DE00 9999"},
+        Edit(arguments={"supplier": "s-9", "iban": "DE00 9999"}, by="bob", note="right IBAN"),
         edited_request_hash="req-1b",
     )
+    assert (decided.state, decided.decided_by, decided.note) == ("approved", "bob", "right IBAN")
     assert decided.edited_arguments == {"supplier": "s-9", "iban": "DE00 9999"}
+    assert decided.edited_request_hash == "req-1b" and not decided.grant
     consumed = store.approvals.consume(approval.id, request_hash="req-1b")
     assert consumed.status == "consumed"
 
@@ -136,15 +137,27 @@ def test_edited_arguments_bind_the_new_hash(store: Store, clock: FakeClock) -> N
 def test_edited_arguments_need_a_hash(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock))
     with pytest.raises(ValueError, match="hash"):
-        store.approvals.decide(
-            approval.id, approve=True, decided_by="bob", edited_arguments={"x": 1}
-        )
+        store.approvals.decide(approval.id, Edit(arguments={"x": 1}, by="bob"))
+    with pytest.raises(ValueError, match="only an Edit"):
+        store.approvals.decide(approval.id, Approve(by="bob"), edited_request_hash="req-1b")
+    current = store.approvals.get(approval.id)
+    assert current is not None and current.state == "pending"
+
+
+def test_an_edit_with_a_grant_allows_the_tool_for_the_run(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock))
+    decided = store.approvals.decide(
+        approval.id, Edit(arguments={"iban": "x"}, by="bob", grant=True), edited_request_hash="e"
+    )
+    assert decided.grant
+    grant = store.approvals.grant_for("run-1", "supplier_commit_change")
+    assert grant is not None and (grant.approval_id, grant.granted_by) == (approval.id, "bob")
 
 
 def test_grant_allows_the_tool_for_the_run(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock))
     assert store.approvals.grant_for("run-1", "supplier_commit_change") is None
-    decided = store.approvals.decide(approval.id, approve=True, decided_by="bob", grant=True)
+    decided = store.approvals.decide(approval.id, Approve(by="bob", grant=True))
     assert decided.grant
     grant = store.approvals.grant_for("run-1", "supplier_commit_change")
     assert grant is not None
@@ -159,16 +172,17 @@ def test_grant_allows_the_tool_for_the_run(store: Store, clock: FakeClock) -> No
 
 def test_a_denial_grants_nothing(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock))
-    denied = store.approvals.decide(approval.id, approve=False, decided_by="bob", grant=True)
-    assert not denied.grant
+    denied = store.approvals.decide(approval.id, Decline(by="bob", note="wrong supplier"))
+    assert (denied.state, denied.decided_by, denied.note) == ("denied", "bob", "wrong supplier")
+    assert not denied.grant and denied.edited_arguments is None
     assert store.approvals.grant_for("run-1", "supplier_commit_change") is None
 
 
 def test_second_grant_keeps_the_first(store: Store, clock: FakeClock) -> None:
     first = store.approvals.create(held(clock))
     second = store.approvals.create(held(clock, request_hash="req-2"))
-    store.approvals.decide(first.id, approve=True, decided_by="bob", grant=True)
-    store.approvals.decide(second.id, approve=True, decided_by="carol", grant=True)
+    store.approvals.decide(first.id, Approve(by="bob", grant=True))
+    store.approvals.decide(second.id, Approve(by="carol", grant=True))
     grant = store.approvals.grant_for("run-1", "supplier_commit_change")
     assert grant is not None and grant.approval_id == first.id
 
@@ -176,7 +190,7 @@ def test_second_grant_keeps_the_first(store: Store, clock: FakeClock) -> None:
 def test_find_by_request_hash(store: Store, clock: FakeClock) -> None:
     assert store.approvals.find("req-1") is None
     older = store.approvals.create(held(clock))
-    store.approvals.decide(older.id, approve=False, decided_by="bob")
+    store.approvals.decide(older.id, Decline(by="bob"))
     clock.advance(1)
     newer = store.approvals.create(held(clock))
     store.approvals.create(held(clock, request_hash="req-2"))
@@ -187,11 +201,7 @@ def test_find_by_request_hash(store: Store, clock: FakeClock) -> None:
 def test_find_by_edited_hash_with_effective_state(store: Store, clock: FakeClock) -> None:
     approval = store.approvals.create(held(clock, expires_at=clock.now + 60))
     store.approvals.decide(
-        approval.id,
-        approve=True,
-        decided_by="bob",
-        edited_arguments={"iban": "x"},
-        edited_request_hash="req-1b",
+        approval.id, Edit(arguments={"iban": "x"}, by="bob"), edited_request_hash="req-1b"
     )
     found = store.approvals.find("req-1b")
     assert found is not None and (found.id, found.state) == (approval.id, "approved")

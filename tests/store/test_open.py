@@ -24,6 +24,8 @@ from callgate.store._migrations import migrate
 from callgate.store._postgres import PostgresDatabase
 from callgate.store._sql_store import SQLStore
 from callgate.store._sqlite import SQLiteDatabase
+from tests.store._calls import append, draft
+from tests.store._legacy import write_v1_chain
 from tests.store.conftest import FakeClock, StoreFactory
 
 
@@ -143,6 +145,36 @@ def test_older_database_is_upgraded_on_open(
         old_db.close()
     with reopen() as store:
         assert _versions(store) == [(m.version, m.name) for m in MIGRATIONS]
+
+
+def test_a_journal_from_before_chain_version_2_is_upgraded_and_keeps_verifying(
+    backend: str, tmp_path: Path, clock: FakeClock, request: pytest.FixtureRequest
+) -> None:
+    """A database written by the release before chain version 2 (migrations 1 and 2, its
+    receipts hashed with version 1) gains migration 3; the old receipts verify with their
+    own version and the chain goes on with version 2."""
+    if backend == "sqlite":
+        old_db: Database = SQLiteDatabase(str(tmp_path / "old.db"), busy_timeout=5, durable=False)
+        reopen: Callable[[], SQLStore] = lambda: SQLiteStore(tmp_path / "old.db", clock=clock)  # noqa: E731
+    else:
+        dsn, schema = request.getfixturevalue("pg_schema")
+        old_db = PostgresDatabase(dsn, schema=schema, max_size=2, timeout=5)
+        reopen = lambda: PostgresStore(dsn, schema=schema, clock=clock)  # noqa: E731
+    try:
+        assert migrate(old_db, clock=clock, migrations=MIGRATIONS[:2]) == [1, 2]
+        with old_db.transaction(write=True) as tx:
+            old_head = write_v1_chain(tx, [draft(1), draft(2)], recorded_at=clock.now)
+    finally:
+        old_db.close()
+    with reopen() as store:
+        assert _versions(store)[-1][0] == 3
+        old = store.receipts.get(2)
+        assert old is not None and old.chain_version == 1
+        assert (old.source, old.batch_id, old.findings) == (None, None, ())
+        assert store.receipts.verify(old_head).anchored
+        new = append(store, draft(3, source="gitlab", findings=("S101",)))
+        assert (new.seq, new.prev_hash, new.chain_version) == (3, old_head.hash, 2)
+        assert store.receipts.verify(old_head).anchored
 
 
 def test_missing_postgres_extra_names_the_install_command(

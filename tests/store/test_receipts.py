@@ -3,55 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any
 
 import pytest
 
 from callgate.contract import Route
-from callgate.schema import content_hash
 from callgate.store import (
+    CHAIN_VERSION,
     GENESIS_HASH,
-    ReceiptDraft,
+    Finish,
     ReceiptQuery,
+    Settle,
     Store,
     StoreConflict,
+    StoreUnavailable,
     payload_hash,
     receipt_hash,
 )
-from callgate.store._sql_store import SQLStore
+from tests.store._calls import append, claim, draft, finish, settle, tamper
 from tests.store.conftest import FakeClock
 
 
-def draft(n: int = 0, **changes: Any) -> ReceiptDraft:
-    base = ReceiptDraft(
-        request_hash=content_hash({"n": n}),
-        tool_name="pay",
-        tool_fingerprint="f" * 64,
-        principal="alice",
-        tenant="acme",
-        run_id="run-1",
-        call_id=f"call-{n}",
-        route=Route.COMPLETED,
-        rule_id="writes-ask",
-        approval_id="ap1",
-        idempotency_key=f"acme:{n}:pay",
-        argument_hash=content_hash({"amount": n}),
-        result_hash=content_hash({"ok": True}),
-        started_at=1_700_000_000.0 + n,
-        duration_ms=1.25,
-        execute_ms=0.5,
-        policy_version="p3",
-        schema_version="2",
-        arguments={"amount": n},
-        result={"ok": True},
-    )
-    return replace(base, **changes)
-
-
 def test_append_links_each_receipt_to_the_previous(store: Store) -> None:
-    first = store.receipts.append(draft(1))
-    second = store.receipts.append(draft(2))
+    first = append(store, draft(1))
+    second = append(store, draft(2))
     assert (first.seq, second.seq) == (1, 2)
     assert first.prev_hash == GENESIS_HASH
     assert second.prev_hash == first.hash
@@ -59,7 +33,7 @@ def test_append_links_each_receipt_to_the_previous(store: Store) -> None:
 
 
 def test_hash_is_recomputable_from_the_stored_fields(store: Store) -> None:
-    stored = store.receipts.append(draft(1))
+    stored = append(store, draft(1))
     fetched = store.receipts.get(1)
     assert fetched == stored
     assert fetched.hash == receipt_hash(
@@ -81,7 +55,7 @@ def test_receipt_round_trips_every_field(store: Store, clock: FakeClock) -> None
         arguments=None,
         result=None,
     )
-    stored = store.receipts.append(original)
+    stored = append(store, original)
     fetched = store.receipts.get(stored.seq)
     assert fetched == stored
     assert fetched.route is Route.VERIFIED and fetched.replayed is True
@@ -98,12 +72,13 @@ def test_empty_journal_verifies(store: Store) -> None:
 def test_list_filters_orders_and_pages(store: Store, clock: FakeClock) -> None:
     for n in range(6):
         clock.advance(1)
-        store.receipts.append(
+        append(
+            store,
             draft(
                 n,
                 tenant="acme" if n % 2 else "globex",
                 route=Route.DENIED if n == 3 else Route.COMPLETED,
-            )
+            ),
         )
     assert [r.seq for r in store.receipts.list()] == [1, 2, 3, 4, 5, 6]
     assert [r.seq for r in store.receipts.list(ReceiptQuery(tenant="acme"))] == [2, 4, 6]
@@ -117,42 +92,35 @@ def test_list_filters_orders_and_pages(store: Store, clock: FakeClock) -> None:
     assert [r.seq for r in by_key] == [3]
 
 
-def _sql(store: Store, statement: str, params: tuple[Any, ...] = ()) -> None:
-    """Tamper with the tables directly, as an attacker with database access would."""
-    assert isinstance(store, SQLStore)
-    with store._db.transaction(write=True) as tx:
-        tx.run(statement, params)
-
-
 def _journal(store: Store, count: int = 5) -> None:
     for n in range(1, count + 1):
-        store.receipts.append(draft(n))
+        append(store, draft(n))
     assert store.receipts.verify().ok
 
 
 def _swap(store: Store, a: int, b: int) -> None:
-    _sql(store, "UPDATE callgate_receipts SET seq = -1 WHERE seq = ?", (a,))
-    _sql(store, "UPDATE callgate_receipts SET seq = ? WHERE seq = ?", (a, b))
-    _sql(store, "UPDATE callgate_receipts SET seq = ? WHERE seq = -1", (b,))
+    tamper(store, "UPDATE callgate_receipts SET seq = -1 WHERE seq = ?", (a,))
+    tamper(store, "UPDATE callgate_receipts SET seq = ? WHERE seq = ?", (a, b))
+    tamper(store, "UPDATE callgate_receipts SET seq = ? WHERE seq = -1", (b,))
 
 
 TAMPERING: dict[str, tuple[Callable[[Store], None], int]] = {
     "edited field": (
-        lambda s: _sql(s, "UPDATE callgate_receipts SET principal = 'mallory' WHERE seq = 3"),
+        lambda s: tamper(s, "UPDATE callgate_receipts SET principal = 'mallory' WHERE seq = 3"),
         3,
     ),
     "edited route": (
-        lambda s: _sql(s, "UPDATE callgate_receipts SET route = 'denied' WHERE seq = 2"),
+        lambda s: tamper(s, "UPDATE callgate_receipts SET route = 'denied' WHERE seq = 2"),
         2,
     ),
     "edited payload": (
-        lambda s: _sql(
+        lambda s: tamper(
             s, "UPDATE callgate_receipts SET arguments = ? WHERE seq = 4", ('{"amount":400}',)
         ),
         4,
     ),
-    "deleted middle": (lambda s: _sql(s, "DELETE FROM callgate_receipts WHERE seq = 3"), 3),
-    "deleted newest": (lambda s: _sql(s, "DELETE FROM callgate_receipts WHERE seq = 5"), 5),
+    "deleted middle": (lambda s: tamper(s, "DELETE FROM callgate_receipts WHERE seq = 3"), 3),
+    "deleted newest": (lambda s: tamper(s, "DELETE FROM callgate_receipts WHERE seq = 5"), 5),
     "reordered": (lambda s: _swap(s, 2, 3), 2),
 }
 
@@ -171,7 +139,7 @@ def test_verify_names_the_first_tampered_receipt(store: Store, case: str) -> Non
 def test_prune_drops_payloads_and_keeps_the_chain(store: Store, clock: FakeClock) -> None:
     for n in range(1, 5):
         clock.advance(10)
-        store.receipts.append(draft(n))
+        append(store, draft(n))
     cutoff = clock.now - 15  # receipts 1 and 2 are older
     assert store.receipts.prune_payloads(cutoff) == 2
     assert store.receipts.prune_payloads(cutoff) == 0
@@ -186,67 +154,104 @@ def test_prune_drops_payloads_and_keeps_the_chain(store: Store, clock: FakeClock
 def test_verify_after_prune_still_catches_edits(store: Store) -> None:
     _journal(store, 3)
     store.receipts.prune_payloads(float("inf"))
-    _sql(store, "UPDATE callgate_receipts SET result_hash = 'x' WHERE seq = 2")
+    tamper(store, "UPDATE callgate_receipts SET result_hash = 'x' WHERE seq = 2")
     report = store.receipts.verify()
     assert (report.ok, report.first_bad_seq) == (False, 2)
 
 
 def test_verify_reads_beyond_one_batch(store: Store) -> None:
     for n in range(1, 1203):
-        store.receipts.append(draft(n, arguments=None, result=None))
+        append(store, draft(n, arguments=None, result=None))
     report = store.receipts.verify()
     assert report.ok and report.checked == 1202
-    _sql(store, "UPDATE callgate_receipts SET tenant = 'evil' WHERE seq = 1101")
+    tamper(store, "UPDATE callgate_receipts SET tenant = 'evil' WHERE seq = 1101")
     assert store.receipts.verify().first_bad_seq == 1101
 
 
 def test_chain_refuses_a_fork(store: Store) -> None:
     """A second receipt at a position already taken is refused by the database itself."""
-    first = store.receipts.append(draft(1))
-    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
-        _sql(
+    first = append(store, draft(1))
+    with pytest.raises(StoreUnavailable, match=r"(?i)unique|duplicate"):
+        tamper(
             store,
             "INSERT INTO callgate_receipts SELECT seq, ?, hash, recorded_at,"
             " request_hash, tool_name, tool_fingerprint, principal, tenant, run_id, call_id,"
             " route, rule_id, approval_id, idempotency_key, argument_hash, result_hash,"
             " replayed, started_at, duration_ms, execute_ms, policy_version, schema_version,"
-            " payload_hash, arguments, result FROM callgate_receipts WHERE seq = 1",
+            " payload_hash, arguments, result, source, batch_id, findings, chain_version"
+            " FROM callgate_receipts WHERE seq = 1",
             (first.hash,),
         )
     assert store.receipts.verify().ok
 
 
-def test_finish_and_record_in_one_transaction(store: Store) -> None:
-    store.idempotency.begin("acme:1:pay", request_hash="h", owner="a", lease_seconds=30)
-    record, receipt = store.finish_and_record(
-        "acme:1:pay",
-        owner="a",
-        state="completed",
-        outcome={"id": 1},
-        receipt=draft(1, idempotency_key="acme:1:pay"),
+def test_settle_finishes_and_records_in_one_transaction(store: Store) -> None:
+    claim(store, "acme:1:pay", owner="a")
+    settled = settle(
+        store,
+        Settle(
+            receipt=draft(1, idempotency_key="acme:1:pay"),
+            finish=Finish(key="acme:1:pay", owner="a", state="completed", outcome={"id": 1}),
+        ),
     )
-    assert record.state == "completed" and record.outcome == {"id": 1}
+    record, receipt = settled.record, settled.receipt
+    assert record is not None and record.state == "completed" and record.outcome == {"id": 1}
+    assert store.idempotency.get("acme:1:pay") == record
     assert receipt.seq == 1 and store.receipts.get(1) == receipt
     assert store.receipts.verify().ok
 
 
-def test_finish_and_record_refused_leaves_neither(store: Store) -> None:
-    store.idempotency.begin("acme:1:pay", request_hash="h", owner="a", lease_seconds=30)
+def test_a_settle_without_a_finish_only_appends(store: Store) -> None:
+    settled = settle(store, Settle(receipt=draft(1)))
+    assert settled.record is None and settled.receipt.seq == 1
+    assert store.idempotency.get("acme:1:pay") is None
+
+
+def test_a_refused_finish_leaves_neither(store: Store) -> None:
+    claim(store, "acme:1:pay", owner="a")
     with pytest.raises(StoreConflict):
-        store.finish_and_record(
-            "acme:1:pay", owner="intruder", state="completed", outcome=None, receipt=draft(1)
-        )
+        finish(store, "acme:1:pay", owner="intruder", receipt=draft(1))
     assert store.receipts.head().seq == 0
     record = store.idempotency.get("acme:1:pay")
     assert record is not None and record.state == "started"
 
 
-def test_finish_and_record_rolls_back_the_finish_if_the_append_fails(store: Store) -> None:
-    store.idempotency.begin("acme:1:pay", request_hash="h", owner="a", lease_seconds=30)
-    _sql(store, "DELETE FROM callgate_chain_head")  # the append cannot find the chain head
+def test_a_failed_append_rolls_the_finish_back(store: Store) -> None:
+    claim(store, "acme:1:pay", owner="a")
+    tamper(store, "DELETE FROM callgate_chain_head")  # the append cannot find the chain head
     with pytest.raises(StoreConflict, match="head is missing"):
-        store.finish_and_record(
-            "acme:1:pay", owner="a", state="completed", outcome=1, receipt=draft(1)
-        )
+        finish(store, "acme:1:pay", owner="a", outcome=1, receipt=draft(1))
     record = store.idempotency.get("acme:1:pay")
     assert record is not None and record.state == "started"
+
+
+def test_receipts_are_written_with_the_current_chain_version(store: Store) -> None:
+    stored = append(
+        store, draft(1, source="gitlab", batch_id="run-1/2", findings=("S101 at title", "S7"))
+    )
+    fetched = store.receipts.get(1)
+    assert fetched == stored
+    assert fetched.chain_version == CHAIN_VERSION == 2
+    assert (fetched.source, fetched.batch_id, fetched.findings) == (
+        "gitlab",
+        "run-1/2",
+        ("S101 at title", "S7"),
+    )
+    assert append(store, draft(2)).findings == ()
+    assert store.receipts.verify().ok
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("source", "'github'"), ("batch_id", "'run-1/9'"), ("findings", "'[]'"),
+     ("findings", "NULL"), ("chain_version", "1")],
+)  # fmt: skip
+def test_an_edit_of_a_version_2_field_breaks_the_chain(
+    store: Store, column: str, value: str
+) -> None:
+    for n in range(1, 4):
+        append(store, draft(n, source="gitlab", batch_id="run-1/2", findings=("S101",)))
+    assert store.receipts.verify().ok
+    tamper(store, f"UPDATE callgate_receipts SET {column} = {value} WHERE seq = 2")
+    report = store.receipts.verify()
+    assert (report.ok, report.first_bad_seq) == (False, 2), report.reason

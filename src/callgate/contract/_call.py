@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from callgate._fast import fast_init
 from callgate.contract._kinds import Route
 
 __all__ = ["CallContext", "Context", "Timings", "ToolCall", "ToolResult"]
@@ -49,6 +50,7 @@ class Context:
     """Further values a tool may declare as server-side parameters."""
 
 
+@fast_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CallContext:
     """Passed to an executor that declares a parameter annotated with this type."""
@@ -61,6 +63,7 @@ class CallContext:
     attempt: int = 1
 
 
+@fast_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Timings:
     """Where the time of one call went, in milliseconds."""
@@ -71,6 +74,7 @@ class Timings:
     execute_ms: float = 0.0
 
 
+@fast_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ToolResult:
     """The outcome of one call: a route, and what the model is told."""

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from callgate._fast import fast_init
 from callgate.contract import CompiledTool, Context, Tool, ToolCall, ToolResult
 from callgate.gate._decision import Decision
 from callgate.schema import content_hash
@@ -51,6 +52,7 @@ class Refusal:
         return stopped_notice(result, self.detail)
 
 
+@fast_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Request:
     """One proposed call as it enters the gate."""
@@ -67,6 +69,7 @@ class Request:
     refusal: Refusal | None = None
 
 
+@fast_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Attempt:
     """A valid call and what the steps before this one decided about it."""
@@ -106,6 +109,7 @@ class Attempt:
         return {**self.arguments, **self.injected}
 
 
+@fast_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Claimed:
     """A key the dedupe step claimed: the record step finishes it with the receipt."""
@@ -114,6 +118,7 @@ class Claimed:
     owner: str
 
 
+@fast_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Outcome:
     """What a step hands back up."""

@@ -137,7 +137,8 @@ class Gate:
             request_id=request_id,
             batch_id=batch_id,
         )
-        return await self._route(request)
+        result = (await self._chain(request)).result
+        return self.redactor.result(result) if self.redactor.in_results else result
 
     async def run_batch(
         self,

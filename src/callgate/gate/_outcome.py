@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STORE_UNAVAILABLE",
     "TRANSIENT",
+    "completed",
     "conflict",
     "contract_broken",
     "declined",
@@ -69,6 +70,20 @@ def result(
         is_error=route.is_error,
         timings=timings,
         **extra,
+    )
+
+
+def completed(
+    call: ToolCall, tool: str, content: str, structured: Any, timings: Timings
+) -> ToolResult:
+    """What the tool returned (the common case, built directly: it is on every call's path)."""
+    return ToolResult(
+        call_id=call.id,
+        name=tool,
+        route=Route.COMPLETED,
+        content=content,
+        structured=structured,
+        timings=timings,
     )
 
 

@@ -11,7 +11,7 @@ import secrets
 from dataclasses import replace
 
 from callgate.contract import ApprovalDecision, Decline, Edit
-from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json
+from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json, storable
 from callgate.store._errors import RecordNotFound, StoreConflict
 from callgate.store._records import Approval, ApprovalDraft, Consumption, Grant
 
@@ -54,6 +54,10 @@ def _record(row: Row, now: float) -> Approval:
     return approval
 
 
+def _text(value: str | None) -> str | None:
+    return None if value is None else storable(value)
+
+
 class SQLApprovals:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
@@ -72,14 +76,14 @@ class SQLApprovals:
                 (
                     approval_id,
                     draft.request_hash,
-                    draft.tool_name,
+                    storable(draft.tool_name),
                     dump_json(draft.arguments),
-                    draft.principal,
-                    draft.tenant,
-                    draft.run_id,
-                    draft.call_id,
-                    draft.reason,
-                    draft.rule_id,
+                    storable(draft.principal),
+                    _text(draft.tenant),
+                    _text(draft.run_id),
+                    _text(draft.call_id),
+                    storable(draft.reason),
+                    _text(draft.rule_id),
                     now,
                     draft.expires_at,
                     False,
@@ -146,9 +150,9 @@ class SQLApprovals:
                 f" RETURNING {_COLUMNS}",
                 (
                     "approved" if approve else "denied",
-                    decision.by,
+                    storable(decision.by),
                     now,
-                    decision.note,
+                    _text(decision.note),
                     dump_json(dict(edited) if edited is not None else None),
                     edited_request_hash,
                     grant,

@@ -15,7 +15,7 @@ from typing import Any, Literal, Protocol
 
 from callgate.schema import canonical_json
 
-__all__ = ["Clock", "Database", "Row", "Tx", "dump_json", "load_json"]
+__all__ = ["Clock", "Database", "Row", "Tx", "dump_json", "load_json", "storable"]
 
 Row = tuple[Any, ...]
 Clock = Callable[[], float]
@@ -65,3 +65,17 @@ def dump_json(value: Any) -> str | None:
 
 def load_json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
+
+
+def storable(text: str) -> str:
+    """`text` as both databases store it: lone surrogates (which UTF-8 cannot encode) and
+    NUL (which PostgreSQL refuses in text) written as backslash escapes. Applied where a
+    value enters a table, before anything is hashed, so that a stored receipt hashes the
+    same as the one written."""
+    if text.isascii() and "\x00" not in text:
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text.replace("\x00", "\\x00")

@@ -9,10 +9,11 @@ key decides who claimed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json
+from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json, storable
 from callgate.store._errors import RecordNotFound, StoreConflict, StoreError, StoreUnavailable
 from callgate.store._records import Claim, ClaimRequest, Finish, IdempotencyRecord
 
@@ -26,6 +27,11 @@ _INSERT = (
     f"INSERT INTO callgate_idempotency ({_COLUMNS}) VALUES (?, ?, 'started', ?, ?, NULL, 1, ?, ?)"
     f" ON CONFLICT (key) DO NOTHING RETURNING {_COLUMNS}"
 )
+
+
+_KEYS_PER_INSERT = 1000
+"""Keys per statement: well under the bound parameters a statement may carry (32,766 in
+SQLite's default build, 65,535 in PostgreSQL)."""
 
 
 @lru_cache(maxsize=128)
@@ -60,6 +66,14 @@ def _finish_many(n: int) -> str:
     )
 
 
+def _stored_claim(request: ClaimRequest) -> ClaimRequest:
+    """The request with its key and owner as the table stores them (see `storable`)."""
+    key, owner = storable(request.key), storable(request.owner)
+    if (key, owner) == (request.key, request.owner):
+        return request
+    return replace(request, key=key, owner=owner)
+
+
 def _record(row: Row) -> IdempotencyRecord:
     return IdempotencyRecord(
         key=row[0],
@@ -84,36 +98,57 @@ class SQLIdempotency:
         raised. A `started` record whose lease has run out is turned into `unknown` here,
         once, by whichever caller sees it first.
 
-        The first claims of all keys are one multi-row insert that commits on its own: one
-        statement is atomic, and it spares PostgreSQL the BEGIN and COMMIT round trips. Only
-        keys that already existed, or repeat earlier in the list, then go through a
-        transaction of their own. If the insert fails, nothing was claimed (and it raises).
+        The first claims of all keys are multi-row inserts that commit on their own (one
+        statement is atomic, and it spares PostgreSQL the BEGIN and COMMIT round trips).
+        Only keys that already existed, or repeat earlier in the list, then go through a
+        transaction of their own. A member whose insert failed gets that error: nothing was
+        claimed for it, while the claims made before it stand.
         """
         if not requests:
             return []
-        now = self._clock()
+        requests = [_stored_claim(r) for r in requests]
         first: dict[str, int] = {}
         for i, request in enumerate(requests):
             first.setdefault(request.key, i)
-        params: list[Any] = []
-        for i in first.values():
-            r = requests[i]
-            params += (r.key, r.request_hash, r.owner, now + r.lease_seconds, now, now)
-        with self._db.transaction(write=False) as tx:  # one statement, committed on its own
-            inserted = {row[0]: row for row in tx.rows(_insert_many(len(first)), params)}
+        inserted, failed = self._insert_first([requests[i] for i in first.values()])
         results: list[Claim | StoreError] = []
         for i, request in enumerate(requests):
-            row = inserted.get(request.key) if first[request.key] == i else None
+            is_first = first[request.key] == i
+            if is_first and request.key in failed:
+                results.append(failed[request.key])
+                continue
+            row = inserted.get(request.key) if is_first else None
             if row is not None:
                 results.append(Claim(status="claimed", record=_record(row)))
                 continue
             try:
                 results.append(self._claim_existing(request))
-            except StoreUnavailable:
-                raise
             except StoreError as exc:  # this member only: the others' claims stand
                 results.append(exc)
         return results
+
+    def _insert_first(
+        self, requests: list[ClaimRequest]
+    ) -> tuple[dict[str, Row], dict[str, StoreError]]:
+        """Insert the fresh keys, `_KEYS_PER_INSERT` to a statement; rows of the keys that
+        were new, and the error of each key whose statement failed."""
+        inserted: dict[str, Row] = {}
+        failed: dict[str, StoreError] = {}
+        for start in range(0, len(requests), _KEYS_PER_INSERT):
+            chunk = requests[start : start + _KEYS_PER_INSERT]
+            now = self._clock()
+            params: list[Any] = []
+            for r in chunk:
+                params += (r.key, r.request_hash, r.owner, now + r.lease_seconds, now, now)
+            try:
+                with self._db.transaction(write=False) as tx:  # committed on its own
+                    inserted.update(
+                        (row[0], row) for row in tx.rows(_insert_many(len(chunk)), params)
+                    )
+            except StoreError as exc:
+                failed.update((r.key, exc) for r in requests[start:])
+                break
+        return inserted, failed
 
     def _claim_existing(self, request: ClaimRequest) -> Claim:
         with self._db.transaction(write=True) as tx:
@@ -151,6 +186,7 @@ class SQLIdempotency:
         by one multi-row update (one round trip)."""
         if not finishes:
             return []
+        finishes = [replace(f, key=storable(f.key), owner=storable(f.owner)) for f in finishes]
         for finish in finishes:
             if finish.state not in ("completed", "failed", "unknown"):
                 raise ValueError(f"finish with state {finish.state!r}")
@@ -158,20 +194,11 @@ class SQLIdempotency:
         first: dict[str, int] = {}
         for i, finish in enumerate(finishes):
             first.setdefault(finish.key, i)
-        if self._db.for_update:
-            # Lock the rows in key order before the update, which may visit them in any
-            # order: then two transactions never hold what the other waits for.
-            tx.rows(
-                f"SELECT key FROM callgate_idempotency WHERE key IN ({_marks(len(first))})"
-                f" ORDER BY key{self._db.for_update}",
-                list(first),
-            )
-        params: list[Any] = [now]
-        for i in first.values():
-            f = finishes[i]
-            params += (f.key, f.owner, f.state, dump_json(f.outcome))
-        params += first
-        updated = {row[0]: row for row in tx.rows(_finish_many(len(first)), params)}
+        positions = list(first.values())
+        updated: dict[str, Row] = {}
+        for start in range(0, len(positions), _KEYS_PER_INSERT):
+            chunk = [finishes[i] for i in positions[start : start + _KEYS_PER_INSERT]]
+            updated.update((row[0], row) for row in self._finish_chunk(tx, chunk, now))
         results: list[IdempotencyRecord | StoreError] = []
         for i, finish in enumerate(finishes):
             if first[finish.key] != i:  # the same key twice: the second goes on its own
@@ -189,6 +216,22 @@ class SQLIdempotency:
                 results.append(self._refusal(tx, finish.key, finish.state))
         return results
 
+    def _finish_chunk(self, tx: Tx, chunk: list[Finish], now: float) -> list[Row]:
+        """Finish distinct keys (in key order) with one multi-row update."""
+        keys = [f.key for f in chunk]
+        if self._db.for_update:
+            # Lock the rows in key order before the update, which may visit them in any
+            # order: then two transactions never hold what the other waits for.
+            tx.rows(
+                f"SELECT key FROM callgate_idempotency WHERE key IN ({_marks(len(keys))})"
+                f" ORDER BY key{self._db.for_update}",
+                keys,
+            )
+        params: list[Any] = [now]
+        for f in chunk:
+            params += (f.key, f.owner, f.state, dump_json(f.outcome))
+        return tx.rows(_finish_many(len(chunk)), [*params, *keys])
+
     def _finish_one(self, tx: Tx, finish: Finish, now: float) -> IdempotencyRecord:
         return self._move(
             tx, finish.key, finish.state, "owner = ? AND state IN ('started', 'unknown')",
@@ -198,6 +241,7 @@ class SQLIdempotency:
     def reclaim(self, request: ClaimRequest) -> IdempotencyRecord:
         """Take over an `unknown` key (after reconciling) to retry or to record the outcome;
         only one caller wins, the others get `StoreConflict`."""
+        request = _stored_claim(request)
         now = self._clock()
         with self._db.transaction(write=True) as tx:
             return self._move(
@@ -207,7 +251,7 @@ class SQLIdempotency:
 
     def get(self, key: str) -> IdempotencyRecord | None:
         with self._db.transaction(write=False) as tx:
-            row = tx.one(_SELECT, (key,))
+            row = tx.one(_SELECT, (storable(key),))
         return None if row is None else _record(row)
 
     def _move(

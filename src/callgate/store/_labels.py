@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from callgate.store._db import Clock, Database, Tx
+from callgate.store._db import Clock, Database, Tx, storable
 
 __all__ = ["SQLLabels"]
 
@@ -23,7 +23,7 @@ class SQLLabels:
         with self._db.transaction(write=False) as tx:
             rows = tx.rows(
                 "SELECT label, source FROM callgate_labels WHERE run_id = ? ORDER BY label",
-                (run_id,),
+                (storable(run_id),),
             )
         return {str(label): str(source) for label, source in rows}
 
@@ -40,5 +40,5 @@ class SQLLabels:
             tx.run(
                 "INSERT INTO callgate_labels (run_id, label, source, added_at)"
                 " VALUES (?, ?, ?, ?) ON CONFLICT (run_id, label) DO NOTHING",
-                (run_id, label, source, now),
+                (storable(run_id), storable(label), storable(source), now),
             )

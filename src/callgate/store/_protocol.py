@@ -194,9 +194,9 @@ class Store(Protocol):
 
     def claim(self, requests: Sequence[ClaimRequest]) -> list[Claim | StoreError]:
         """Claim each request's key for its owner, or report what holds it (see
-        `Claim.status`); one call is a batch of one. A member's refusal is its own entry;
-        when the database cannot be reached this raises `StoreUnavailable` and nothing was
-        claimed."""
+        `Claim.status`); one call is a batch of one. A member whose claim could not be
+        made (a refusal, or the database out of reach) gets that error as its entry, and
+        nothing was claimed for it; the others' claims stand."""
         ...
 
     def settle(self, requests: Sequence[Settle]) -> list[Settled | StoreError]:

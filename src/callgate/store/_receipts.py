@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import lru_cache
 from typing import Any
 
 from callgate._errors import UserError
 from callgate.contract import Route
 from callgate.store._chain import CHAIN_VERSION, GENESIS_HASH, payload_hash, receipt_hash
-from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json
+from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json, storable
 from callgate.store._errors import StoreConflict
 from callgate.store._receipt import ChainHead, Receipt, ReceiptDraft, ReceiptQuery, VerifyReport
 
@@ -43,6 +43,25 @@ def _record(row: Row) -> Receipt:
     return Receipt(**values)
 
 
+_TEXT_FIELDS = tuple(f.name for f in fields(ReceiptDraft) if f.type in ("str", "str | None"))
+_ROWS_PER_INSERT = 500
+"""Receipts per INSERT statement: well under the bound parameters a statement may carry
+(32,766 in SQLite's default build, 65,535 in PostgreSQL)."""
+
+
+def _storable(draft: ReceiptDraft) -> ReceiptDraft:
+    """The draft as the table stores it (see `storable`), before it is hashed."""
+    changes: dict[str, Any] = {}
+    for name in _TEXT_FIELDS:
+        value = getattr(draft, name)
+        if value is not None and storable(value) != value:
+            changes[name] = storable(value)
+    findings = tuple(storable(f) for f in draft.findings)
+    if findings != draft.findings:
+        changes["findings"] = findings
+    return replace(draft, **changes) if changes else draft
+
+
 def _draft_row(draft: ReceiptDraft) -> tuple[Any, ...]:
     """The column values of a draft's own fields, in `_FIELDS` order (they come first)."""
     values = []
@@ -70,10 +89,9 @@ class SQLReceipts:
             return []
         # Whatever does not depend on the chain is prepared before the head is locked: on
         # PostgreSQL every other appender waits for as long as this transaction holds it.
-        prepared = [
-            (draft, payload_hash(draft.arguments, draft.result), _draft_row(draft))
-            for draft in drafts
-        ]
+        prepared = []
+        for draft in map(_storable, drafts):
+            prepared.append((draft, payload_hash(draft.arguments, draft.result), _draft_row(draft)))
         # The head row is the chain's lock: concurrent appenders queue here, so each sees
         # the previous one's hash and sequence numbers come out gap-free.
         head = tx.one(
@@ -101,7 +119,9 @@ class SQLReceipts:
             rows.append((*values, seq, prev, chained, now, digest, CHAIN_VERSION))
             prev = chained
         tx.run("UPDATE callgate_chain_head SET seq = ?, hash = ? WHERE id = 1", (seq, prev))
-        tx.run(_insert_many(len(rows)), [value for row in rows for value in row])
+        for start in range(0, len(rows), _ROWS_PER_INSERT):
+            chunk = rows[start : start + _ROWS_PER_INSERT]
+            tx.run(_insert_many(len(chunk)), [value for row in chunk for value in row])
         return receipts
 
     def get(self, seq: int) -> Receipt | None:
@@ -151,11 +171,11 @@ def _anchor(tx: Tx, anchor: ChainHead | str | None) -> ChainHead | None:
     if anchor is None or isinstance(anchor, ChainHead):
         return anchor
     text = anchor.strip().lower()
-    seq_text, _, digest = text.rpartition(":")
+    seq_text, colon, digest = text.rpartition(":")
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
         raise UserError(f"anchor {anchor!r}: give the chain head as SEQ:HASH or its 64-hex hash")
-    if seq_text:
-        if not seq_text.isdigit():
+    if colon:
+        if not (seq_text.isascii() and seq_text.isdigit()):
             raise UserError(f"anchor {anchor!r}: SEQ must be a receipt number")
         return ChainHead(seq=int(seq_text), hash=digest)
     row = tx.one("SELECT seq FROM callgate_receipts WHERE hash = ?", (digest,))
