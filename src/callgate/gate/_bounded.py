@@ -15,36 +15,30 @@ from collections.abc import Coroutine, Generator
 from concurrent.futures import Executor
 from typing import Any
 
-__all__ = ["Continue", "Expired", "in_task", "run_bounded"]
+__all__ = ["Continue", "Expired", "in_task", "run_async", "run_in_thread"]
 
 
 class Expired(Exception):
     """The gate's deadline passed (as opposed to a TimeoutError raised by the tool)."""
 
 
-async def run_bounded(
-    executor: Any,
-    kwargs: dict[str, Any],
-    *,
-    is_async: bool,
-    inline: bool,
-    seconds: float,
-    threads: Executor,
-) -> Any:
+async def run_async(executor: Any, kwargs: dict[str, Any], seconds: float) -> Any:
+    """An async executor under the deadline, armed only if its first step suspends."""
     started = time.monotonic()
-    if inline:
-        # Declared non-blocking: it runs right here, and no deadline can interrupt it.
-        return executor(**kwargs)
-    if is_async:
-        coro = executor(**kwargs)
-        try:
-            pending = coro.send(None)
-        except StopIteration as done:
-            return done.value
-        return await _deadline(Continue(coro, pending), seconds - (time.monotonic() - started))
+    coro = executor(**kwargs)
+    try:
+        pending = coro.send(None)
+    except StopIteration as done:
+        return done.value
+    return await _deadline(Continue(coro, pending), seconds - (time.monotonic() - started))
+
+
+async def run_in_thread(
+    executor: Any, kwargs: dict[str, Any], seconds: float, threads: Executor
+) -> Any:
+    """A sync executor in a worker thread. One that overruns keeps its thread until it
+    returns (Python cannot stop a thread): the gate stops waiting and reports the timeout."""
     loop = asyncio.get_running_loop()
-    # A sync tool that overruns keeps its worker thread until it returns: Python cannot
-    # stop a thread. The gate stops waiting and reports the timeout.
     work = loop.run_in_executor(threads, functools.partial(executor, **kwargs))
     return await _deadline(work, seconds)
 

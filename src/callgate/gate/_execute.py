@@ -18,10 +18,10 @@ import pydantic
 
 from callgate._backoff import Clock
 from callgate._errors import ConflictError, ToolError, TransientError
-from callgate.contract import CallContext, Effect, Timings, ToolResult
+from callgate.contract import CallContext, Effect, Timings, Tool, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Outcome
-from callgate.gate._bounded import Expired, run_bounded
+from callgate.gate._bounded import Expired, run_async, run_in_thread
 from callgate.gate._log import GateLog
 from callgate.gate._process import ProcessRunner
 from callgate.gate._render import render_value
@@ -64,17 +64,40 @@ class Execute:
         self._by_loop: dict[asyncio.AbstractEventLoop, Slots] = {}
 
     async def __call__(self, attempt: Attempt) -> Outcome:
-        tool, call = attempt.tool, attempt.call
+        tool = attempt.tool
         t0 = time.perf_counter()
         # Later attempts get what is left of the call's budget; the first gets it all.
-        timeout = tool.timeout or self.settings.default_timeout
+        seconds = tool.timeout or self.settings.default_timeout
         if attempt.number > 1:
-            timeout = max(attempt.deadline - self.clock.monotonic(), 0.001)
-        # Only executors that declare a CallContext parameter get one: most tools never do.
+            seconds = max(attempt.deadline - self.clock.monotonic(), 0.001)
+        kwargs = self._arguments(attempt)
+        if isinstance(kwargs, Outcome):
+            return kwargs
+        slots = self._slot()
+        if slots.free > 0 and not slots.waiters:
+            slots.free -= 1  # the uncontended case, without a call
+        else:
+            await slots.acquire()
+        try:
+            value = await self._invoke(tool, kwargs, seconds)
+        except Exception as exc:
+            return self._failure(attempt, exc, seconds, t0)
+        finally:
+            slots.release()
+        timings = _timings(attempt.request.received_at, t0)
+        return Outcome(result=self._completed(attempt, value, timings), attempt=attempt)
+
+    def _arguments(self, attempt: Attempt) -> dict[str, Any] | Outcome:
+        """The executor's keyword arguments: typed by the function's own model, with the
+        `CallContext` and the server-side values, when the tool has them."""
+        tool = attempt.tool
+        if tool.arguments_model is None and tool.context_parameter is None and not attempt.injected:
+            # The checked arguments as they are: unpacking gives the executor its own copy.
+            return attempt.arguments  # type: ignore[return-value]
         ctx = None
         if tool.context_parameter is not None:
             ctx = CallContext(
-                call_id=call.id,
+                call_id=attempt.call.id,
                 tool_name=tool.name,
                 context=attempt.context,
                 idempotency_key=attempt.key,
@@ -83,80 +106,61 @@ class Execute:
         try:
             kwargs = tool.bind(dict(attempt.arguments), ctx)
         except pydantic.ValidationError as exc:
+            problem = _pydantic_problem(exc)
             result = _outcome.invalid_arguments(
-                call, tool.name, _pydantic_problem(exc), attempt.entry.example
+                attempt.call, tool.name, problem, attempt.entry.example
             )
             return Outcome(result=result, attempt=attempt)
-        if attempt.injected:
-            kwargs.update(attempt.injected)
-        slots = self._slot()
-        if slots.free > 0 and not slots.waiters:
-            slots.free -= 1  # the uncontended case, without a call
-        else:
-            await slots.acquire()
-        try:
-            return await self._run(attempt, kwargs, timeout, t0)
-        finally:
-            slots.release()
+        kwargs.update(attempt.injected)
+        return kwargs
 
-    async def _run(
-        self, attempt: Attempt, kwargs: dict[str, Any], seconds: float, t0: float
-    ) -> Outcome:
+    async def _invoke(self, tool: Tool, kwargs: dict[str, Any], seconds: float) -> Any:
+        executor = tool.executor
+        if executor is None:
+            raise ToolError("this tool has no executor on this host")
+        if tool.is_async:
+            return await run_async(executor, kwargs, seconds)
+        if tool.run_in == "inline":
+            # Declared non-blocking: it runs right here, and no deadline can interrupt it.
+            return executor(**kwargs)
+        if tool.run_in == "process":
+            return await self.processes.run(executor, kwargs, seconds=seconds)
+        return await run_in_thread(executor, kwargs, seconds, self.threads)
+
+    def _failure(self, attempt: Attempt, exc: Exception, seconds: float, t0: float) -> Outcome:
+        """The route of an exception raised by (or instead of) the executor."""
         tool, call = attempt.tool, attempt.call
-        started = attempt.request.received_at
-        try:
-            if tool.executor is None:
-                raise ToolError("this tool has no executor on this host")
-            if tool.is_async or tool.run_in != "process":
-                value = await run_bounded(
-                    tool.executor,
-                    kwargs,
-                    is_async=tool.is_async,
-                    inline=tool.run_in == "inline",
-                    seconds=seconds,
-                    threads=self.threads,
-                )
-            else:
-                value = await self.processes.run(tool.executor, kwargs, seconds=seconds)
-        except Expired:
+        timings = _timings(attempt.request.received_at, t0)
+        transient = False
+        if isinstance(exc, Expired):
             changes = tool.effect is not Effect.READ
             result = _outcome.timed_out(
-                call, tool.name, seconds, changes_state=changes, timings=_timings(started, t0)
+                call, tool.name, seconds, changes_state=changes, timings=timings
             )
-            return Outcome(result=result, attempt=attempt)
-        except ConflictError as exc:
-            result = _outcome.conflict(call, tool.name, exc.message, _timings(started, t0))
-            return Outcome(result=result, attempt=attempt)
-        except TransientError as exc:
-            result = _outcome.transient(call, tool.name, exc.message, _timings(started, t0))
-            return Outcome(result=result, attempt=attempt, transient=True)
-        except ToolError as exc:
-            result = _outcome.failed(call, tool.name, exc.message, _timings(started, t0))
-            return Outcome(result=result, attempt=attempt)
-        except Exception:
+        elif isinstance(exc, ConflictError):
+            result = _outcome.conflict(call, tool.name, exc.message, timings)
+        elif isinstance(exc, TransientError):
+            result, transient = _outcome.transient(call, tool.name, exc.message, timings), True
+        elif isinstance(exc, ToolError):
+            result = _outcome.failed(call, tool.name, exc.message, timings)
+        else:
             reference = secrets.token_hex(4)
             self.log.exception(
                 "tool %s failed (call %s, reference %s)", tool.name, call.id, reference
             )
-            result = _outcome.masked_failure(call, tool.name, reference, _timings(started, t0))
-            return Outcome(result=result, attempt=attempt)
-        return Outcome(
-            result=self._completed(attempt, value, _timings(started, t0)), attempt=attempt
-        )
+            result = _outcome.masked_failure(call, tool.name, reference, timings)
+        return Outcome(result=result, attempt=attempt, transient=transient)
 
     def _completed(self, attempt: Attempt, value: Any, timings: Timings) -> ToolResult:
         call, entry = attempt.call, attempt.entry
-        rendered = render_value(value, self.settings.max_result_chars)
+        content, structured, checked = render_value(value, self.settings.max_result_chars)
         if entry.output is not None:
-            checked = rendered.value
             if not isinstance(checked, dict) and _wraps_result(entry.tool.output_schema):
                 checked = {"result": checked}  # the MCP SDK's wrapping of a plain value
             problems = check(entry.output, checked)
             if problems:
                 return _outcome.contract_broken(call, entry.tool.name, problems, timings)
-        return _outcome.completed(
-            call, entry.tool.name, rendered.content, rendered.structured, timings
-        )
+        return _outcome.completed(call, entry.tool.name, content, structured, timings)
 
     def _slot(self) -> Slots:
         """This event loop's concurrency cap (a gate may serve several loops)."""

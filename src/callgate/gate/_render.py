@@ -3,48 +3,41 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 __all__ = ["Rendered", "render_value"]
 
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Rendered:
-    content: str
-    structured: Any
-    """The JSON value (objects and arrays only), or None for text results."""
-    value: Any
-    """The JSON-able value an output schema is checked against."""
+Rendered = tuple[str, Any, Any]
+"""(content, structured, value): the model-facing text; the JSON value when the tool
+returned an object or an array (None for text); the JSON-able value an output schema is
+checked against. A tuple, not a dataclass: it is made on every call's path."""
 
 
 def render_value(value: Any, max_chars: int) -> Rendered:
     """Strings stay strings; everything else becomes JSON with non-ASCII kept as is."""
     if isinstance(value, str):
-        return _cut(Rendered(content=value, structured=None, value=value), max_chars)
+        if len(value) <= max_chars:
+            return value, None, value
+        return _cut(value, max_chars), None, value
     if isinstance(value, bytes | bytearray):
-        text = f"(binary data, {len(value)} bytes, not shown)"
-        return Rendered(content=text, structured=None, value=None)
+        return f"(binary data, {len(value)} bytes, not shown)", None, None
     try:
         jsonable = to_jsonable_python(value, fallback=str)
         content = json.dumps(jsonable, ensure_ascii=False)
     except (PydanticSerializationError, TypeError, ValueError):
         jsonable, content = str(value), str(value)
     structured = jsonable if isinstance(jsonable, dict | list) else None
-    return _cut(Rendered(content=content, structured=structured, value=jsonable), max_chars)
+    if len(content) > max_chars:
+        # A cut JSON document is no longer the value the tool returned: no structured copy.
+        return _cut(content, max_chars), None, jsonable
+    return content, structured, jsonable
 
 
-def _cut(rendered: Rendered, max_chars: int) -> Rendered:
-    total = len(rendered.content)
-    if total <= max_chars:
-        return rendered
+def _cut(content: str, max_chars: int) -> str:
     notice = (
-        f"\n[truncated: showing {max_chars} of {total} characters; ask for a narrower "
+        f"\n[truncated: showing {max_chars} of {len(content)} characters; ask for a narrower "
         "result (filters, a smaller limit) to see the rest]"
     )
-    # A cut JSON document is no longer the value the tool returned: drop the structured copy.
-    return Rendered(
-        content=rendered.content[:max_chars] + notice, structured=None, value=rendered.value
-    )
+    return content[:max_chars] + notice
