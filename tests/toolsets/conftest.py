@@ -46,6 +46,10 @@ class Session:
         self.context = Context(principal="dev", run_id=run_id)
 
     async def call(self, name: str, **arguments: Any) -> ToolResult:
+        return await self.call_raw(name, arguments)
+
+    async def call_raw(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
+        """Arguments as a model sent them: an object, or raw JSON text."""
         call = ToolCall(id=f"call_{next(_ids)}", name=name, arguments=arguments)
         return await self.gate.call(call, context=self.context)
 

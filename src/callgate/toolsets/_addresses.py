@@ -87,12 +87,16 @@ def _non_public(address: IPAddress) -> str | None:
 
 def _embedded(address: IPAddress) -> list[IPAddress]:
     """The address and any IPv4 address an IPv6 form carries."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return [address]
+    low = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    if address.ipv4_mapped is not None or (address in _COMPATIBLE and int(address) > 1):
+        return [low]  # the socket reaches the IPv4 address itself
     found: list[IPAddress] = [address]
-    if isinstance(address, ipaddress.IPv6Address):
-        inner = [address.ipv4_mapped, address.sixtofour]
-        if address.teredo is not None:
-            inner.append(address.teredo[1])
-        if address in _NAT64 or (address in _COMPATIBLE and int(address) > 1):
-            inner.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
-        found += [a for a in inner if a is not None]
+    if address in _NAT64:
+        found.append(low)
+    if address.sixtofour is not None:
+        found.append(address.sixtofour)
+    if address.teredo is not None:
+        found.append(address.teredo[1])
     return found

@@ -128,6 +128,9 @@ class Fetcher:
                     await response.aclose()
                 hops.append(str(target.url))
                 target = parse_target(str(target.url.join(location)))
+                if target.literal is not None:
+                    self._judge(target, [target.literal])
+                # no lookup of a name nobody gave: the lookup alone could carry data out
                 if not (self.host_given(target.host) or target.host == approved_host):
                     raise ToolError(
                         f"{hops[-1]} redirects to {target.url}, a host nobody gave; fetch that "
@@ -147,17 +150,19 @@ class Fetcher:
                 raise ToolError(
                     f"the host {target.host!r} resolved to something else than an address"
                 ) from None
-        checked = addresses
-        if not checked:
+        return self._judge(target, addresses)
+
+    def _judge(self, target: Target, addresses: Sequence[IPAddress]) -> IPAddress:
+        if not addresses:
             raise ToolError(f"the host {target.host!r} has no address")
-        for address in checked:
+        for address in addresses:
             reason = blocked_reason(address)
             if reason is not None and not (self.allow_loopback and address.is_loopback):
                 raise ToolError(
                     f"{target.url} is refused: {target.host} resolves to {reason}; "
                     "fetch_url reaches public addresses only"
                 )
-        return checked[0]
+        return addresses[0]
 
     async def _send(
         self, client: httpx.AsyncClient, target: Target, address: IPAddress
