@@ -314,7 +314,9 @@ def _tool_result(call: FunctionCall, step: Step) -> Any:
 def direct(runtime: FunctionsRuntime) -> Callable[[TaskEnvironment, FunctionCall], Step]:
     def execute(env: TaskEnvironment, call: FunctionCall) -> Step:
         result, error = runtime.run_function(env, call.function, dict(call.args))
-        return Step(content=tool_result_to_str(result) if error is None else "", executed=True, error=error)
+        return Step(
+            content=tool_result_to_str(result) if error is None else "", executed=True, error=error
+        )
 
     return execute
 
@@ -385,17 +387,25 @@ class GatedSuite:
     def executor(
         self, run_id: str, prompt: str, user_calls: Iterable[FunctionCall], tally: Tally
     ) -> Callable[[TaskEnvironment, FunctionCall], Step]:
-        self.prompt_hosts[run_id] = {_host(u) for u in re.findall(r"(?:https?://)?www\.[^\s,]+", prompt)}
+        self.prompt_hosts[run_id] = {
+            _host(u) for u in re.findall(r"(?:https?://)?www\.[^\s,]+", prompt)
+        }
         wanted = [_signature(c.function, c.args) for c in user_calls]
         context = Context(principal="emma", run_id=run_id)
         counter = iter(range(1_000_000))
 
         def execute(env: TaskEnvironment, call: FunctionCall) -> Step:
             self.envs[run_id] = env
-            proposal = ToolCall(id=f"c{next(counter)}", name=call.function, arguments=dict(call.args))
+            proposal = ToolCall(
+                id=f"c{next(counter)}", name=call.function, arguments=dict(call.args)
+            )
             result = self.portal.run(self._route(proposal, context, wanted, tally))
             route = Route(result.route)
-            return Step(content=result.content, executed=route.executed, error=result.content if result.is_error else None)
+            return Step(
+                content=result.content,
+                executed=route.executed,
+                error=result.content if result.is_error else None,
+            )
 
         return execute
 
@@ -483,11 +493,16 @@ def run_one(
         model.execute = direct(FunctionsRuntime(suite.tools))
     else:
         model.execute = gated.executor(
-            run_id, user_task.PROMPT, user_task.ground_truth(_pre_environment(suite, user_task, injections)), model.tally
+            run_id,
+            user_task.PROMPT,
+            user_task.ground_truth(_pre_environment(suite, user_task, injections)),
+            model.tally,
         )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        utility, security = suite.run_task_with_pipeline(model, user_task, injection_task, injections)
+        utility, security = suite.run_task_with_pipeline(
+            model, user_task, injection_task, injections
+        )
     return bool(utility), bool(security), model.tally
 
 
@@ -495,7 +510,9 @@ def _pre_environment(suite: Any, user_task: Any, injections: Mapping[str, str]) 
     return user_task.init_environment(suite.load_and_inject_default_environment(dict(injections)))
 
 
-def run_suite(version: str, suite: Any, config: Config, limit: int | None, portal: Portal) -> Totals:
+def run_suite(
+    version: str, suite: Any, config: Config, limit: int | None, portal: Portal
+) -> Totals:
     totals = Totals()
     started = time.perf_counter()
     gated = GatedSuite(suite, config, portal) if config.gated else None
@@ -505,7 +522,9 @@ def run_suite(version: str, suite: Any, config: Config, limit: int | None, porta
     injection_tasks = list(suite.injection_tasks.values())
     try:
         for user_task in user_tasks:
-            utility, _, tally = run_one(suite, config, gated, user_task, None, {}, f"{user_task.ID}")
+            utility, _, tally = run_one(
+                suite, config, gated, user_task, None, {}, f"{user_task.ID}"
+            )
             totals.tasks += 1
             totals.utility += utility
             totals.asked += tally.asked
@@ -538,7 +557,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suites", nargs="+", default=list(SUITES), choices=SUITES)
     parser.add_argument("--versions", nargs="+", default=list(VERSIONS), choices=VERSIONS)
-    parser.add_argument("--limit", type=int, default=None, help="user tasks per suite (development)")
+    parser.add_argument(
+        "--limit", type=int, default=None, help="user tasks per suite (development)"
+    )
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     portal = Portal()
