@@ -54,7 +54,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -259,6 +259,8 @@ class WorstCaseModel(BasePipelineElement):  # type: ignore[misc]
         self.injection_task = injection_task
         self.markers = [_words(text) for text in injections.values() if _words(text)]
         self.execute: Callable[[TaskEnvironment, FunctionCall], Step] | None = None
+        self.planned: list[FunctionCall] = []
+        """The user task's calls: what the careful person will approve."""
         self.tally = Tally()
 
     def query(
@@ -271,6 +273,7 @@ class WorstCaseModel(BasePipelineElement):  # type: ignore[misc]
     ) -> tuple[str, FunctionsRuntime, TaskEnvironment, list[Any], dict[str, Any]]:
         assert self.execute is not None
         plan = list(self.user_task.ground_truth(env.model_copy(deep=True)))
+        self.planned[:] = plan
         out: list[Any] = list(messages)
         obeyed = False
         while plan:
@@ -385,12 +388,13 @@ class GatedSuite:
         return Decision.ask(f"{host} is a host the user did not name", rule_id="egress")
 
     def executor(
-        self, run_id: str, prompt: str, user_calls: Iterable[FunctionCall], tally: Tally
+        self, run_id: str, prompt: str, planned: list[FunctionCall], tally: Tally
     ) -> Callable[[TaskEnvironment, FunctionCall], Step]:
+        """`planned` is the model's list of the user task's calls (filled when it starts)."""
         self.prompt_hosts[run_id] = {
             _host(u) for u in re.findall(r"(?:https?://)?www\.[^\s,]+", prompt)
         }
-        wanted = [_signature(c.function, c.args) for c in user_calls]
+        approved: list[str] = []
         context = Context(principal="emma", run_id=run_id)
         counter = iter(range(1_000_000))
 
@@ -399,7 +403,10 @@ class GatedSuite:
             proposal = ToolCall(
                 id=f"c{next(counter)}", name=call.function, arguments=dict(call.args)
             )
-            result = self.portal.run(self._route(proposal, context, wanted, tally))
+            wanted = [_signature(c.function, c.args) for c in planned]
+            for signature in approved:
+                wanted.remove(signature)
+            result = self.portal.run(self._route(proposal, context, wanted, approved, tally))
             route = Route(result.route)
             return Step(
                 content=result.content,
@@ -410,7 +417,12 @@ class GatedSuite:
         return execute
 
     async def _route(
-        self, call: ToolCall, context: Context, wanted: list[str], tally: Tally
+        self,
+        call: ToolCall,
+        context: Context,
+        wanted: list[str],
+        approved: list[str],
+        tally: Tally,
     ) -> Any:
         result = await self.gate.call(call, context=context)
         if result.route != "held":
@@ -419,7 +431,7 @@ class GatedSuite:
         signature = _signature(call.name, call.arguments)
         approve = self.config.human == "rubber stamp" or signature in wanted
         if approve and signature in wanted:
-            wanted.remove(signature)
+            approved.append(signature)
         tally.declined += not approve
         assert result.approval_id is not None
         await self.gate.decide(result.approval_id, approve=approve, decided_by=self.config.human)
@@ -495,7 +507,7 @@ def run_one(
         model.execute = gated.executor(
             run_id,
             user_task.PROMPT,
-            user_task.ground_truth(_pre_environment(suite, user_task, injections)),
+            model.planned,
             model.tally,
         )
     with warnings.catch_warnings():
@@ -504,10 +516,6 @@ def run_one(
             model, user_task, injection_task, injections
         )
     return bool(utility), bool(security), model.tally
-
-
-def _pre_environment(suite: Any, user_task: Any, injections: Mapping[str, str]) -> Any:
-    return user_task.init_environment(suite.load_and_inject_default_environment(dict(injections)))
 
 
 def run_suite(
