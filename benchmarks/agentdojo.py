@@ -470,6 +470,35 @@ class Totals:
     unseen_attacks: int = 0
     seconds: float = 0.0
 
+    def add(
+        self,
+        suite: str,
+        injection_task: Any,
+        unseen: set[str],
+        utility: bool,
+        success: bool,
+        tally: Tally,
+        seconds: float,
+    ) -> None:
+        self.seconds += seconds
+        if injection_task is None:
+            self.tasks += 1
+            self.utility += utility
+            self.asked += tally.asked
+            return
+        self.pairs += 1
+        self.pair_utility += utility
+        self.attacks += success
+        self.pair_asked += tally.asked
+        self.pair_declined += tally.declined
+        if tally.injected_through is not None:
+            self.obeyed += 1
+            if U not in CAREFUL[suite][tally.injected_through][1]:
+                self.through_unlabelled.append(tally.injected_through)
+        if injection_task.ID in unseen:
+            self.unseen_pairs += 1
+            self.unseen_attacks += success
+
     def report(self) -> dict[str, Any]:
         def ratio(a: int, b: int) -> float | None:
             return round(a / b, 4) if b else None
@@ -493,71 +522,55 @@ class Totals:
 
 def run_one(
     suite: Any,
-    config: Config,
     gated: GatedSuite | None,
     user_task: Any,
     injection_task: Any,
     injections: Mapping[str, str],
-    run_id: str,
-) -> tuple[bool, bool, Tally]:
+    environment: Any,
+) -> tuple[bool, bool, Tally, float]:
+    """One run of one configuration; (utility, attack succeeded, tally, seconds)."""
     model = WorstCaseModel(user_task, injection_task, injections)
     if gated is None:
         model.execute = direct(FunctionsRuntime(suite.tools))
     else:
-        model.execute = gated.executor(
-            run_id,
-            user_task.PROMPT,
-            model.planned,
-            model.tally,
-        )
+        run_id = f"{user_task.ID}/{getattr(injection_task, 'ID', 'none')}"
+        model.execute = gated.executor(run_id, user_task.PROMPT, model.planned, model.tally)
+    started = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         utility, security = suite.run_task_with_pipeline(
-            model, user_task, injection_task, injections
+            model, user_task, injection_task, injections, environment=environment
         )
-    return bool(utility), bool(security), model.tally
+    return bool(utility), bool(security), model.tally, time.perf_counter() - started
 
 
-def run_suite(
-    version: str, suite: Any, config: Config, limit: int | None, portal: Portal
-) -> Totals:
-    totals = Totals()
-    started = time.perf_counter()
-    gated = GatedSuite(suite, config, portal) if config.gated else None
+def run_suite(version: str, suite: Any, limit: int | None, portal: Portal) -> dict[str, Totals]:
+    """Every configuration on the same runs: the environment of a (user task, injection
+    task) pair is loaded once (it is the slow part) and each configuration gets a copy."""
+    totals = {c.name: Totals() for c in CONFIGS}
+    gated = {c.name: GatedSuite(suite, c, portal) if c.gated else None for c in CONFIGS}
     attack = load_attack(ATTACK, suite, WorstCaseModel(None, None, {}))
     unseen = UNSEEN.get((version, suite.name), set())
-    user_tasks = list(suite.user_tasks.values())[:limit]
-    injection_tasks = list(suite.injection_tasks.values())
     try:
-        for user_task in user_tasks:
-            utility, _, tally = run_one(
-                suite, config, gated, user_task, None, {}, f"{user_task.ID}"
-            )
-            totals.tasks += 1
-            totals.utility += utility
-            totals.asked += tally.asked
-            for injection_task in injection_tasks:
-                injections = attack.attack(user_task, injection_task)
-                run_id = f"{user_task.ID}/{injection_task.ID}"
-                utility, success, tally = run_one(
-                    suite, config, gated, user_task, injection_task, injections, run_id
-                )
-                totals.pairs += 1
-                totals.pair_utility += utility
-                totals.attacks += success
-                totals.pair_asked += tally.asked
-                totals.pair_declined += tally.declined
-                if tally.injected_through is not None:
-                    totals.obeyed += 1
-                    if U not in CAREFUL[suite.name][tally.injected_through][1]:
-                        totals.through_unlabelled.append(tally.injected_through)
-                if injection_task.ID in unseen:
-                    totals.unseen_pairs += 1
-                    totals.unseen_attacks += success
+        for user_task in list(suite.user_tasks.values())[:limit]:
+            cases: list[tuple[Any, Mapping[str, str]]] = [(None, {})]
+            cases += [(t, attack.attack(user_task, t)) for t in suite.injection_tasks.values()]
+            for injection_task, injections in cases:
+                environment = suite.load_and_inject_default_environment(dict(injections))
+                for config in CONFIGS:
+                    outcome = run_one(
+                        suite,
+                        gated[config.name],
+                        user_task,
+                        injection_task,
+                        injections,
+                        environment.model_copy(deep=True),
+                    )
+                    totals[config.name].add(suite.name, injection_task, unseen, *outcome)
     finally:
-        if gated is not None:
-            gated.close()
-    totals.seconds = time.perf_counter() - started
+        for gate in gated.values():
+            if gate is not None:
+                gate.close()
     return totals
 
 
@@ -577,11 +590,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             suites = get_suites(version)
             results[version] = {}
             for name in args.suites:
-                results[version][name] = {}
-                for config in CONFIGS:
-                    totals = run_suite(version, suites[name], config, args.limit, portal)
-                    results[version][name][config.name] = totals.report()
-                    _print(version, name, config.name, totals.report())
+                totals = run_suite(version, suites[name], args.limit, portal)
+                results[version][name] = {c: t.report() for c, t in totals.items()}
+                for config, report in results[version][name].items():
+                    _print(version, name, config, report)
     finally:
         portal.close()
     report = {
