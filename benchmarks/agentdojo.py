@@ -226,10 +226,14 @@ CONFIGS = (
 # -- the worst-case model ---------------------------------------------------------------------
 
 
+_ESCAPE = re.compile(r"\\(?:[ntr'\"\\]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})")
+
+
 def _words(text: str) -> str:
-    """Lower-case letters and digits only: how the model recognises an instruction whatever
+    """Lower-case letters and digits only, escape sequences dropped: how the model
+    recognises an instruction whatever quoting (many results are a Python `repr`),
     wrapping or escaping surrounds it."""
-    return re.sub(r"[^0-9a-z]+", "", text.lower())
+    return re.sub(r"[^0-9a-z]+", "", _ESCAPE.sub(" ", text).lower())
 
 
 @dataclass(kw_only=True, slots=True)
@@ -257,7 +261,8 @@ class WorstCaseModel(BasePipelineElement):  # type: ignore[misc]
     def __init__(self, user_task: Any, injection_task: Any, injections: Mapping[str, str]):
         self.user_task = user_task
         self.injection_task = injection_task
-        self.markers = [_words(text) for text in injections.values() if _words(text)]
+        goal = getattr(injection_task, "GOAL", "")
+        self.markers = [m for m in (_words(goal), *map(_words, injections.values())) if m]
         self.execute: Callable[[TaskEnvironment, FunctionCall], Step] | None = None
         self.planned: list[FunctionCall] = []
         """The user task's calls: what the careful person will approve."""
@@ -582,7 +587,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--limit", type=int, default=None, help="user tasks per suite (development)"
     )
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--table", action="store_true", help="print the saved results as Markdown")
     args = parser.parse_args(argv)
+    if args.table:
+        print(table(json.loads(args.output.read_text())))
+        return
     portal = Portal()
     results: dict[str, Any] = {}
     try:
@@ -612,7 +621,32 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.limit is None:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        args.output.with_suffix(".md").write_text(table(report) + "\n")
         print(f"wrote {args.output}")
+
+
+def table(report: Mapping[str, Any]) -> str:
+    """One row per version, suite and configuration."""
+
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{100 * value:.1f}%"
+
+    rows = [
+        "| version | suite | configuration | utility | utility under attack | attack success "
+        "| asked per task (no attack / attack) | unseen attack success |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for version, suites in report["results"].items():
+        for suite, configs in suites.items():
+            for config, r in configs.items():
+                rows.append(
+                    f"| {version} | {suite} | {config} | {pct(r['utility_no_attack'])} "
+                    f"| {pct(r['utility_under_attack'])} | {pct(r['attack_success_rate'])} "
+                    f"| {r['approvals_per_task_no_attack']:.2f} / "
+                    f"{r['approvals_per_task_under_attack']:.2f} "
+                    f"| {pct(r['unseen_attack_success_rate'])} |"
+                )
+    return "\n".join(rows)
 
 
 def _print(version: str, suite: str, config: str, r: Mapping[str, Any]) -> None:
