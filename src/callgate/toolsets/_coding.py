@@ -23,7 +23,7 @@ secret file — is decided by the toolset's policy (`catalog.policy()`).
 import inspect
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -186,9 +186,6 @@ class _Builder:
             self.fetch_url(),
         ]
 
-    def _check(self, name: str, arguments: dict[str, Any], call: CallContext) -> Decision | None:
-        return self.guard.check(name, arguments, call)
-
     def read_file(self) -> Tool:
         lim = self.limits
 
@@ -206,7 +203,7 @@ class _Builder:
                 end_line: Last line to show (inclusive), e.g. 180; the default is the end.
             """
             args = {"path": path, "start_line": start_line, "end_line": end_line}
-            self._check("read_file", args, call)
+            self.guard.check("read_file", args, call)
             return self.reader.read(self.workspace.locate(path), start_line, end_line)
 
         return tool(
@@ -242,7 +239,7 @@ class _Builder:
                 depth: How many levels to descend, 1 (this directory) to 5.
                 limit: Most entries to return.
             """
-            self._check("list_dir", {"path": path, "depth": depth, "limit": limit}, call)
+            self.guard.check("list_dir", {"path": path, "depth": depth, "limit": limit}, call)
             return self.reader.list(self.workspace.locate(path), depth, limit)
 
         return tool(
@@ -338,7 +335,7 @@ class _Builder:
                 expected_sha256: The sha256 read_file showed; a file changed since is left alone.
             """
             args = {"path": path, "old": old, "new": new, "expected_sha256": expected_sha256}
-            self._check("edit_file", args, call)
+            self.guard.check("edit_file", args, call)
             return self.writer.edit(self.workspace.locate(path), old, new, expected_sha256)
 
         return tool(
@@ -373,7 +370,7 @@ class _Builder:
                 expected_sha256: When replacing, the sha256 read_file showed.
             """
             args = {"path": path, "content": content, "expected_sha256": expected_sha256}
-            self._check("write_file", args, call)
+            self.guard.check("write_file", args, call)
             return self.writer.write(self.workspace.locate(path), content, expected_sha256)
 
         return tool(
@@ -406,7 +403,7 @@ class _Builder:
                 timeout: Seconds before the command is stopped.
             """
             words = check_argv(argv)
-            decision = self._check("run_command", {"argv": words, "timeout": timeout}, call)
+            decision = self.guard.check("run_command", {"argv": words, "timeout": timeout}, call)
             rule, _ = self.guard.allowlist.why_not(words)
             if decision is None or decision.action != "allow":
                 rule = None  # approved by a person: run exactly what was approved
@@ -441,7 +438,7 @@ class _Builder:
             Args:
                 url: An http or https URL, e.g. https://docs.python.org/3/library/re.html.
             """
-            decision = self._check("fetch_url", {"url": url}, call)
+            decision = self.guard.check("fetch_url", {"url": url}, call)
             target = parse_target(url)
             approved = target.host if decision is not None and decision.action == "ask" else None
             return await self.fetcher.fetch(target, approved_host=approved)
