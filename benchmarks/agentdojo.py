@@ -40,7 +40,9 @@ ran and is not in it (in the undefended runs every call runs).
 
 Labels were written from each tool's description, after reading v1's injection tasks while
 building this harness. v1.2.2 adds eight workspace injection tasks that were not read
-before the labels were fixed; they are reported on their own as `unseen`.
+before the labels were fixed; they are counted on their own as `unseen`, but they ship no
+ground-truth calls, so the scripted model has nothing to replay and they succeed nowhere,
+not even undefended: they need a real model to measure anything.
 """
 
 from __future__ import annotations
