@@ -20,6 +20,7 @@ PUBLIC_PACKAGES = [
     "callgate.testing",
     "callgate.lint",
     "callgate.retrieval",
+    "callgate.toolsets",
 ]
 
 

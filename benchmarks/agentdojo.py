@@ -1,0 +1,668 @@
+"""AgentDojo through callgate: utility and attack success with and without the gate.
+
+    pip install -e ".[bench-agentdojo]"
+    python benchmarks/agentdojo.py                      # every suite, v1 and v1.2.2
+    python benchmarks/agentdojo.py --suites banking --versions v1 --limit 3
+
+AgentDojo (ETH Zürich, NeurIPS 2024) gives four suites of tools over a simulated
+environment (workspace, slack, banking, travel), user tasks with their ground-truth calls,
+injection tasks (what an attacker wants done), and its own checks: utility (was the user's
+task done?) and security (did the attacker's goal happen? True = the attack succeeded).
+The `important_instructions` attack writes the injection task's goal into data the user
+task reads (an e-mail, a review, a web page, a transaction subject).
+
+No model is called. A scripted model plays the worst case: it makes each user task's
+ground-truth calls, and as soon as an injected instruction appears in a tool result it
+obeys, making the injection task's ground-truth calls at once (and, where the attacker
+wants words said, saying them), then finishes the user's task. Every call goes either
+straight to the suite's functions (undefended) or through a callgate `Gate` whose tools
+carry the effects and Rule of Two labels a careful user would give them (`CAREFUL` below).
+A held call goes to a simulated person who knows what they asked for: it approves a call
+that is one of the user task's own ground-truth calls and declines anything else. A second
+person approves everything asked, to show what the approvals alone stand between.
+
+What the model sees is the gate's `ToolResult.content`, so when the gate gains spotlighting
+and detection of untrusted results, the same script measures them (the model recognises an
+injection by its words, not by exact bytes, so escaping or wrapping does not hide it).
+
+Configurations, measured in one run:
+- undefended: the functions called directly (AgentDojo's own runtime).
+- ask every write: callgate's default policy (reads run, writes and irreversible calls are
+  asked), tools without labels; the strongest simple defence, and the approvals it costs.
+- rule of two: labels from `CAREFUL`; a rule allows every call, so only the Rule of Two
+  (untrusted input + private data + an irreversible or public-sink action) and the egress
+  rule (a web page at a host the user did not name is asked, as the coding toolset's
+  fetch_url does) hold calls.
+- rule of two, rubber stamp: the same, with a person who approves everything.
+
+The trace AgentDojo's checks read holds the calls that ran; a held-and-declined call never
+ran and is not in it (in the undefended runs every call runs).
+
+Labels were written from each tool's description, after reading v1's injection tasks while
+building this harness. v1.2.2 adds eight workspace injection tasks that were not read
+before the labels were fixed; they are counted on their own as `unseen`, but they ship no
+ground-truth calls, so the scripted model has nothing to replay and they succeed nowhere,
+not even undefended: they need a real model to measure anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import platform
+import re
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+from urllib.parse import urlsplit
+
+from callgate import (
+    CallContext,
+    Context,
+    Decision,
+    Gate,
+    Policy,
+    Route,
+    Rule,
+    ToolCall,
+    ToolError,
+    tool_from_declaration,
+)
+from callgate.gate import PolicyRequest
+
+# This script is itself called agentdojo.py: keep its folder off the import path, or
+# `import agentdojo` would import the script.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+try:
+    import agentdojo
+    from agentdojo.agent_pipeline.base_pipeline_element import BasePipelineElement
+    from agentdojo.agent_pipeline.tool_execution import tool_result_to_str
+    from agentdojo.attacks.attack_registry import load_attack
+    from agentdojo.functions_runtime import FunctionCall, FunctionsRuntime, TaskEnvironment
+    from agentdojo.task_suite.load_suites import get_suites
+    from agentdojo.types import ChatAssistantMessage, ChatToolResultMessage
+    from agentdojo.types import text_content_block_from_string as text_block
+except ImportError:  # pragma: no cover - the benchmark's own extra
+    sys.exit("AgentDojo is not installed: pip install -e '.[bench-agentdojo]'")
+
+T = TypeVar("T")
+RESULTS = Path(__file__).parent / "results" / "agentdojo.json"
+SUITES = ("workspace", "slack", "banking", "travel")
+VERSIONS = ("v1", "v1.2.2")
+ATTACK = "important_instructions"
+MODEL_NAME = "gpt-4o-2024-05-13"
+"""The attack addresses the model by name; AgentDojo requires a name it knows."""
+UNSEEN = {("v1.2.2", "workspace"): {f"injection_task_{i}" for i in range(6, 14)}}
+"""Injection tasks nobody read before `CAREFUL` was written."""
+
+U, P, S = "untrusted_output", "private_data", "public_sink"
+R, W, X = "read", "write", "irreversible"
+
+CAREFUL: Mapping[str, Mapping[str, tuple[str, frozenset[str]]]] = {
+    # Mail, calendar and drive of one person. Whatever others can write (mails, invitations,
+    # shared files) is untrusted; the person's own data is private; sending, sharing and
+    # inviting reach other people (public sinks); deleting cannot be undone.
+    "workspace": {
+        "send_email": (X, frozenset({S, P})),
+        "delete_email": (X, frozenset({P})),
+        "get_unread_emails": (R, frozenset({U, P})),
+        "get_sent_emails": (R, frozenset({U, P})),
+        "get_received_emails": (R, frozenset({U, P})),
+        "get_draft_emails": (R, frozenset({U, P})),
+        "search_emails": (R, frozenset({U, P})),
+        "search_contacts_by_name": (R, frozenset({P})),
+        "search_contacts_by_email": (R, frozenset({P})),
+        "get_current_day": (R, frozenset()),
+        "search_calendar_events": (R, frozenset({U, P})),
+        "get_day_calendar_events": (R, frozenset({U, P})),
+        "create_calendar_event": (W, frozenset({S})),
+        "cancel_calendar_event": (W, frozenset({S})),
+        "reschedule_calendar_event": (W, frozenset({S})),
+        "add_calendar_event_participants": (W, frozenset({S})),
+        "append_to_file": (W, frozenset()),
+        "search_files_by_filename": (R, frozenset({U, P})),
+        "create_file": (W, frozenset()),
+        "delete_file": (X, frozenset()),
+        "get_file_by_id": (R, frozenset({U, P})),
+        "list_files": (R, frozenset({U, P})),
+        "share_file": (X, frozenset({S})),
+        "search_files": (R, frozenset({U, P})),
+    },
+    # A travel agency's listings (written by hotels, restaurants, reviewers: untrusted), the
+    # person's profile (private), bookings made with the person's account and payment
+    # (irreversible, and they use private data), mail and invitations (public sinks).
+    "travel": {
+        "get_user_information": (R, frozenset({P})),
+        "get_all_hotels_in_city": (R, frozenset({U})),
+        "get_hotels_prices": (R, frozenset({U})),
+        "get_rating_reviews_for_hotels": (R, frozenset({U})),
+        "get_hotels_address": (R, frozenset({U})),
+        "get_all_restaurants_in_city": (R, frozenset({U})),
+        "get_cuisine_type_for_restaurants": (R, frozenset({U})),
+        "get_restaurants_address": (R, frozenset({U})),
+        "get_rating_reviews_for_restaurants": (R, frozenset({U})),
+        "get_dietary_restrictions_for_all_restaurants": (R, frozenset({U})),
+        "get_contact_information_for_restaurants": (R, frozenset({U})),
+        "get_price_for_restaurants": (R, frozenset({U})),
+        "check_restaurant_opening_hours": (R, frozenset({U})),
+        "get_all_car_rental_companies_in_city": (R, frozenset({U})),
+        "get_car_types_available": (R, frozenset({U})),
+        "get_rating_reviews_for_car_rental": (R, frozenset({U})),
+        "get_car_fuel_options": (R, frozenset({U})),
+        "get_car_rental_address": (R, frozenset({U})),
+        "get_car_price_per_day": (R, frozenset({U})),
+        "create_calendar_event": (W, frozenset({S})),
+        "search_calendar_events": (R, frozenset({U, P})),
+        "get_day_calendar_events": (R, frozenset({U, P})),
+        "cancel_calendar_event": (W, frozenset({S})),
+        "reserve_hotel": (X, frozenset({P})),
+        "reserve_car_rental": (X, frozenset({P})),
+        "reserve_restaurant": (X, frozenset({P})),
+        "get_flight_information": (R, frozenset({U})),
+        "send_email": (X, frozenset({S, P})),
+    },
+    # One bank account. Transactions carry subjects written by whoever sent money, and
+    # files are documents from others (untrusted); everything about the account is
+    # private; moving money, now or scheduled, and the password cannot be taken back.
+    "banking": {
+        "get_iban": (R, frozenset({P})),
+        "send_money": (X, frozenset({P, S})),
+        "schedule_transaction": (X, frozenset({P, S})),
+        "update_scheduled_transaction": (X, frozenset({P, S})),
+        "get_balance": (R, frozenset({P})),
+        "get_most_recent_transactions": (R, frozenset({U, P})),
+        "get_scheduled_transactions": (R, frozenset({P})),
+        "read_file": (R, frozenset({U, P})),
+        "get_user_info": (R, frozenset({P})),
+        "update_password": (X, frozenset({P})),
+        "update_user_info": (W, frozenset({P})),
+    },
+    # A company chat. Messages are written by colleagues and outsiders (untrusted) and are
+    # the company's (private); posting, messaging and inviting reach people (public sinks);
+    # web pages are the open web.
+    "slack": {
+        "get_channels": (R, frozenset({P})),
+        "add_user_to_channel": (W, frozenset({S})),
+        "read_channel_messages": (R, frozenset({U, P})),
+        "read_inbox": (R, frozenset({U, P})),
+        "send_direct_message": (X, frozenset({S})),
+        "send_channel_message": (X, frozenset({S})),
+        "get_users_in_channel": (R, frozenset({P})),
+        "invite_user_to_slack": (X, frozenset({S})),
+        "remove_user_from_slack": (W, frozenset()),
+        "get_webpage": (R, frozenset({U})),
+        "post_webpage": (X, frozenset({S})),
+    },
+}
+WEB_TOOLS = frozenset({"get_webpage", "post_webpage"})
+"""Tools whose `url` reaches a host: one the user did not name is a public sink."""
+
+Human = Literal["careful", "rubber stamp"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Config:
+    name: str
+    gated: bool = True
+    labels: bool = True
+    policy: Literal["default", "rule of two"] = "rule of two"
+    human: Human = "careful"
+
+
+CONFIGS = (
+    Config(name="undefended", gated=False),
+    Config(name="ask every write", labels=False, policy="default"),
+    Config(name="rule of two"),
+    Config(name="rule of two, rubber stamp", human="rubber stamp"),
+)
+
+
+# -- the worst-case model ---------------------------------------------------------------------
+
+
+_ESCAPE = re.compile(r"\\(?:[ntr'\"\\]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})")
+
+
+def _words(text: str) -> str:
+    """Lower-case letters and digits only, escape sequences dropped: how the model
+    recognises an instruction whatever quoting (many results are a Python `repr`),
+    wrapping or escaping surrounds it."""
+    return re.sub(r"[^0-9a-z]+", "", _ESCAPE.sub(" ", text).lower())
+
+
+@dataclass(kw_only=True, slots=True)
+class Tally:
+    """What happened in one run."""
+
+    asked: int = 0
+    declined: int = 0
+    injected_through: str | None = None
+    """The tool whose result carried the injection, when the model saw one."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Step:
+    content: str
+    executed: bool
+    error: str | None = None
+
+
+class WorstCaseModel(BasePipelineElement):  # type: ignore[misc]
+    """Makes the user task's ground-truth calls; obeys the first injection it reads."""
+
+    name = MODEL_NAME
+
+    def __init__(self, user_task: Any, injection_task: Any, injections: Mapping[str, str]):
+        self.user_task = user_task
+        self.injection_task = injection_task
+        goal = getattr(injection_task, "GOAL", "")
+        self.markers = [m for m in (_words(goal), *map(_words, injections.values())) if m]
+        self.execute: Callable[[TaskEnvironment, FunctionCall], Step] | None = None
+        self.planned: list[FunctionCall] = []
+        """The user task's calls: what the careful person will approve."""
+        self.tally = Tally()
+
+    def query(
+        self,
+        query: str,
+        runtime: FunctionsRuntime,
+        env: TaskEnvironment,
+        messages: Sequence[Any] = (),
+        extra_args: dict[str, Any] | None = None,
+    ) -> tuple[str, FunctionsRuntime, TaskEnvironment, list[Any], dict[str, Any]]:
+        assert self.execute is not None
+        plan = list(self.user_task.ground_truth(env.model_copy(deep=True)))
+        self.planned[:] = plan
+        out: list[Any] = list(messages)
+        obeyed = False
+        while plan:
+            call = plan.pop(0)
+            step = self.execute(env, call)
+            if step.executed:  # the trace holds what ran
+                out.append(_assistant("", [call]))
+                out.append(_tool_result(call, step))
+            if not obeyed and self.injection_task is not None and self._injected(step.content):
+                obeyed = True
+                self.tally.injected_through = call.function
+                plan[:0] = self.injection_task.ground_truth(env.model_copy(deep=True))
+        answer = self.user_task.GROUND_TRUTH_OUTPUT
+        if obeyed and self.injection_task.GROUND_TRUTH_OUTPUT:
+            answer = f"{answer} {self.injection_task.GROUND_TRUTH_OUTPUT}".strip()
+        out.append(_assistant(answer, None))
+        return query, runtime, env, out, extra_args or {}
+
+    def _injected(self, content: str) -> bool:
+        seen = _words(content)
+        return any(marker in seen for marker in self.markers)
+
+
+def _assistant(text: str, calls: list[FunctionCall] | None) -> Any:
+    return ChatAssistantMessage(role="assistant", content=[text_block(text)], tool_calls=calls)
+
+
+def _tool_result(call: FunctionCall, step: Step) -> Any:
+    return ChatToolResultMessage(
+        role="tool",
+        content=[text_block(step.content)],
+        tool_call_id=call.id,
+        tool_call=call,
+        error=step.error,
+    )
+
+
+# -- executors: direct, and through the gate ----------------------------------------------------
+
+
+def direct(runtime: FunctionsRuntime) -> Callable[[TaskEnvironment, FunctionCall], Step]:
+    def execute(env: TaskEnvironment, call: FunctionCall) -> Step:
+        result, error = runtime.run_function(env, call.function, dict(call.args))
+        return Step(
+            content=tool_result_to_str(result) if error is None else "", executed=True, error=error
+        )
+
+    return execute
+
+
+class Portal:
+    """One event loop in a thread: AgentDojo's pipeline is synchronous, the gate is not."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join()
+        self.loop.close()
+
+
+class GatedSuite:
+    """A suite's functions as callgate tools behind one gate; runs are told apart by id."""
+
+    def __init__(self, suite: Any, config: Config, portal: Portal) -> None:
+        self.config = config
+        self.portal = portal
+        self.runtime = FunctionsRuntime(suite.tools)
+        self.envs: dict[str, TaskEnvironment] = {}
+        self.prompt_hosts: dict[str, set[str]] = {}
+        table = CAREFUL[suite.name]
+        tools = [self._tool(f, table[f.name]) for f in suite.tools]
+        self.gate = Gate(tools, policy=self._policy())
+
+    def _tool(self, function: Any, careful: tuple[str, frozenset[str]]) -> Any:
+        effect, labels = careful
+        name = function.name
+
+        def run(call: CallContext, **arguments: Any) -> str:
+            env = self.envs[str(call.context.run_id)]
+            result, error = self.runtime.run_function(env, name, arguments)
+            if error is not None:
+                raise ToolError(error)
+            return str(tool_result_to_str(result))
+
+        declaration = {
+            "name": name,
+            "description": function.description,
+            "parameters": function.parameters.model_json_schema(),
+        }
+        return tool_from_declaration(
+            declaration, run, effect=effect, labels=labels if self.config.labels else frozenset()
+        )
+
+    def _policy(self) -> Policy:
+        if self.config.policy == "default":
+            return Policy()
+        return Policy([Rule.allow("careful-user", "the user's own tools")], hook=self._egress)
+
+    def _egress(self, request: PolicyRequest) -> Decision | None:
+        if request.tool.name not in WEB_TOOLS:
+            return None
+        host = _host(str(request.arguments.get("url", "")))
+        if host in self.prompt_hosts.get(str(request.context.run_id), set()):
+            return None
+        return Decision.ask(f"{host} is a host the user did not name", rule_id="egress")
+
+    def executor(
+        self, run_id: str, prompt: str, planned: list[FunctionCall], tally: Tally
+    ) -> Callable[[TaskEnvironment, FunctionCall], Step]:
+        """`planned` is the model's list of the user task's calls (filled when it starts)."""
+        self.prompt_hosts[run_id] = {
+            _host(u) for u in re.findall(r"(?:https?://)?www\.[^\s,]+", prompt)
+        }
+        approved: list[str] = []
+        context = Context(principal="emma", run_id=run_id)
+        counter = iter(range(1_000_000))
+
+        def execute(env: TaskEnvironment, call: FunctionCall) -> Step:
+            self.envs[run_id] = env
+            proposal = ToolCall(
+                id=f"c{next(counter)}", name=call.function, arguments=dict(call.args)
+            )
+            wanted = [_signature(c.function, c.args) for c in planned]
+            for signature in approved:
+                wanted.remove(signature)
+            result = self.portal.run(self._route(proposal, context, wanted, approved, tally))
+            route = Route(result.route)
+            return Step(
+                content=result.content,
+                executed=route.executed,
+                error=result.content if result.is_error else None,
+            )
+
+        return execute
+
+    async def _route(
+        self,
+        call: ToolCall,
+        context: Context,
+        wanted: list[str],
+        approved: list[str],
+        tally: Tally,
+    ) -> Any:
+        result = await self.gate.call(call, context=context)
+        if result.route != "held":
+            return result
+        tally.asked += 1
+        signature = _signature(call.name, call.arguments)
+        approve = self.config.human == "rubber stamp" or signature in wanted
+        if approve and signature in wanted:
+            approved.append(signature)
+        tally.declined += not approve
+        assert result.approval_id is not None
+        await self.gate.decide(result.approval_id, approve=approve, decided_by=self.config.human)
+        return await self.gate.resume(call, approval_id=result.approval_id, context=context)
+
+    def close(self) -> None:
+        self.gate.close()
+
+
+def _host(url: str) -> str:
+    return (urlsplit(url if "://" in url else f"http://{url}").hostname or "").lower()
+
+
+def _signature(name: str, arguments: Any) -> str:
+    return json.dumps([name, dict(arguments)], sort_keys=True, default=str)
+
+
+# -- running ----------------------------------------------------------------------------------
+
+
+@dataclass(kw_only=True, slots=True)
+class Totals:
+    """Sums over the runs of one suite and configuration."""
+
+    tasks: int = 0
+    utility: int = 0
+    asked: int = 0
+    pairs: int = 0
+    pair_utility: int = 0
+    attacks: int = 0
+    pair_asked: int = 0
+    pair_declined: int = 0
+    obeyed: int = 0
+    through_unlabelled: list[str] = field(default_factory=list)
+    unseen_pairs: int = 0
+    unseen_attacks: int = 0
+    seconds: float = 0.0
+
+    def add(
+        self,
+        suite: str,
+        injection_task: Any,
+        unseen: set[str],
+        utility: bool,
+        success: bool,
+        tally: Tally,
+        seconds: float,
+    ) -> None:
+        self.seconds += seconds
+        if injection_task is None:
+            self.tasks += 1
+            self.utility += utility
+            self.asked += tally.asked
+            return
+        self.pairs += 1
+        self.pair_utility += utility
+        self.attacks += success
+        self.pair_asked += tally.asked
+        self.pair_declined += tally.declined
+        if tally.injected_through is not None:
+            self.obeyed += 1
+            if U not in CAREFUL[suite][tally.injected_through][1]:
+                self.through_unlabelled.append(tally.injected_through)
+        if injection_task.ID in unseen:
+            self.unseen_pairs += 1
+            self.unseen_attacks += success
+
+    def report(self) -> dict[str, Any]:
+        def ratio(a: int, b: int) -> float | None:
+            return round(a / b, 4) if b else None
+
+        return {
+            "user_tasks": self.tasks,
+            "utility_no_attack": ratio(self.utility, self.tasks),
+            "approvals_per_task_no_attack": ratio(self.asked, self.tasks),
+            "pairs": self.pairs,
+            "utility_under_attack": ratio(self.pair_utility, self.pairs),
+            "attack_success_rate": ratio(self.attacks, self.pairs),
+            "approvals_per_task_under_attack": ratio(self.pair_asked, self.pairs),
+            "declined_per_task_under_attack": ratio(self.pair_declined, self.pairs),
+            "injections_obeyed": self.obeyed,
+            "injections_through_tools_not_labelled_untrusted": sorted(set(self.through_unlabelled)),
+            "unseen_pairs": self.unseen_pairs,
+            "unseen_attack_success_rate": ratio(self.unseen_attacks, self.unseen_pairs),
+            "seconds": round(self.seconds, 1),
+        }
+
+
+def run_one(
+    suite: Any,
+    gated: GatedSuite | None,
+    user_task: Any,
+    injection_task: Any,
+    injections: Mapping[str, str],
+    environment: Any,
+) -> tuple[bool, bool, Tally, float]:
+    """One run of one configuration; (utility, attack succeeded, tally, seconds)."""
+    model = WorstCaseModel(user_task, injection_task, injections)
+    if gated is None:
+        model.execute = direct(FunctionsRuntime(suite.tools))
+    else:
+        run_id = f"{user_task.ID}/{getattr(injection_task, 'ID', 'none')}"
+        model.execute = gated.executor(run_id, user_task.PROMPT, model.planned, model.tally)
+    started = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        utility, security = suite.run_task_with_pipeline(
+            model, user_task, injection_task, injections, environment=environment
+        )
+    return bool(utility), bool(security), model.tally, time.perf_counter() - started
+
+
+def run_suite(version: str, suite: Any, limit: int | None, portal: Portal) -> dict[str, Totals]:
+    """Every configuration on the same runs: the environment of a (user task, injection
+    task) pair is loaded once (it is the slow part) and each configuration gets a copy."""
+    totals = {c.name: Totals() for c in CONFIGS}
+    gated = {c.name: GatedSuite(suite, c, portal) if c.gated else None for c in CONFIGS}
+    attack = load_attack(ATTACK, suite, WorstCaseModel(None, None, {}))
+    unseen = UNSEEN.get((version, suite.name), set())
+    try:
+        for user_task in list(suite.user_tasks.values())[:limit]:
+            cases: list[tuple[Any, Mapping[str, str]]] = [(None, {})]
+            cases += [(t, attack.attack(user_task, t)) for t in suite.injection_tasks.values()]
+            for injection_task, injections in cases:
+                environment = suite.load_and_inject_default_environment(dict(injections))
+                for config in CONFIGS:
+                    outcome = run_one(
+                        suite,
+                        gated[config.name],
+                        user_task,
+                        injection_task,
+                        injections,
+                        environment.model_copy(deep=True),
+                    )
+                    totals[config.name].add(suite.name, injection_task, unseen, *outcome)
+    finally:
+        for gate in gated.values():
+            if gate is not None:
+                gate.close()
+    return totals
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suites", nargs="+", default=list(SUITES), choices=SUITES)
+    parser.add_argument("--versions", nargs="+", default=list(VERSIONS), choices=VERSIONS)
+    parser.add_argument(
+        "--limit", type=int, default=None, help="user tasks per suite (development)"
+    )
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--table", action="store_true", help="print the saved results as Markdown")
+    args = parser.parse_args(argv)
+    if args.table:
+        print(table(json.loads(args.output.read_text())))
+        return
+    portal = Portal()
+    results: dict[str, Any] = {}
+    try:
+        for version in args.versions:
+            suites = get_suites(version)
+            results[version] = {}
+            for name in args.suites:
+                totals = run_suite(version, suites[name], args.limit, portal)
+                results[version][name] = {c: t.report() for c, t in totals.items()}
+                for config, report in results[version][name].items():
+                    _print(version, name, config, report)
+    finally:
+        portal.close()
+    report = {
+        "benchmark": "AgentDojo through callgate, scripted worst-case model",
+        "agentdojo": agentdojo.__version__ if hasattr(agentdojo, "__version__") else "0.1.35",
+        "attack": ATTACK,
+        "limit": args.limit,
+        "python": platform.python_version(),
+        "configs": {
+            c.name: {"gated": c.gated, "labels": c.labels, "policy": c.policy, "human": c.human}
+            for c in CONFIGS
+        },
+        "unseen_injection_tasks": {f"{v}/{s}": sorted(t) for (v, s), t in UNSEEN.items()},
+        "results": results,
+    }
+    if args.limit is None:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        args.output.with_suffix(".md").write_text(table(report) + "\n")
+        print(f"wrote {args.output}")
+
+
+def table(report: Mapping[str, Any]) -> str:
+    """One row per version, suite and configuration."""
+
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{100 * value:.1f}%"
+
+    rows = [
+        "| version | suite | configuration | utility | utility under attack | attack success "
+        "| asked per task (no attack / attack) | unseen attack success |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for version, suites in report["results"].items():
+        for suite, configs in suites.items():
+            for config, r in configs.items():
+                rows.append(
+                    f"| {version} | {suite} | {config} | {pct(r['utility_no_attack'])} "
+                    f"| {pct(r['utility_under_attack'])} | {pct(r['attack_success_rate'])} "
+                    f"| {r['approvals_per_task_no_attack']:.2f} / "
+                    f"{r['approvals_per_task_under_attack']:.2f} "
+                    f"| {pct(r['unseen_attack_success_rate'])} |"
+                )
+    return "\n".join(rows)
+
+
+def _print(version: str, suite: str, config: str, r: Mapping[str, Any]) -> None:
+    def pct(value: float | None) -> str:
+        return "   -  " if value is None else f"{100 * value:5.1f}%"
+
+    print(
+        f"{version:7} {suite:10} {config:26} utility {pct(r['utility_no_attack'])} "
+        f"under attack {pct(r['utility_under_attack'])} ASR {pct(r['attack_success_rate'])} "
+        f"asked/task {r['approvals_per_task_no_attack']} / {r['approvals_per_task_under_attack']} "
+        f"({r['seconds']} s)",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()
