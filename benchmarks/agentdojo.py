@@ -63,9 +63,11 @@ from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from callgate import (
+    Approve,
     CallContext,
     Context,
     Decision,
+    Decline,
     Gate,
     Policy,
     Route,
@@ -441,7 +443,8 @@ class GatedSuite:
             approved.append(signature)
         tally.declined += not approve
         assert result.approval_id is not None
-        await self.gate.decide(result.approval_id, approve=approve, decided_by=self.config.human)
+        decision = Approve(by=self.config.human) if approve else Decline(by=self.config.human)
+        await self.gate.decide(result.approval_id, decision)
         return await self.gate.resume(call, approval_id=result.approval_id, context=context)
 
     def close(self) -> None:

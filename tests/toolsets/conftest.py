@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from callgate import Context, Gate, ToolCall, ToolResult
+from callgate import Approve, Context, Gate, ToolCall, ToolResult
 
 pytest.importorskip("pathspec", reason="needs the coding extra: pip install 'callgate[coding]'")
 pytest.importorskip("regex", reason="needs the coding extra: pip install 'callgate[coding]'")
@@ -56,7 +56,7 @@ class Session:
     async def approve(self, held: ToolResult) -> ToolResult:
         assert held.route == "held", held
         assert held.approval_id is not None
-        await self.gate.decide(held.approval_id, approve=True, decided_by="reviewer")
+        await self.gate.decide(held.approval_id, Approve(by="reviewer"))
         return await self.gate.resume(held.approval_id)
 
 

@@ -117,11 +117,6 @@ async def test_edits_refuse_what_is_not_text(
     assert (workspace / "README.md").read_text().startswith("# Project")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gate: a lone surrogate in the arguments raises UnicodeEncodeError while hashing "
-    "the request (schema.content_hash) instead of routing the call",
-)
 async def test_a_lone_surrogate_routes_under_a_policy(session: Callable[..., Session]) -> None:
     result = await session().call_raw("edit_file", SURROGATE)
     assert result.route in ("failed", "invalid")
