@@ -11,6 +11,7 @@ import jsonschema_rs
 
 from callgate._errors import UserError
 from callgate.schema._canonical import canonical_json
+from callgate.schema._pointer import resolve_local
 
 __all__ = ["CompiledSchema", "Retriever", "SchemaCompiler", "compile_schema", "draft_of"]
 
@@ -48,6 +49,9 @@ class CompiledSchema:
 
     schema: Mapping[str, Any] | bool
     validator: jsonschema_rs.Validator = field(repr=False)
+    recursive: bool = False
+    """The schema can refer back to itself (or to a schema not in it), so validation
+    follows an instance as deep as it goes."""
 
     def is_valid(self, instance: Any) -> bool:
         return bool(self.validator.is_valid(instance))
@@ -100,7 +104,45 @@ class SchemaCompiler:
                 validator = jsonschema_rs.Draft202012Validator(body, **options)
         except (ValueError, jsonschema_rs.ReferencingError) as exc:
             raise UserError(f"invalid JSON Schema: {exc}") from exc
-        return CompiledSchema(schema=schema, validator=validator)
+        return CompiledSchema(schema=schema, validator=validator, recursive=_recursive(schema))
+
+
+_UNKNOWN: Mapping[str, Any] = {}
+
+
+def _recursive(schema: Mapping[str, Any] | bool) -> bool:
+    """True when following `$ref`s from the root can come back to a schema on the way
+    (a cycle), or reaches one this schema does not hold (remote, anchor, dynamic)."""
+    if not isinstance(schema, Mapping):
+        return False
+    finished: dict[int, bool] = {id(schema): False}
+    stack: list[tuple[Any, Iterator[Any]]] = [(schema, _edges(schema, schema))]
+    while stack:
+        node, edges = stack[-1]
+        nxt = next(edges, None)
+        if nxt is None:
+            finished[id(node)] = True
+            stack.pop()
+            continue
+        if nxt is _UNKNOWN or finished.get(id(nxt)) is False:
+            return True
+        if id(nxt) not in finished:
+            finished[id(nxt)] = False
+            stack.append((nxt, _edges(schema, nxt)))
+    return False
+
+
+def _edges(root: Mapping[str, Any], node: Any) -> Iterator[Any]:
+    values = node.items() if isinstance(node, Mapping) else enumerate(node)
+    for key, value in values:
+        if key in ("$dynamicRef", "$recursiveRef"):
+            yield _UNKNOWN
+        elif key == "$ref" and isinstance(value, str) and isinstance(node, Mapping):
+            pointer = {"$ref": value}
+            target = resolve_local(root, pointer, max_hops=1)
+            yield _UNKNOWN if target is pointer else target
+        elif isinstance(value, Mapping | list):
+            yield value
 
 
 _default = SchemaCompiler()
