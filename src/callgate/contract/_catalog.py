@@ -16,6 +16,7 @@ from callgate.schema import (
     HINT_MAX_CHARS,
     CompiledSchema,
     SchemaCompiler,
+    check,
     closest,
     defaults_filler,
     example_for,
@@ -65,11 +66,24 @@ class Catalog:
         executors: Mapping[str, Executor] | None = None,
         **options: Any,
     ) -> Catalog:
-        """A catalog from declaration dicts of any dialect; executors are matched by name."""
+        """A catalog from declaration dicts of any dialect; executors are matched by name.
+
+        A declaration the library cannot use raises `UserError` naming its position.
+        """
+        if isinstance(declarations, Mapping | str | bytes) or not isinstance(
+            declarations, Iterable
+        ):
+            raise UserError(
+                "Catalog.from_declarations expects a list of declarations, got "
+                f"{type(declarations).__name__}"
+            )
         executors = executors or {}
         tools = []
-        for decl in declarations:
-            made = tool_from_declaration(decl, **options)
+        for i, decl in enumerate(declarations):
+            try:
+                made = tool_from_declaration(decl, **options)
+            except UserError as exc:
+                raise UserError(f"declaration [{i}]: {exc}") from exc
             source = made.metadata.get("source_name", made.name)
             fn = executors.get(made.name) or executors.get(source)
             tools.append(made if fn is None else _with_executor(made, fn))
@@ -179,7 +193,7 @@ class Catalog:
             output = self._compiler.compile(tool.output_schema) if tool.output_schema else None
         except UserError as exc:
             raise UserError(f"tool {tool.name!r}: {exc}") from exc
-        example = next((dict(e) for e in tool.examples if compiled.is_valid(dict(e))), None)
+        example = next((dict(e) for e in tool.examples if not check(compiled, dict(e))), None)
         if example is None:
             example = example_for(tool.input_schema, compiled.is_valid)
         return CompiledTool(

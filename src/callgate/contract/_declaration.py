@@ -10,11 +10,11 @@ from callgate._errors import UserError, shown
 from callgate.contract._kinds import Effect, ToolAnnotations, to_effect
 from callgate.contract._names import qualify
 from callgate.contract._tool import Executor, Tool
-from callgate.schema import json_problems, normalize_types
+from callgate.schema import MAX_SCHEMA_DEPTH, json_problems, normalize_types
 
 __all__ = ["MAX_DECLARATION_DEPTH", "Declaration", "read_declaration", "tool_from_declaration"]
 
-MAX_DECLARATION_DEPTH = 100
+MAX_DECLARATION_DEPTH = MAX_SCHEMA_DEPTH
 """Deepest nesting of objects and arrays accepted in one declaration (real catalogs stay
 under 20); deeper ones are refused before any schema is read."""
 

@@ -5,6 +5,7 @@ This layer knows nothing of tools; everything above it validates through here.
 
 from callgate.schema._canonical import canonical_json, content_hash, escape_lone_surrogates
 from callgate.schema._compile import (
+    MAX_SCHEMA_DEPTH,
     CompiledSchema,
     Retriever,
     SchemaCompiler,
@@ -31,6 +32,7 @@ from callgate.schema._validate import check, validate_instance
 __all__ = [
     "HINT_MAX_CANDIDATES",
     "HINT_MAX_CHARS",
+    "MAX_SCHEMA_DEPTH",
     "ArgumentError",
     "ArgumentLimits",
     "CompiledSchema",

@@ -11,12 +11,23 @@ import jsonschema_rs
 
 from callgate._errors import UserError
 from callgate.schema._canonical import canonical_json
+from callgate.schema._json_data import json_problems
 from callgate.schema._pointer import resolve_local
 
-__all__ = ["CompiledSchema", "Retriever", "SchemaCompiler", "compile_schema", "draft_of"]
+__all__ = [
+    "MAX_SCHEMA_DEPTH",
+    "CompiledSchema",
+    "Retriever",
+    "SchemaCompiler",
+    "compile_schema",
+    "draft_of",
+]
 
 Retriever = Callable[[str], Any]
 """Returns the schema document for a URI a `$ref` points outside the schema."""
+
+MAX_SCHEMA_DEPTH = 100
+"""Deepest nesting of objects and arrays accepted in a schema (real ones stay under 20)."""
 
 _DRAFTS: tuple[tuple[str, type[jsonschema_rs.Validator]], ...] = (
     ("draft-07", jsonschema_rs.Draft7Validator),
@@ -79,10 +90,19 @@ class SchemaCompiler:
         self._lock = threading.Lock()
 
     def compile(self, schema: Mapping[str, Any] | bool) -> CompiledSchema:
-        key = canonical_json(schema)
-        found = self._cache.get(key)
+        """The compiled form of `schema`; `UserError` for a schema that is not valid, or
+        not JSON data (NaN, lone surrogates, nesting past `MAX_SCHEMA_DEPTH`)."""
+        try:
+            key = canonical_json(schema)
+        except (TypeError, ValueError, RecursionError):
+            key = None
+        found = self._cache.get(key) if key is not None else None
         if found is not None:
             return found
+        problem = next(json_problems(schema, max_depth=MAX_SCHEMA_DEPTH, root="(schema)"), None)
+        if problem is not None or key is None:
+            detail = problem.message if problem else "not JSON data"
+            raise UserError(f"invalid JSON Schema: {detail}")
         compiled = self._build(schema)
         with self._lock:
             if len(self._cache) >= self._max_cached:
