@@ -343,10 +343,10 @@ async def test_hostile_arguments_with_a_store_are_recorded_as_invalid(arguments:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="gate: with a store, arguments that are neither a mapping nor a string raise "
-    "in _record_invalid (dict(call.arguments))",
+    reason="gate: with a store, arguments that are neither a mapping nor a string (bytes "
+    "included) raise in _record_invalid (dict(call.arguments))",
 )
-@pytest.mark.parametrize("arguments", [42, [1], True])
+@pytest.mark.parametrize("arguments", [42, [1], True, b'{"text": "bytes"}'])
 async def test_non_object_arguments_with_a_store_are_invalid(arguments: Any) -> None:
     gate = Gate([note], store="sqlite://:memory:")
     result = await gate.call(ToolCall(id="bad", name="note", arguments=arguments))

@@ -26,12 +26,15 @@ def canonical_json(value: Any) -> str:
     """JSON with sorted keys, no insignificant whitespace, non-ASCII kept as is.
 
     Lone surrogates are escaped (see the module notes). Raises `ValueError` for NaN and
-    Infinity and for integers longer than Python writes as text, `TypeError` for values
-    that are not JSON data.
+    Infinity, for integers longer than Python writes as text and for nesting deeper than
+    Python's recursion limit, `TypeError` for values that are not JSON data.
     """
-    text = json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    try:
+        text = json.dumps(
+            value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
+    except RecursionError:
+        raise ValueError("the value is nested too deeply to be written as JSON") from None
     return text if text.isascii() else escape_lone_surrogates(text)
 
 

@@ -1,0 +1,48 @@
+"""Inputs the fuzz suite found that still break code outside the schema and dialect layers.
+
+Each is the smallest example of its failure, marked `xfail(strict=True)` with the area it
+belongs to, so the fix turns it into a passing test (and then the exclusion in the fuzz
+strategy that names it can go).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from callgate import Agent, Catalog, Gate, Route, ToolCall, tool
+from callgate.testing import ScriptedCall, ScriptedModel, Turn
+
+
+@tool(effect="read")
+def lookup(query: str = "") -> str:
+    """Look something up."""
+    return "found"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="loop: _breaker.call_signature calls json.loads on the raw argument text and "
+    "does not catch RecursionError",
+)
+async def test_the_circuit_breaker_survives_deeply_nested_argument_text() -> None:
+    text = "[" * 5000 + "]" * 5000
+    model = ScriptedModel(
+        [Turn.call(ScriptedCall(name="lookup", arguments=text)), Turn.say("done")]
+    )
+    result = await Agent(model, Catalog([lookup])).run("go")
+    assert result.answer == "done"
+    assert result.calls[0].result.route == "invalid"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="gate: with a store, _record_invalid hashes repr() of arguments that "
+    "canonical JSON cannot write, and repr() of a 5,000-level object raises RecursionError",
+)
+async def test_deep_arguments_with_a_store() -> None:
+    deep: object = 1
+    for _ in range(5000):
+        deep = [deep]
+    gate = Gate([lookup], store="sqlite://:memory:")
+    result = await gate.call(ToolCall(id="c", name="lookup", arguments={"query": deep}))
+    assert result.route == Route.INVALID
