@@ -7,9 +7,12 @@ strategy that names it can go).
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from callgate import Agent, Catalog, Gate, Route, ToolCall, tool
+from callgate.dialects import DialectError, extract_calls
 from callgate.testing import ScriptedCall, ScriptedModel, Turn
 
 
@@ -46,3 +49,16 @@ async def test_deep_arguments_with_a_store() -> None:
     gate = Gate([lookup], store="sqlite://:memory:")
     result = await gate.call(ToolCall(id="c", name="lookup", arguments={"query": deep}))
     assert result.route == Route.INVALID
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="text mode: _text_decode.decode_json recurses once per bracket and "
+    "RecursionError escapes extract_calls",
+)
+@pytest.mark.parametrize(
+    "text", ["[" * 5000, '{"name": "lookup", "arguments": ' * 1000], ids=["brackets", "repeated"]
+)
+def test_extract_calls_survives_deep_brackets(text: str) -> None:
+    with contextlib.suppress(DialectError):  # a DialectError is an answer; others fail
+        extract_calls(text, [lookup])

@@ -42,8 +42,7 @@ class OpenAIResponses(Codec):
         if isinstance(data, Mapping):
             finish = data.get("status")
             data = data.get("output")
-        messages = self.read(items(data, D, "output"), ctx)
-        message = _merge_assistant(messages)
+        message = _merge_assistant(self._read_all(items(data, D, "output"), "output", ctx))
         return ParsedTurn(
             text=message.text,
             calls=message.calls,
@@ -60,9 +59,12 @@ class OpenAIResponses(Codec):
         ]
 
     def read(self, messages: Sequence[Any], ctx: WireContext) -> list[Message]:
+        return self._read_all(messages, "input", ctx)
+
+    def _read_all(self, messages: Sequence[Any], where: str, ctx: WireContext) -> list[Message]:
         out: list[Message] = []
-        for i, raw in enumerate(items(list(messages), D, "input")):
-            _append(out, self._read_item(raw, f"input[{i}]", ctx))
+        for i, raw in enumerate(items(list(messages), D, where)):
+            _append(out, self._read_item(raw, f"{where}[{i}]", ctx))
         return out
 
     def write(self, messages: Sequence[Message], ctx: WireContext) -> list[dict[str, Any]]:
