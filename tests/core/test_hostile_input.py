@@ -33,6 +33,7 @@ from callgate.contract import read_declaration
 from callgate.gate import Rule
 from callgate.schema import (
     HINT_MAX_CANDIDATES,
+    MAX_REPORTED,
     ArgumentError,
     canonical_json,
     check,
@@ -236,6 +237,16 @@ def test_a_huge_enum_gets_a_short_message_without_a_guess() -> None:
     assert small.message.endswith('did you mean "OPEN"?')
 
 
+def test_thousands_of_failures_get_a_short_answer() -> None:
+    unknown = {f"field_{i}": i for i in range(4000)}
+    problems = validate_instance(SCHEMA, unknown)
+    assert len(problems) == MAX_REPORTED + 1
+    assert problems[-1].kind == "more"
+    assert problems[-1].message == "and 3980 more problems like these; fix these first"
+    result = Gate([note]).call_sync(ToolCall(id="c", name="note", arguments=unknown))
+    assert result.route == Route.INVALID and len(result.content) < 3000
+
+
 def test_a_catalog_of_any_size_suggests_names_without_comparing_them_all() -> None:
     tools = [
         Tool(name=f"tool_{i}", description="d", input_schema={"type": "object"})
@@ -414,6 +425,30 @@ def test_hostile_declarations_raise_user_error_naming_tool_and_field(
         str(info.value).encode("utf-8")
 
 
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        {"name": "a", "description": "\ud800"},
+        {"name": "a", "parameters": {"properties": {"x": {"maximum": float("nan")}}}},
+        {"name": "a", "parameters": {"properties": {"x": {"default": float("-inf")}}}},
+        {"name": 10**5000},
+    ],
+    ids=["surrogate", "nan", "infinity", "huge-name"],
+)
+def test_lint_and_scan_answer_hostile_declarations(declaration: dict[str, Any]) -> None:
+    from callgate.lint import lint, scan
+
+    assert lint([declaration]).findings  # the declaration it cannot use is reported
+    scan([declaration])
+
+
+def test_annotations_that_are_not_an_object_are_no_hints() -> None:
+    made = tool_from_declaration(
+        {"name": "t", "title": "T", "inputSchema": {}, "annotations": [{"readOnlyHint": True}]}
+    )
+    assert made.annotations.title == "T" and made.effect is Effect.WRITE
+
+
 def test_a_deep_declaration_is_refused_before_it_is_read() -> None:
     schema: dict[str, Any] = {"type": "object"}
     for _ in range(5000):
@@ -493,6 +528,24 @@ def test_results_are_named_as_results() -> None:
     assert problem.message.startswith("'(result)' must be of type object")
     assert problem.field == "(result)"
     assert check(compiled, "text")[0].field == "(arguments)"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="gate: _execute checks results with schema.check instead of schema.check_result, "
+    "so a plain value under the MCP {'result': ...} wrapper is 'failed' about '(arguments)'",
+)
+def test_a_text_result_under_the_mcp_wrapper_completes() -> None:
+    weather = Tool(
+        name="get_text",
+        description="d",
+        effect=Effect.READ,
+        input_schema={"type": "object"},
+        output_schema=WRAPPED,
+        executor=lambda: "sunny",
+    )
+    result = Gate([weather]).call_sync(ToolCall(id="c", name="get_text", arguments={}))
+    assert result.route == Route.COMPLETED, result.content
 
 
 def test_annotations_leave_effect_to_the_caller_when_they_say_nothing() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from callgate import Agent, Catalog, Gate, Route, ToolCall, tool
 from callgate.dialects import DialectError, extract_calls
+from callgate.lint import diff_catalogs
 from callgate.testing import ScriptedCall, ScriptedModel, Turn
 
 
@@ -62,3 +63,16 @@ async def test_deep_arguments_with_a_store() -> None:
 def test_extract_calls_survives_deep_brackets(text: str) -> None:
     with contextlib.suppress(DialectError):  # a DialectError is an answer; others fail
         extract_calls(text, [lookup])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="lint engine: _diff._constraint_changes subtracts bounds (maximum, minLength...) "
+    "without checking that they are numbers",
+)
+def test_diff_of_a_bound_that_is_not_a_number() -> None:
+    def declare(maximum: object) -> list[dict[str, object]]:
+        schema = {"type": "object", "properties": {"n": {"type": "integer", "maximum": maximum}}}
+        return [{"name": "t", "description": "d", "parameters": schema}]
+
+    diff_catalogs(declare(7), declare({"": ""}))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from callgate._errors import UserError, shown
@@ -60,9 +60,7 @@ def read_declaration(decl: Mapping[str, Any]) -> Declaration:
     output = body.get("outputSchema") if shape == "mcp" else None
     annotations = ToolAnnotations.from_mcp(body.get("annotations"))
     if shape == "mcp" and isinstance(body.get("title"), str) and annotations.title is None:
-        annotations = ToolAnnotations.from_mcp(
-            {**(body.get("annotations") or {}), "title": body["title"]}
-        )
+        annotations = replace(annotations, title=body["title"])
     description = body.get("description")
     return Declaration(
         shape=shape,

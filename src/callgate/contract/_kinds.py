@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -90,7 +91,8 @@ class ToolAnnotations:
 
     @classmethod
     def from_mcp(cls, data: Any) -> ToolAnnotations:
-        if not isinstance(data, dict):
+        """The hints of an MCP `annotations` object; what is not a boolean is no hint."""
+        if not isinstance(data, Mapping):
             return cls()
 
         def flag(key: str) -> bool | None:

@@ -21,6 +21,7 @@ from callgate.schema._pointer import display_path, resolve_local
 from callgate.schema._report import (
     HINT_MAX_CANDIDATES,
     HINT_MAX_CHARS,
+    MAX_REPORTED,
     FieldError,
     closest,
     describe_errors,
@@ -32,6 +33,7 @@ from callgate.schema._validate import check, validate_instance
 __all__ = [
     "HINT_MAX_CANDIDATES",
     "HINT_MAX_CHARS",
+    "MAX_REPORTED",
     "MAX_SCHEMA_DEPTH",
     "ArgumentError",
     "ArgumentLimits",

@@ -18,6 +18,7 @@ from callgate.schema._pointer import display_path, resolve_local
 __all__ = [
     "HINT_MAX_CANDIDATES",
     "HINT_MAX_CHARS",
+    "MAX_REPORTED",
     "FieldError",
     "closest",
     "describe_errors",
@@ -94,15 +95,38 @@ def describe_errors(
     """One `FieldError` per failure, in a stable order, without repeats.
 
     Pass the validated `instance` so received values are shown as they were sent:
-    jsonschema-rs reports NaN and Infinity as null. `root` names the value itself.
+    jsonschema-rs reports NaN and Infinity as null. `root` names the value itself. At
+    most `MAX_REPORTED` failures are described; the rest are counted in a last
+    `FieldError` of kind `more`, so a payload of 4,000 unknown fields gets a short answer.
     """
     out: dict[tuple[tuple[str | int, ...], str], FieldError] = {}
+    skipped = 0
     for error in errors:
+        if len(out) >= MAX_REPORTED:
+            skipped += _count(error)
+            continue
         path = tuple(error.instance_path)
         received = _at(instance, path) if instance is not _NO_INSTANCE else _NO_INSTANCE
         for item in _describe(error, path, received, schema, root):
-            out.setdefault((item.path, item.message), item)
-    return sorted(out.values(), key=lambda e: (len(e.path) > 0, [str(p) for p in e.path]))
+            if len(out) < MAX_REPORTED:
+                out.setdefault((item.path, item.message), item)
+            else:
+                skipped += 1
+    found = sorted(out.values(), key=lambda e: (len(e.path) > 0, [str(p) for p in e.path]))
+    if skipped:
+        more = f"and {skipped} more problems like these; fix these first"
+        found.append(FieldError(path=(), kind="more", message=more, root=root))
+    return found
+
+
+MAX_REPORTED = 20
+"""Failures described per value; a model fixes the first ones before it reads the rest."""
+
+
+def _count(error: jsonschema_rs.ValidationError) -> int:
+    if type(error.kind).__name__ == "AdditionalProperties":
+        return len(error.kind.as_dict().get("unexpected", [])) or 1
+    return 1
 
 
 def _at(instance: Any, path: Sequence[str | int]) -> Any:
@@ -152,9 +176,10 @@ def _unknown_fields(
     present = set(instance) if isinstance(instance, Mapping) else set()
     free = [d for d in declared if d not in present] or list(declared)
     out = []
-    for name in names:
+    for i, name in enumerate(names):
         where = display_path((*path, name), root)
-        guess = closest(name, free)
+        # Beyond what is reported the hint is never read: it is not computed either.
+        guess = closest(name, free) if i < MAX_REPORTED else None
         hint = (
             f"; did you mean '{guess}'?"
             if guess
