@@ -8,6 +8,7 @@ deadline; a catalog that was accepted renders for every dialect and serves a cal
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 from hypothesis import given
@@ -89,7 +90,7 @@ def test_catalogs_that_are_accepted_render_and_serve(decls: list[Any]) -> None:
     if catalog is None:
         return
     for dialect in ("openai_chat", "openai_responses", "anthropic", "gemini", "mcp", "text"):
-        within(lambda d=dialect: render_tools(catalog, d, strict=True))
+        within(functools.partial(render_tools, catalog, dialect, strict=True))
     gate = Gate(catalog)
     calls = [ToolCall(id=f"c{i}", name=t.name, arguments={}) for i, t in enumerate(catalog)]
     results = within_async(lambda: gate.run_batch(calls))

@@ -8,6 +8,7 @@ they read, sent through the gate, runs only when its arguments are valid.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -249,7 +250,7 @@ def test_stream_accumulators(case: tuple[str, Any]) -> None:
     def accumulate() -> ParsedTurn:
         accumulator = stream_accumulator(dialect, rendered=RENDERED[dialect])
         for event in events if isinstance(events, list) else [events]:
-            within(lambda e=event: accumulator.feed(e))  # a bad event does not end the stream
+            within(functools.partial(accumulator.feed, event))  # a bad event is not the end
         return accumulator.result()
 
     turn = within(accumulate)
