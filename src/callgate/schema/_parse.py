@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from callgate.schema._canonical import canonical_json
+from callgate.schema._canonical import LONE_SURROGATE, canonical_json
 from callgate.schema._json_data import checking_decoder, json_problems
 
 __all__ = ["ArgumentError", "ArgumentLimits", "parse_arguments"]
@@ -77,14 +78,20 @@ def _parse_text(text: str, limits: ArgumentLimits) -> dict[str, Any] | ArgumentE
         if size > limits.max_bytes:
             return _too_large(size, limits)
     # Most payloads hold nothing a limit could stop: they skip the walk over the value.
-    walk = (
-        len(text) > limits.max_string_chars
-        or text.count("{") + text.count("[") > limits.max_depth
-        or _suspect(limits.max_integer_digits).search(text) is not None
-    )
+    walk = _may_break_limits(text, limits)
     try:
-        decoder = checking_decoder(limits.max_integer_digits) if walk else _PLAIN
-        value = decoder.decode(text)
+        try:
+            value = (
+                checking_decoder(limits.max_integer_digits).decode(text)
+                if walk
+                else (_FAST.decode(text))
+            )
+        except (_NotJSON, ValueError) as exc:
+            if isinstance(exc, json.JSONDecodeError):
+                raise
+            # NaN, an overflowing float or an integer Python refuses: read again to say where.
+            walk = True
+            value = checking_decoder(limits.max_integer_digits).decode(text)
     except json.JSONDecodeError as exc:
         return ArgumentError(
             message=(
@@ -100,20 +107,45 @@ def _parse_text(text: str, limits: ArgumentLimits) -> dict[str, Any] | ArgumentE
     return (_problem(value, limits) or value) if walk else value
 
 
-_PLAIN = json.JSONDecoder()
+class _NotJSON(Exception):
+    """Raised by the fast decoder's hooks: the text holds a number JSON does not have."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotJSON(text)
+    return value
+
+
+def _refuse(text: str) -> Any:
+    raise _NotJSON(text)
+
+
+_FAST = json.JSONDecoder(parse_float=_finite, parse_constant=_refuse)
+"""Decodes what passes `_may_break_limits` at full speed; NaN, Infinity and floats that
+overflow stop it, and the text is read again by the decoder that says where."""
+
+
+def _may_break_limits(text: str, limits: ArgumentLimits) -> bool:
+    """Whether a limit could stop something in `text`, or it may hold a lone surrogate:
+    cheap tests that let most payloads skip the walk over the decoded value."""
+    return (
+        len(text) > limits.max_string_chars
+        or text.count("{") + text.count("[") > limits.max_depth
+        or _long_digits(limits.max_integer_digits).search(text) is not None
+        or ("\\u" in text and _SURROGATE_ESCAPE.search(text) is not None)
+        or (not text.isascii() and LONE_SURROGATE.search(text) is not None)
+    )
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A `\\uD800`-`\\uDFFF` escape: maybe a lone surrogate (a pair is checked after decoding)."""
 
 
 @functools.cache
-def _suspect(max_integer_digits: int) -> re.Pattern[str]:
-    """Text that may hold a number past a limit, NaN or Infinity, or a lone surrogate.
-
-    A float with more than 308 integer digits or a three-digit exponent may overflow;
-    `\\uD800`-`\\uDFFF` escapes may be lone surrogates (a pair is checked after decoding).
-    """
-    digits = min(max_integer_digits + 1, 309)
-    return re.compile(
-        rf"\d{{{digits}}}|[eE][+-]?\d{{3}}|NaN|Infinity|\\u[dD][89a-fA-F]|[\ud800-\udfff]"
-    )
+def _long_digits(max_integer_digits: int) -> re.Pattern[str]:
+    return re.compile(rf"[0-9]{{{max_integer_digits + 1}}}")
 
 
 def _copy_object(
