@@ -24,7 +24,7 @@ from callgate.schema._report import FieldError
 __all__ = ["Rejected", "checking_decoder", "json_problems"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Rejected:
     """Stands in, while decoding, for a number that must not become a Python value."""
 
@@ -47,9 +47,8 @@ def checking_decoder(max_integer_digits: int) -> json.JSONDecoder:
     def integer(text: str) -> Any:
         digits = len(text) - text.startswith("-")
         if digits > limit:
-            return Rejected(
-                "integer", f"is an integer of {digits} digits; the limit is {limit} digits"
-            )
+            what = f"is an integer of {digits} digits; the limit is {limit} digits"
+            return Rejected(kind="integer", what=what)
         return int(text)
 
     def number(text: str) -> Any:
@@ -57,10 +56,10 @@ def checking_decoder(max_integer_digits: int) -> json.JSONDecoder:
         if math.isfinite(value):
             return value
         shown = text if len(text) <= 24 else text[:21] + "..."
-        return Rejected("number", f"is a number too large for a float ({shown})")
+        return Rejected(kind="number", what=f"is a number too large for a float ({shown})")
 
     def constant(text: str) -> Any:
-        return Rejected("number", f"is {text}, which JSON does not allow")
+        return Rejected(kind="number", what=f"is {text}, which JSON does not allow")
 
     return json.JSONDecoder(parse_int=integer, parse_float=number, parse_constant=constant)
 
@@ -136,7 +135,8 @@ def _scalar(item: Any, digits: int, max_string_chars: int | None) -> tuple[str, 
         # the exact comparison is made only for integers as large as the power itself.
         if item.bit_length() * _LOG10_2 < digits - 1 or abs(item) < _power(digits):
             return None
-        return "integer", f"is an integer of more than {digits} digits; the limit is {digits}"
+        what = f"is an integer of more than {digits} digits; the limit is {digits} digits"
+        return "integer", what
     if isinstance(item, float):
         if math.isfinite(item):
             return None
