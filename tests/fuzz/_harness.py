@@ -46,6 +46,10 @@ def scaled(examples: int) -> settings:
     return settings(FUZZ, max_examples=examples)
 
 
+QUIET_REPR = pytest.mark.filterwarnings("ignore:Generating overly large repr")
+"""Hostile examples (a 70,000-character string) have long reprs; Hypothesis warns, and the
+suite turns warnings into errors. Each fuzz module sets `pytestmark = QUIET_REPR`."""
+
 LIMIT = 20.0
 """Seconds one example may take before it counts as a hang. Far above what any example
 needs, so a loaded machine does not fail it; an unbounded loop or a quadratic blow-up on

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +42,8 @@ def nest(levels: int, leaf: Any = 1, key: str | None = "a") -> Any:
     deep.levels = levels
     return deep
 
+
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 HUGE_INT = 10**5000
 """Over Python's 4,300-digit limit for converting integers to and from text."""

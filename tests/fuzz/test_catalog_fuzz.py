@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 from callgate import Catalog, Gate, Tool, ToolCall, tool_from_declaration
 from callgate.dialects import render_tools
 from callgate.lint import check_pins, diff_catalogs, lint, pin_catalog, scan
-from tests.fuzz._harness import FUZZ, scaled, within, within_async
+from tests.fuzz._harness import FUZZ, QUIET_REPR, scaled, within, within_async
 from tests.fuzz._mutate import valid_or_mutated
+
+pytestmark = QUIET_REPR
 
 WEATHER = {
     "type": "object",

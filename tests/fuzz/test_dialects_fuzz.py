@@ -26,9 +26,11 @@ from callgate.dialects import (
     render_tools,
     stream_accumulator,
 )
-from tests.fuzz._harness import FUZZ, scaled, within, within_async
-from tests.fuzz._mutate import HOSTILE_TEXT, valid_or_mutated
+from tests.fuzz._harness import FUZZ, QUIET_REPR, scaled, within, within_async
+from tests.fuzz._mutate import HOSTILE_TEXT, LONE_SURROGATE, valid_or_mutated
 from tests.fuzz._tools import CATALOG, PLAIN, check_results
+
+pytestmark = QUIET_REPR
 
 ARGS = {"city": "Oslo", "days": 2}
 ARGS_TEXT = json.dumps(ARGS)
@@ -285,8 +287,9 @@ def model_texts(draw: st.DrawFn) -> str:
 
 def _no_known_text_defect(text: str) -> bool:
     # Excluded until fixed in text mode: test_found_defects.py::
-    # test_extract_calls_survives_deep_brackets.
-    return text.count("[") + text.count("{") < 900
+    # test_extract_calls_survives_deep_brackets and
+    # test_extract_calls_survives_a_lone_surrogate_in_a_pythonic_call.
+    return text.count("[") + text.count("{") < 900 and LONE_SURROGATE.search(text) is None
 
 
 @FUZZ
@@ -339,11 +342,30 @@ HISTORIES: dict[str, list[Any]] = {
 TARGETS = ["openai_chat", "openai_responses", "anthropic", "gemini", "text"]
 
 
+_ID_KEYS = {"id", "call_id", "tool_call_id", "tool_use_id"}
+
+
+def _no_known_id_defect(case: tuple[str, Any]) -> bool:
+    # Excluded until fixed in the id mapping: test_found_defects.py::
+    # test_convert_rewrites_a_call_id_with_a_lone_surrogate.
+    stack = [case[1]]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if key in _ID_KEYS and isinstance(value, str) and LONE_SURROGATE.search(value):
+                    return False
+                stack.append(value)
+        elif isinstance(item, list):
+            stack += item[:50]
+    return True
+
+
 @scaled(40)
 @given(
-    st.sampled_from(sorted(HISTORIES)).flatmap(
-        lambda d: st.tuples(st.just(d), valid_or_mutated(HISTORIES[d]))
-    ),
+    st.sampled_from(sorted(HISTORIES))
+    .flatmap(lambda d: st.tuples(st.just(d), valid_or_mutated(HISTORIES[d])))
+    .filter(_no_known_id_defect),
     st.sampled_from(TARGETS),
 )
 def test_convert(case: tuple[str, Any], target: str) -> None:

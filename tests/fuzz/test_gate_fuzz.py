@@ -27,9 +27,11 @@ from callgate import (
 )
 from callgate.gate import Rule
 from callgate.testing import ScriptedCall, ScriptedModel, Turn
-from tests.fuzz._harness import FUZZ, scaled, within_async
+from tests.fuzz._harness import FUZZ, QUIET_REPR, scaled, within_async
 from tests.fuzz._mutate import HOSTILE_VALUES, HUGE_INT, DeepDict, DeepList, json_text, mutated
 from tests.fuzz._tools import CATALOG, PLAIN, VALID, check_results, ran
+
+pytestmark = QUIET_REPR
 
 _ids = itertools.count()
 
@@ -116,7 +118,9 @@ def _no_known_loop_defect(text: str) -> bool:
 def scripted_turns(draw: st.DrawFn) -> list[ScriptedCall]:
     out = []
     for _ in range(draw(st.integers(1, 3))):
-        name = draw(NAMES)
+        # Names with a lone surrogate are excluded until fixed in the loop:
+        # test_found_defects.py::test_the_breaker_notice_is_encodable_text.
+        name = draw(NAMES).replace("\ud800", "_")
         valid = VALID.get(name, VALID["note"])
         arguments = draw(json_text(valid).filter(_no_known_loop_defect))
         out.append(ScriptedCall(name=name, arguments=arguments, id=f"c{next(_ids)}"))
