@@ -3,6 +3,8 @@
 Catalogs come from other people's servers. Properties: each entry point gives its result or
 raises a `CallgateError` (`UserError` for a declaration it cannot use), within the
 deadline; a catalog that was accepted renders for every dialect and serves a call.
+
+Budget: `HYPOTHESIS_PROFILE=long` runs the long profile (see `tests/fuzz/_harness.py`).
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Properties: `parse_response`, the stream accumulators, `extract_calls` and `convert` give
 a result or a `DialectError` (a `CallgateError`), within the deadline; and every call
 they read, sent through the gate, runs only when its arguments are valid.
+
+Budget: `HYPOTHESIS_PROFILE=long` runs the long profile (see `tests/fuzz/_harness.py`).
 """
 
 from __future__ import annotations

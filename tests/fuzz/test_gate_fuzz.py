@@ -4,6 +4,8 @@ Properties, for every example: nothing but the library's documented errors escap
 call gets exactly one result, in order, with a route from the closed set and text that
 encodes as UTF-8; a tool runs only for a call routed as executed, and what it receives is
 valid against its schema; no example runs past the deadline of `_harness.within`.
+
+Budget: `HYPOTHESIS_PROFILE=long` runs the long profile (see `tests/fuzz/_harness.py`).
 """
 
 from __future__ import annotations
