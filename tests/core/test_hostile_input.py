@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import Field
 
 from callgate import (
@@ -42,6 +44,7 @@ from callgate.schema import (
     compile_schema,
     content_hash,
     escape_lone_surrogates,
+    json_problems,
     parse_arguments,
     validate_instance,
     wrapped_result_schema,
@@ -553,3 +556,40 @@ def test_annotations_leave_effect_to_the_caller_when_they_say_nothing() -> None:
         {"name": "t", "inputSchema": {}, "annotations": {"readOnlyHint": False}}, effect="read"
     )
     assert made.effect is Effect.READ
+
+
+# --- property: what parse_arguments returns is always within the limits ------------------------
+
+TOKENS = [
+    "1" * 120,
+    "-" + "9" * 4400,
+    "NaN",
+    "-Infinity",
+    "1e999",
+    "2.5e-999",
+    '"\\ud800"',
+    '"\\ud83d\\ude00"',
+    '"\\uDBFF"',
+    '"' + "y" * 40_000 + '"',
+    "[" * 40 + "]" * 40,
+    "0",
+    '"ok"',
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=5), st.sampled_from(TOKENS)), max_size=5))
+def test_parsed_arguments_are_always_within_the_limits(members: list[tuple[str, str]]) -> None:
+    text = "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in members) + "}"
+    limits = ArgumentLimits(max_bytes=1 << 20)
+    parsed = parse_arguments(text, limits)
+    if isinstance(parsed, ArgumentError):
+        return
+    problems = json_problems(
+        parsed,
+        max_depth=limits.max_depth,
+        max_integer_digits=limits.max_integer_digits,
+        max_string_chars=limits.max_string_chars,
+    )
+    assert next(problems, None) is None, text[:200]
+    canonical_json(parsed).encode("utf-8")
