@@ -13,7 +13,7 @@ import pytest
 
 from callgate import Agent, Catalog, Gate, Route, ToolCall, tool
 from callgate.dialects import DialectError, convert, extract_calls
-from callgate.lint import diff_catalogs
+from callgate.lint import diff_catalogs, lint
 from callgate.testing import ScriptedCall, ScriptedModel, Turn
 
 
@@ -113,3 +113,13 @@ async def test_the_breaker_notice_is_encodable_text() -> None:
     result = await Agent(model, Catalog([lookup])).run("go")
     for record in result.calls:
         record.result.content.encode("utf-8")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="lint engine: _rules_names._value_words iterates `enum` without checking that "
+    "it is a list",
+)
+def test_lint_of_an_enum_that_is_not_a_list() -> None:
+    schema = {"type": "object", "properties": {"unit": {"enum": 10**120}}}
+    lint([{"name": "get_weather", "description": "Forecast.", "parameters": schema}])
