@@ -13,6 +13,9 @@ Any other exception raised inside a tool is masked before it reaches the model.
 
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
 __all__ = [
     "CallgateError",
     "ConflictError",
@@ -21,7 +24,23 @@ __all__ = [
     "TransientError",
     "UnknownToolError",
     "UserError",
+    "shown",
 ]
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 2, 60, 60
+_REPR.maxlist = _REPR.maxdict = _REPR.maxtuple = _REPR.maxset = 4
+_REPR.maxlong = 40
+
+
+def shown(value: Any) -> str:
+    """A short `repr` of an untrusted value for an error message, whatever its size or
+    depth (a plain `repr` of a deeply nested payload exhausts the stack, and one of a
+    5,000-digit integer raises)."""
+    try:
+        return _REPR.repr(value)
+    except ValueError:  # an integer too long for Python to write
+        return "<an integer too long to show>"
 
 
 class CallgateError(Exception):

@@ -52,22 +52,44 @@ def test_every_shape(shape: str) -> None:
     assert result.route == "completed" and result.content == "sunny in Oslo"
 
 
-def test_mcp_annotations_decide_the_effect() -> None:
+# MCP: readOnlyHint defaults to false, destructiveHint to true and means something only when
+# readOnlyHint is false. A spec default written out says no more than leaving it out.
+EFFECTS = {
+    (None, None): Effect.WRITE,
+    (None, False): Effect.WRITE,
+    (None, True): Effect.IRREVERSIBLE,
+    (False, None): Effect.WRITE,
+    (False, False): Effect.WRITE,
+    (False, True): Effect.IRREVERSIBLE,
+    (True, None): Effect.READ,
+    (True, False): Effect.READ,
+    (True, True): Effect.READ,
+}
+
+
+@pytest.mark.parametrize(("hints", "expected"), list(EFFECTS.items()), ids=str)
+def test_mcp_annotations_decide_the_effect(
+    hints: tuple[bool | None, bool | None], expected: Effect
+) -> None:
+    read_only, destructive = hints
+    given = {"readOnlyHint": read_only, "destructiveHint": destructive}
+    annotations = {k: v for k, v in given.items() if v is not None}
     base = {"name": "t", "description": "d", "inputSchema": {"type": "object"}}
-    assert (
-        tool_from_declaration({**base, "annotations": {"readOnlyHint": True}}).effect is Effect.READ
+    made = tool_from_declaration({**base, "annotations": annotations})
+    assert made.effect is expected
+    # The other hints never change the effect.
+    more = {**annotations, "idempotentHint": True, "openWorldHint": False}
+    assert tool_from_declaration({**base, "annotations": more}).effect is expected
+    # An explicit effect wins over any hints.
+    assert tool_from_declaration({**base, "annotations": annotations}, effect="read").effect is (
+        Effect.READ
     )
-    assert (
-        tool_from_declaration(
-            {**base, "annotations": {"readOnlyHint": False, "destructiveHint": False}}
-        ).effect
-        is Effect.WRITE
-    )
-    assert (
-        tool_from_declaration({**base, "annotations": {"readOnlyHint": False}}).effect
-        is Effect.IRREVERSIBLE
-    )
-    assert tool_from_declaration(base).effect is Effect.WRITE
+
+
+def test_the_explicit_mcp_default_reads_like_no_annotations() -> None:
+    base = {"name": "t", "description": "d", "inputSchema": {"type": "object"}}
+    explicit = tool_from_declaration({**base, "annotations": {"readOnlyHint": False}})
+    assert explicit.effect is tool_from_declaration(base).effect is Effect.WRITE
 
 
 def test_dotted_names_become_namespaces() -> None:

@@ -12,11 +12,15 @@ from callgate._errors import UnknownToolError, UserError
 from callgate.contract._declaration import tool_from_declaration
 from callgate.contract._tool import Executor, Tool
 from callgate.schema import (
+    HINT_MAX_CANDIDATES,
+    HINT_MAX_CHARS,
     CompiledSchema,
     SchemaCompiler,
+    check,
     closest,
     defaults_filler,
     example_for,
+    hint_key,
 )
 
 __all__ = ["Catalog", "CompiledTool"]
@@ -49,6 +53,8 @@ class Catalog:
     ) -> None:
         self._compiler = compiler or _shared_compiler
         self._entries: dict[str, CompiledTool] = {}
+        self._by_key: dict[str, str] = {}
+        """`hint_key` of each name -> the name: did-you-mean in catalogs of any size."""
         self._lock = threading.Lock()
         for item in tools:
             self.add(item)
@@ -60,11 +66,24 @@ class Catalog:
         executors: Mapping[str, Executor] | None = None,
         **options: Any,
     ) -> Catalog:
-        """A catalog from declaration dicts of any dialect; executors are matched by name."""
+        """A catalog from declaration dicts of any dialect; executors are matched by name.
+
+        A declaration the library cannot use raises `UserError` naming its position.
+        """
+        if isinstance(declarations, Mapping | str | bytes) or not isinstance(
+            declarations, Iterable
+        ):
+            raise UserError(
+                "Catalog.from_declarations expects a list of declarations, got "
+                f"{type(declarations).__name__}"
+            )
         executors = executors or {}
         tools = []
-        for decl in declarations:
-            made = tool_from_declaration(decl, **options)
+        for i, decl in enumerate(declarations):
+            try:
+                made = tool_from_declaration(decl, **options)
+            except UserError as exc:
+                raise UserError(f"declaration [{i}]: {exc}") from exc
             source = made.metadata.get("source_name", made.name)
             fn = executors.get(made.name) or executors.get(source)
             tools.append(made if fn is None else _with_executor(made, fn))
@@ -85,6 +104,7 @@ class Catalog:
                     "remove it first or pass replace=True"
                 )
             self._entries[tool.name] = entry
+            self._by_key.setdefault(hint_key(tool.name), tool.name)
         return tool
 
     register = add
@@ -93,6 +113,7 @@ class Catalog:
         """Unregister the tool called `name` and return it."""
         with self._lock:
             entry = self._entries.pop(name, None)
+            self._by_key = {hint_key(n): n for n in reversed(self._entries)}
         if entry is None:
             raise UnknownToolError(name, self.suggest(name))
         return entry.tool
@@ -118,8 +139,17 @@ class Catalog:
         return found
 
     def suggest(self, name: str, n: int = 3) -> tuple[str, ...]:
-        """Names a model most likely meant by `name`, best first."""
+        """Names a model most likely meant by `name`, best first.
+
+        Bounded work: in a catalog of more than `HINT_MAX_CANDIDATES` tools, or for a name
+        longer than `HINT_MAX_CHARS`, only a name equal up to case, `_` and `-` is offered.
+        """
+        if not isinstance(name, str) or len(name) > HINT_MAX_CHARS:
+            return ()
         names = list(self._entries)
+        if len(names) > HINT_MAX_CANDIDATES:
+            found = self._by_key.get(hint_key(name))
+            return (found,) if found else ()
         out: list[str] = []
         best = closest(name, names)
         if best is not None:
@@ -163,7 +193,7 @@ class Catalog:
             output = self._compiler.compile(tool.output_schema) if tool.output_schema else None
         except UserError as exc:
             raise UserError(f"tool {tool.name!r}: {exc}") from exc
-        example = next((dict(e) for e in tool.examples if compiled.is_valid(dict(e))), None)
+        example = next((dict(e) for e in tool.examples if not check(compiled, dict(e))), None)
         if example is None:
             example = example_for(tool.input_schema, compiled.is_valid)
         return CompiledTool(

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from callgate._errors import UserError
-from callgate.contract._kinds import Effect, ToolAnnotations
+from callgate._errors import UserError, shown
+from callgate.contract._kinds import Effect, ToolAnnotations, to_effect
 from callgate.contract._names import qualify
 from callgate.contract._tool import Executor, Tool
-from callgate.schema import normalize_types
+from callgate.schema import MAX_SCHEMA_DEPTH, json_problems, normalize_types
 
-__all__ = ["Declaration", "read_declaration", "tool_from_declaration"]
+__all__ = ["MAX_DECLARATION_DEPTH", "Declaration", "read_declaration", "tool_from_declaration"]
+
+MAX_DECLARATION_DEPTH = MAX_SCHEMA_DEPTH
+"""Deepest nesting of objects and arrays accepted in one declaration (real catalogs stay
+under 20); deeper ones are refused before any schema is read."""
 
 Shape = Literal[
     "openai_chat", "openai_responses", "anthropic", "mcp", "gemini", "plain", "legacy_arguments"
@@ -36,13 +40,19 @@ class Declaration:
 
 
 def read_declaration(decl: Mapping[str, Any]) -> Declaration:
-    """Recognise the shape of `decl` and pull out name, description and schemas."""
+    """Recognise the shape of `decl` and pull out name, description and schemas.
+
+    A declaration that is not JSON data (NaN, Infinity, lone surrogates, integers Python
+    cannot write, nesting past `MAX_DECLARATION_DEPTH`) raises `UserError` naming the tool
+    and the field, like every other declaration the library cannot use.
+    """
     if not isinstance(decl, Mapping):
         raise UserError(f"a tool declaration must be an object, got {type(decl).__name__}")
+    _check_data(decl)
     shape, body = _shape(decl)
     name = body.get("name")
     if not isinstance(name, str) or not name:
-        raise UserError(f"tool declaration ({shape}) has no 'name': {_preview(decl)}")
+        raise UserError(f"tool declaration ({shape}) has no 'name': {shown(dict(decl))}")
     raw_schema = _input_schema(shape, body)
     schema, repairs = normalize_types(raw_schema)
     if schema.get("type") is None and "properties" in schema:
@@ -50,9 +60,7 @@ def read_declaration(decl: Mapping[str, Any]) -> Declaration:
     output = body.get("outputSchema") if shape == "mcp" else None
     annotations = ToolAnnotations.from_mcp(body.get("annotations"))
     if shape == "mcp" and isinstance(body.get("title"), str) and annotations.title is None:
-        annotations = ToolAnnotations.from_mcp(
-            {**(body.get("annotations") or {}), "title": body["title"]}
-        )
+        annotations = replace(annotations, title=body["title"])
     description = body.get("description")
     return Declaration(
         shape=shape,
@@ -79,7 +87,7 @@ def tool_from_declaration(
     """
     read = read_declaration(decl)
     name, namespace = qualify(read.name, namespace)
-    chosen = Effect(effect) if effect else read.annotations.effect() or Effect.WRITE
+    chosen = to_effect(effect) if effect else read.annotations.effect() or Effect.WRITE
     metadata = dict(options.pop("metadata", None) or {})
     metadata.setdefault("source_name", read.name)
     if read.repairs:
@@ -96,6 +104,16 @@ def tool_from_declaration(
         metadata=metadata,
         **options,
     )
+
+
+def _check_data(decl: Mapping[str, Any]) -> None:
+    problem = next(json_problems(decl, max_depth=MAX_DECLARATION_DEPTH, root="(declaration)"), None)
+    if problem is None:
+        return
+    body = decl.get("function") if isinstance(decl.get("function"), Mapping) else decl
+    name = body.get("name") if isinstance(body, Mapping) else None
+    label = shown(name) if isinstance(name, str) else "without a name"
+    raise UserError(f"tool declaration {label}: {problem.message}")
 
 
 def _shape(decl: Mapping[str, Any]) -> tuple[Shape, Mapping[str, Any]]:
@@ -124,7 +142,7 @@ def _input_schema(shape: Shape, body: Mapping[str, Any]) -> Mapping[str, Any]:
     if schema is None:
         return dict(_EMPTY_OBJECT)
     if not isinstance(schema, Mapping):
-        raise UserError(f"tool {body.get('name')!r}: '{key}' must be a JSON object")
+        raise UserError(f"tool {shown(body.get('name'))}: '{key}' must be a JSON object")
     return schema
 
 
@@ -144,8 +162,3 @@ def _from_argument_list(arguments: list[Any]) -> dict[str, Any]:
         if not arg.get("optional"):
             required.append(arg["name"])
     return {"type": "object", "properties": props, "required": required}
-
-
-def _preview(decl: Mapping[str, Any]) -> str:
-    text = repr(dict(decl))
-    return text if len(text) < 120 else text[:117] + "..."

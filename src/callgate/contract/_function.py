@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from callgate._errors import UserError
 from callgate.contract._call import CallContext
-from callgate.contract._kinds import Effect, ToolAnnotations
+from callgate.contract._kinds import Effect, ToolAnnotations, to_effect
 from callgate.contract._names import qualify
 from callgate.contract._schema_tidy import tidy_schema
 from callgate.contract._tool import Executor, FromContext, Label, RunIn, Tool
@@ -86,7 +86,7 @@ def _build(fn: Executor, **options: Any) -> Tool:
         input_schema=tidy_schema(model.model_json_schema()),
         output_schema=_output_schema(fn),
         executor=fn,
-        effect=Effect(effect),
+        effect=to_effect(effect),
         annotations=annotations,
         server_parameters=server,
         arguments_model=None if _json_native(params) else model,
@@ -165,11 +165,13 @@ def _native(hint: Any) -> bool:
     origin = typing.get_origin(hint)
     if origin is typing.Annotated:
         return _native(typing.get_args(hint)[0])
-    if origin is typing.Literal:
-        return all(isinstance(v, str | int | bool | type(None)) for v in typing.get_args(hint))
+    if origin is typing.Literal:  # a JSON 1.0 matches the enum value 1: pydantic gives 1
+        return all(isinstance(v, str | bool | type(None)) for v in typing.get_args(hint))
     if origin in (typing.Union, types.UnionType, list, dict):
         return all(_native(a) for a in typing.get_args(hint) if a is not Ellipsis)
-    if hint is float:  # JSON 3 must arrive as 3.0 in a float parameter
+    if hint is float or hint is int:
+        # JSON 3 must arrive as 3.0 in a float parameter, and 3.0 (an integer to JSON
+        # Schema) as 3 in an int one.
         return False
     if isinstance(hint, type) and issubclass(
         hint, BaseModel | enum.Enum | datetime.date | datetime.time | uuid.UUID

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["Effect", "Route", "ToolAnnotations"]
+from callgate._errors import UserError, shown
+
+__all__ = ["Effect", "Route", "ToolAnnotations", "to_effect"]
 
 
 class Effect(StrEnum):
@@ -18,6 +21,15 @@ class Effect(StrEnum):
     """Changes state that can be changed back."""
     IRREVERSIBLE = "irreversible"
     """Changes state for good (a payment, an e-mail sent, a deletion)."""
+
+
+def to_effect(value: Effect | str) -> Effect:
+    """`value` as an `Effect`; `UserError` naming the three effects otherwise."""
+    try:
+        return Effect(value)
+    except ValueError:
+        known = ", ".join(e.value for e in Effect)
+        raise UserError(f"unknown effect {shown(value)}; expected one of {known}") from None
 
 
 class Route(StrEnum):
@@ -79,7 +91,8 @@ class ToolAnnotations:
 
     @classmethod
     def from_mcp(cls, data: Any) -> ToolAnnotations:
-        if not isinstance(data, dict):
+        """The hints of an MCP `annotations` object; what is not a boolean is no hint."""
+        if not isinstance(data, Mapping):
             return cls()
 
         def flag(key: str) -> bool | None:
@@ -96,15 +109,18 @@ class ToolAnnotations:
         )
 
     def effect(self) -> Effect | None:
-        """The effect these hints imply, or None when they say nothing."""
+        """The effect these hints imply, or None when they say nothing.
+
+        `readOnlyHint: true` is a read, whatever else is set: MCP gives `destructiveHint`
+        meaning only when `readOnlyHint` is false. Otherwise `destructiveHint: true` is
+        irreversible and `false` a write. `readOnlyHint: false` alone is MCP's default
+        and says no more than no hints at all (None: the caller's default applies).
+        """
         if self.read_only:
             return Effect.READ
-        if self.destructive is False:
-            return Effect.WRITE
-        if self.destructive is True or self.read_only is False:
-            # MCP's default for destructiveHint is true: only an explicit false means reversible.
-            return Effect.IRREVERSIBLE
-        return None
+        if self.destructive is None:
+            return None
+        return Effect.IRREVERSIBLE if self.destructive else Effect.WRITE
 
     def with_effect(self, effect: Effect) -> ToolAnnotations:
         """Fill hints left unset from a declared effect, keeping those the author set."""

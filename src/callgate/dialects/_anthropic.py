@@ -8,7 +8,7 @@ from typing import Any
 from callgate.contract import ToolCall, ToolResult
 from callgate.dialects._codec import Codec, result_of
 from callgate.dialects._data import as_data, items, req_str, text_of
-from callgate.dialects._errors import DialectError
+from callgate.dialects._errors import DialectError, shown
 from callgate.dialects._kinds import Dialect, DialectWarning, ToolChoice
 from callgate.dialects._model import Message, ParsedTurn, WireContext, WireTool
 from callgate.schema import parse_arguments
@@ -81,7 +81,7 @@ class Anthropic(Codec):
             elif role == "user":
                 out += _user(raw.get("content"), f"{where}.content")
             else:
-                raise DialectError(D, f"unknown message role {role!r}", where=where)
+                raise DialectError(D, f"unknown message role {shown(role)}", where=where)
         return out
 
     def write(self, messages: Sequence[Message], ctx: WireContext) -> list[dict[str, Any]]:
@@ -118,7 +118,9 @@ class Anthropic(Codec):
                 state.append(dict(block))
             else:
                 raise DialectError(
-                    D, f"content block of type {kind!r} is not supported", where=f"{where}[{i}]"
+                    D,
+                    f"content block of type {shown(kind)} is not supported",
+                    where=f"{where}[{i}]",
                 )
         return Message(
             role="assistant",
@@ -162,7 +164,7 @@ def _user(content: Any, where: str) -> list[Message]:
                 out.append(Message(role="user", text=text))
         else:
             raise DialectError(
-                D, f"content block of type {kind!r} is not supported", where=f"{where}[{i}]"
+                D, f"content block of type {shown(kind)} is not supported", where=f"{where}[{i}]"
             )
     return out
 
@@ -191,7 +193,7 @@ def _use(call: ToolCall, ctx: WireContext) -> dict[str, Any]:
     if not isinstance(parsed, dict):
         raise DialectError(
             D,
-            f"call {call.id!r}: {parsed.message}; Anthropic needs an "
+            f"call {shown(call.id)}: {parsed.message}; Anthropic needs an "
             "object (repair it before writing)",
         )
     block: dict[str, Any] = {

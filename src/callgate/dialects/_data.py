@@ -7,9 +7,19 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from callgate.dialects._errors import DialectError
+from callgate.dialects._errors import DialectError, shown
+from callgate.schema import escape_lone_surrogates
 
-__all__ = ["as_data", "field", "items", "new_call_id", "opt_str", "req_str", "text_of"]
+__all__ = [
+    "as_data",
+    "dumps",
+    "field",
+    "items",
+    "new_call_id",
+    "opt_str",
+    "req_str",
+    "text_of",
+]
 
 
 def as_data(value: Any, dialect: str) -> Any:
@@ -77,7 +87,7 @@ def text_of(
         if part.get("type") not in kinds:
             raise DialectError(
                 dialect,
-                f"content part of type {part.get('type')!r} cannot be carried (only text is)",
+                f"content part of type {shown(part.get('type'))} cannot be carried (only text is)",
                 where=f"{where}[{i}]",
             )
         out.append(req_str(part, "text", dialect, f"{where}[{i}]"))
@@ -96,5 +106,11 @@ def _kind(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+def dumps(value: Any, dialect: str, where: str) -> str:
+    """JSON text for the wire: non-ASCII kept, lone surrogates escaped, never NaN."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise DialectError(dialect, f"not JSON data ({reason[:200]})", where=where) from None
+    return escape_lone_surrogates(text)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from callgate._errors import CallgateError
+from callgate._errors import CallgateError, shown
 
-__all__ = ["DialectError", "malformed"]
+__all__ = ["DialectError", "malformed", "shown"]
 
 
 class DialectError(CallgateError):
@@ -33,11 +33,16 @@ def malformed(dialect: str, what: str) -> Iterator[None]:
     """Turn a shape error deep in a payload into a `DialectError` naming `what`.
 
     The readers check the shapes they rely on; this is the net under them, so untrusted
-    payloads never end in a bare traceback.
+    payloads never end in a bare traceback. A payload nested deeper than Python's
+    recursion limit is reported as such.
     """
     try:
         yield
     except DialectError:
         raise
+    except RecursionError:
+        raise DialectError(dialect, f"malformed {what} (nested too deeply)") from None
     except _SHAPE_ERRORS as exc:
-        raise DialectError(dialect, f"malformed {what} ({type(exc).__name__}: {exc})") from exc
+        detail = str(exc)
+        detail = detail if len(detail) <= 200 else detail[:197] + "..."
+        raise DialectError(dialect, f"malformed {what} ({type(exc).__name__}: {detail})") from exc

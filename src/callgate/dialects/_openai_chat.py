@@ -8,7 +8,7 @@ from typing import Any
 from callgate.contract import ToolCall, ToolResult
 from callgate.dialects._codec import Codec, bind_results, from_marked, marked, result_of
 from callgate.dialects._data import as_data, dumps, items, new_call_id, req_str, text_of
-from callgate.dialects._errors import DialectError
+from callgate.dialects._errors import DialectError, shown
 from callgate.dialects._kinds import Dialect, DialectWarning, ToolChoice
 from callgate.dialects._model import Message, ParsedTurn, WireContext, WireTool
 
@@ -105,7 +105,7 @@ class OpenAIChat(Codec):
                 role="user" if role == "user" else "system",
                 text=text_of(raw.get("content"), D, f"{where}.content"),
             )
-        raise DialectError(D, f"unknown message role {role!r}", where=where)
+        raise DialectError(D, f"unknown message role {shown(role)}", where=where)
 
 
 def chat_arguments(value: Any) -> str | Mapping[str, Any] | None:
@@ -120,7 +120,7 @@ def _call(raw: Mapping[str, Any], where: str) -> ToolCall:
     if kind != "function":
         raise DialectError(
             D,
-            f"tool call of type {kind!r} is not supported (only function tools are rendered)",
+            f"tool call of type {shown(kind)} is not supported (only function tools are rendered)",
             where=where,
         )
     fn = raw.get("function")
@@ -164,12 +164,12 @@ def _wire_call(call: ToolCall, ctx: WireContext) -> dict[str, Any]:
     return wire
 
 
-def arguments_text(call: ToolCall) -> str:
+def arguments_text(call: ToolCall, dialect: Dialect = D) -> str:
     """The arguments as a JSON string: the model's own text when there is one."""
     if isinstance(call.arguments, str):
         # An empty string means "no arguments"; Chat replays need a JSON object text.
         return call.arguments if call.arguments.strip() else "{}"
-    return dumps(dict(call.arguments or {}))
+    return dumps(dict(call.arguments or {}), dialect, f"call {shown(call.id)}")
 
 
 def openai_tools_payload(

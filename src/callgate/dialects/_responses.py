@@ -8,7 +8,7 @@ from typing import Any
 from callgate.contract import ToolCall, ToolResult
 from callgate.dialects._codec import Codec, from_marked, marked, result_of
 from callgate.dialects._data import as_data, items, new_call_id, req_str, text_of
-from callgate.dialects._errors import DialectError
+from callgate.dialects._errors import DialectError, shown
 from callgate.dialects._kinds import Dialect, DialectWarning, ToolChoice
 from callgate.dialects._model import Message, ParsedTurn, Role, WireContext, WireTool
 from callgate.dialects._openai_chat import arguments_text, chat_arguments, openai_tools_payload
@@ -42,8 +42,7 @@ class OpenAIResponses(Codec):
         if isinstance(data, Mapping):
             finish = data.get("status")
             data = data.get("output")
-        messages = self.read(items(data, D, "output"), ctx)
-        message = _merge_assistant(messages)
+        message = _merge_assistant(self._read_all(items(data, D, "output"), "output", ctx))
         return ParsedTurn(
             text=message.text,
             calls=message.calls,
@@ -60,9 +59,12 @@ class OpenAIResponses(Codec):
         ]
 
     def read(self, messages: Sequence[Any], ctx: WireContext) -> list[Message]:
+        return self._read_all(messages, "input", ctx)
+
+    def _read_all(self, messages: Sequence[Any], where: str, ctx: WireContext) -> list[Message]:
         out: list[Message] = []
-        for i, raw in enumerate(items(list(messages), D, "input")):
-            _append(out, self._read_item(raw, f"input[{i}]", ctx))
+        for i, raw in enumerate(items(list(messages), D, where)):
+            _append(out, self._read_item(raw, f"{where}[{i}]", ctx))
         return out
 
     def write(self, messages: Sequence[Message], ctx: WireContext) -> list[dict[str, Any]]:
@@ -80,9 +82,10 @@ class OpenAIResponses(Codec):
     def _read_item(self, raw: Mapping[str, Any], where: str, ctx: WireContext) -> Message:
         kind = raw.get("type", "message")
         if kind == "message":
-            role = _MESSAGE_ROLES.get(str(raw.get("role")))
+            given = raw.get("role")
+            role = _MESSAGE_ROLES.get(given) if isinstance(given, str) else None
             if role is None:
-                raise DialectError(D, f"unknown message role {raw.get('role')!r}", where=where)
+                raise DialectError(D, f"unknown message role {shown(raw.get('role'))}", where=where)
             return Message(
                 role=role,
                 text=text_of(
@@ -151,7 +154,7 @@ def _assistant(message: Message, ctx: WireContext) -> list[dict[str, Any]]:
             "type": "function_call",
             "call_id": call.id,
             "name": ctx.wire(call.name),
-            "arguments": arguments_text(call),
+            "arguments": arguments_text(call, D),
         }
         item_id = ((call.provider_state or {}).get("openai") or {}).get("item_id")
         if item_id:

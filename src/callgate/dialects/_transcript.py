@@ -110,9 +110,11 @@ def write_messages(
         texts = [m.text for m in messages if m.role == "system"]
         system = "\n\n".join(texts) if texts else None
         messages = [m for m in messages if m.role != "system"]
+    with malformed(target, "transcript"):
+        written = codec(target).write(messages, ctx)
     return WireConversation(
         dialect=target,
-        messages=codec(target).write(messages, ctx),
+        messages=written,
         system=system,
         aliases=ctx.aliases,
         notes=transcript.notes,

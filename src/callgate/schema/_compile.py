@@ -11,11 +11,23 @@ import jsonschema_rs
 
 from callgate._errors import UserError
 from callgate.schema._canonical import canonical_json
+from callgate.schema._json_data import json_problems
+from callgate.schema._pointer import resolve_local
 
-__all__ = ["CompiledSchema", "Retriever", "SchemaCompiler", "compile_schema", "draft_of"]
+__all__ = [
+    "MAX_SCHEMA_DEPTH",
+    "CompiledSchema",
+    "Retriever",
+    "SchemaCompiler",
+    "compile_schema",
+    "draft_of",
+]
 
 Retriever = Callable[[str], Any]
 """Returns the schema document for a URI a `$ref` points outside the schema."""
+
+MAX_SCHEMA_DEPTH = 100
+"""Deepest nesting of objects and arrays accepted in a schema (real ones stay under 20)."""
 
 _DRAFTS: tuple[tuple[str, type[jsonschema_rs.Validator]], ...] = (
     ("draft-07", jsonschema_rs.Draft7Validator),
@@ -48,6 +60,9 @@ class CompiledSchema:
 
     schema: Mapping[str, Any] | bool
     validator: jsonschema_rs.Validator = field(repr=False)
+    recursive: bool = False
+    """The schema can refer back to itself (or to a schema not in it), so validation
+    follows an instance as deep as it goes."""
 
     def is_valid(self, instance: Any) -> bool:
         return bool(self.validator.is_valid(instance))
@@ -75,10 +90,19 @@ class SchemaCompiler:
         self._lock = threading.Lock()
 
     def compile(self, schema: Mapping[str, Any] | bool) -> CompiledSchema:
-        key = canonical_json(schema)
-        found = self._cache.get(key)
+        """The compiled form of `schema`; `UserError` for a schema that is not valid, or
+        not JSON data (NaN, lone surrogates, nesting past `MAX_SCHEMA_DEPTH`)."""
+        try:
+            key = canonical_json(schema)
+        except (TypeError, ValueError, RecursionError):
+            key = None
+        found = self._cache.get(key) if key is not None else None
         if found is not None:
             return found
+        problem = next(json_problems(schema, max_depth=MAX_SCHEMA_DEPTH, root="(schema)"), None)
+        if problem is not None or key is None:
+            detail = problem.message if problem else "not JSON data"
+            raise UserError(f"invalid JSON Schema: {detail}")
         compiled = self._build(schema)
         with self._lock:
             if len(self._cache) >= self._max_cached:
@@ -100,7 +124,45 @@ class SchemaCompiler:
                 validator = jsonschema_rs.Draft202012Validator(body, **options)
         except (ValueError, jsonschema_rs.ReferencingError) as exc:
             raise UserError(f"invalid JSON Schema: {exc}") from exc
-        return CompiledSchema(schema=schema, validator=validator)
+        return CompiledSchema(schema=schema, validator=validator, recursive=_recursive(schema))
+
+
+_UNKNOWN: Mapping[str, Any] = {}
+
+
+def _recursive(schema: Mapping[str, Any] | bool) -> bool:
+    """True when following `$ref`s from the root can come back to a schema on the way
+    (a cycle), or reaches one this schema does not hold (remote, anchor, dynamic)."""
+    if not isinstance(schema, Mapping):
+        return False
+    finished: dict[int, bool] = {id(schema): False}
+    stack: list[tuple[Any, Iterator[Any]]] = [(schema, _edges(schema, schema))]
+    while stack:
+        node, edges = stack[-1]
+        nxt = next(edges, None)
+        if nxt is None:
+            finished[id(node)] = True
+            stack.pop()
+            continue
+        if nxt is _UNKNOWN or finished.get(id(nxt)) is False:
+            return True
+        if id(nxt) not in finished:
+            finished[id(nxt)] = False
+            stack.append((nxt, _edges(schema, nxt)))
+    return False
+
+
+def _edges(root: Mapping[str, Any], node: Any) -> Iterator[Any]:
+    values = node.items() if isinstance(node, Mapping) else enumerate(node)
+    for key, value in values:
+        if key in ("$dynamicRef", "$recursiveRef"):
+            yield _UNKNOWN
+        elif key == "$ref" and isinstance(value, str) and isinstance(node, Mapping):
+            pointer = {"$ref": value}
+            target = resolve_local(root, pointer, max_hops=1)
+            yield _UNKNOWN if target is pointer else target
+        elif isinstance(value, Mapping | list):
+            yield value
 
 
 _default = SchemaCompiler()

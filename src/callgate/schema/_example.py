@@ -101,9 +101,12 @@ def _has_default(root: Mapping[str, Any], sub: Any) -> bool:
 
 def _array(root: Mapping[str, Any], node: Mapping[str, Any], name: str, depth: int) -> Any:
     items = node.get("items")
-    count = max(int(node.get("minItems", 1)), 1)
+    count = _size(node.get("minItems", 1))
+    if count is None:
+        return _MISSING
+    count = max(count, 1)
     if not isinstance(items, Mapping):
-        return [] if count == 0 else _MISSING
+        return _MISSING
     item = _sample(root, items, name, depth + 1)
     return _MISSING if item is _MISSING else [item] * count
 
@@ -117,9 +120,20 @@ def _scalar(node: Mapping[str, Any], kind: Any, name: str) -> Any:
         return None
     if kind == "string" or kind is None:
         sample = _FORMAT_SAMPLES.get(str(node.get("format")), name or "example")
-        min_len = int(node.get("minLength", 0))
-        return sample + "x" * max(0, min_len - len(sample))
+        min_len = _size(node.get("minLength", 0))
+        return _MISSING if min_len is None else sample + "x" * max(0, min_len - len(sample))
     return _MISSING
+
+
+_LARGEST_SAMPLE = 64
+"""An example is shown in every message about a wrong call: a string or array that must
+be longer than this makes no example rather than a long one."""
+
+
+def _size(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return int(value) if 0 <= value <= _LARGEST_SAMPLE else None
 
 
 def _number(node: Mapping[str, Any], *, integer: bool) -> Any:

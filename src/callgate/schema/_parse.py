@@ -2,24 +2,36 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from callgate.schema._canonical import canonical_json
+from callgate.schema._canonical import LONE_SURROGATE, canonical_json
+from callgate.schema._json_data import checking_decoder, json_problems
 
 __all__ = ["ArgumentError", "ArgumentLimits", "parse_arguments"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ArgumentLimits:
-    """Bounds on what a model may send as the arguments of one call."""
+    """Bounds on what a model may send as the arguments of one call.
+
+    All of them are checked before the arguments are validated, hashed or shown to a
+    tool; a payload past one is `invalid`, with the field and the limit named.
+    """
 
     max_bytes: int = 64 * 1024
     """Largest accepted argument payload, in UTF-8 bytes of its JSON text."""
     max_depth: int = 32
     """Deepest accepted nesting of objects and arrays."""
+    max_integer_digits: int = 100
+    """Longest accepted integer, in decimal digits (Python itself stops at 4,300)."""
+    max_string_chars: int = 32 * 1024
+    """Longest accepted string (object keys included), in characters."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -38,7 +50,10 @@ def parse_arguments(
     """Parse `raw` into a fresh dict, or explain why it is not an arguments object.
 
     `None` and the empty string mean "no arguments" (several APIs send them for
-    parameterless tools). The result is always a new object the caller may mutate.
+    parameterless tools). Beyond `limits`, what is not JSON data is refused: NaN and
+    Infinity, numbers that overflow a float, strings with lone surrogates (RFC 7493's
+    I-JSON rules). Duplicate keys keep the last value, as every JSON reader here does.
+    The result is always a new object the caller may mutate.
     """
     if raw is None:
         return {}
@@ -59,11 +74,24 @@ def _parse_text(text: str, limits: ArgumentLimits) -> dict[str, Any] | ArgumentE
         return {}
     # UTF-8 needs at most 4 bytes a character: short texts skip the encoding.
     if len(text) * 4 > limits.max_bytes:
-        size = len(text.encode("utf-8"))
+        size = len(text.encode("utf-8", "surrogatepass"))
         if size > limits.max_bytes:
             return _too_large(size, limits)
+    # Most payloads hold nothing a limit could stop: they skip the walk over the value.
+    walk = _may_break_limits(text, limits)
     try:
-        value = json.loads(text)
+        try:
+            value = (
+                checking_decoder(limits.max_integer_digits).decode(text)
+                if walk
+                else (_FAST.decode(text))
+            )
+        except (_NotJSON, ValueError) as exc:
+            if isinstance(exc, json.JSONDecodeError):
+                raise
+            # NaN, an overflowing float or an integer Python refuses: read again to say where.
+            walk = True
+            value = checking_decoder(limits.max_integer_digits).decode(text)
     except json.JSONDecodeError as exc:
         return ArgumentError(
             message=(
@@ -76,21 +104,57 @@ def _parse_text(text: str, limits: ArgumentLimits) -> dict[str, Any] | ArgumentE
         return _too_deep(limits)
     if not isinstance(value, dict):
         return ArgumentError(message=f"the arguments must be a JSON object, got {_kind(value)}")
-    # Nesting can only be as deep as there are brackets; most payloads skip the walk.
-    if text.count("{") + text.count("[") <= limits.max_depth:
-        return value
-    return value if _depth_ok(value, limits.max_depth) else _too_deep(limits)
+    return (_problem(value, limits) or value) if walk else value
+
+
+class _NotJSON(Exception):
+    """Raised by the fast decoder's hooks: the text holds a number JSON does not have."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotJSON(text)
+    return value
+
+
+def _refuse(text: str) -> Any:
+    raise _NotJSON(text)
+
+
+_FAST = json.JSONDecoder(parse_float=_finite, parse_constant=_refuse)
+"""Decodes what passes `_may_break_limits` at full speed; NaN, Infinity and floats that
+overflow stop it, and the text is read again by the decoder that says where."""
+
+
+def _may_break_limits(text: str, limits: ArgumentLimits) -> bool:
+    """Whether a limit could stop something in `text`, or it may hold a lone surrogate:
+    cheap tests that let most payloads skip the walk over the decoded value."""
+    return (
+        len(text) > limits.max_string_chars
+        or text.count("{") + text.count("[") > limits.max_depth
+        or _long_digits(limits.max_integer_digits).search(text) is not None
+        or ("\\u" in text and _SURROGATE_ESCAPE.search(text) is not None)
+        or (not text.isascii() and LONE_SURROGATE.search(text) is not None)
+    )
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A `\\uD800`-`\\uDFFF` escape: maybe a lone surrogate (a pair is checked after decoding)."""
+
+
+@functools.cache
+def _long_digits(max_integer_digits: int) -> re.Pattern[str]:
+    return re.compile(rf"[0-9]{{{max_integer_digits + 1}}}")
 
 
 def _copy_object(
     value: Mapping[str, Any], limits: ArgumentLimits
 ) -> dict[str, Any] | ArgumentError:
-    if not _depth_ok(value, limits.max_depth):
-        return _too_deep(limits)
-    try:
-        text = canonical_json(value)
-    except (TypeError, ValueError) as exc:
-        return ArgumentError(message=f"the arguments are not JSON data ({exc})")
+    problem = _problem(value, limits)
+    if problem is not None:
+        return problem
+    text = canonical_json(value)
     size = len(text.encode("utf-8"))
     if size > limits.max_bytes:
         return _too_large(size, limits)
@@ -98,18 +162,18 @@ def _copy_object(
     return copied
 
 
-def _depth_ok(value: Any, max_depth: int) -> bool:
-    # Iterative on purpose: a hostile payload must not be able to exhaust the C stack.
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > max_depth:
-            return False
-        if isinstance(item, Mapping):
-            stack.extend((v, depth + 1) for v in item.values() if isinstance(v, Mapping | list))
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item if isinstance(v, Mapping | list))
-    return True
+def _problem(value: Mapping[str, Any], limits: ArgumentLimits) -> ArgumentError | None:
+    """The first part of `value` that is not JSON data or is past `limits`."""
+    problems = json_problems(
+        value,
+        max_depth=limits.max_depth,
+        max_integer_digits=limits.max_integer_digits,
+        max_string_chars=limits.max_string_chars,
+    )
+    found = next(problems, None)
+    if found is None:
+        return None
+    return _too_deep(limits) if found.kind == "depth" else ArgumentError(message=found.message)
 
 
 def _too_large(size: int, limits: ArgumentLimits) -> ArgumentError:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from callgate.schema._canonical import escape_lone_surrogates
+
 __all__ = ["display_path", "resolve_local"]
 
 
@@ -31,12 +33,24 @@ def resolve_local(
     return node
 
 
-def display_path(path: Sequence[str | int]) -> str:
-    """`["items", 0, "qty"]` -> `items[0].qty`; the root is `(arguments)`."""
+def display_path(path: Sequence[str | int], root: str = "(arguments)") -> str:
+    """`["items", 0, "qty"]` -> `items[0].qty`; the empty path is `root`.
+
+    Names come from hostile input: lone surrogates are shown escaped and names longer
+    than 64 characters are cut, so a message is always short, encodable text.
+    """
     out = ""
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += f".{part}" if out else str(part)
-    return out or "(arguments)"
+            name = escape_lone_surrogates(str(part))
+            name = name if len(name) <= _LONGEST else name[: _LONGEST - 3] + "..."
+            out += f".{name}" if out else name
+    if len(out) > _LONGEST_PATH:
+        out = f"{out[:40]}...({len(path)} levels)...{out[-40:]}"
+    return out or root
+
+
+_LONGEST = 64
+_LONGEST_PATH = 120
