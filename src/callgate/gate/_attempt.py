@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from callgate._errors import shown
 from callgate._fast import fast_init
 from callgate.contract import CompiledTool, Context, Tool, ToolCall, ToolResult
 from callgate.gate._decision import Decision
@@ -150,8 +151,8 @@ def request_hash(tool: Tool | None, name: str, arguments: Any, context: Context)
     subject = {"tool": tool.fingerprint} if tool is not None else {"name": name}
     try:
         return content_hash({**subject, "arguments": arguments, **identity(context)})
-    except (TypeError, ValueError):
-        return content_hash({**subject, "arguments": repr(arguments), **identity(context)})
+    except (TypeError, ValueError, RecursionError):
+        return content_hash({**subject, "arguments": shown(arguments), **identity(context)})
 
 
 def derive_key(tool: Tool, call: ToolCall, context: Context, request_id: str | None) -> str | None:

@@ -25,7 +25,7 @@ from callgate.gate._bounded import Expired, run_async, run_in_thread
 from callgate.gate._log import GateLog
 from callgate.gate._process import ProcessRunner
 from callgate.gate._render import render_value
-from callgate.schema import check
+from callgate.schema import check_result
 
 __all__ = ["Execute", "ExecutionSettings"]
 
@@ -155,9 +155,7 @@ class Execute:
         call, entry = attempt.call, attempt.entry
         content, structured, checked = render_value(value, self.settings.max_result_chars)
         if entry.output is not None:
-            if not isinstance(checked, dict) and _wraps_result(entry.tool.output_schema):
-                checked = {"result": checked}  # the MCP SDK's wrapping of a plain value
-            problems = check(entry.output, checked)
+            problems = check_result(entry.output, checked)
             if problems:
                 return _outcome.contract_broken(call, entry.tool.name, problems, timings)
         return _outcome.completed(call, entry.tool.name, content, structured, timings)
@@ -209,15 +207,6 @@ class Slots:
                 waiter.set_result(None)
                 return
         self.free += 1
-
-
-def _wraps_result(schema: Any) -> bool:
-    """An output schema of the form `{"type": "object", "properties": {"result": ...},
-    "required": ["result"]}`, which the MCP SDK declares for a function returning a value."""
-    if not isinstance(schema, dict) or schema.get("type") != "object":
-        return False
-    properties = schema.get("properties")
-    return isinstance(properties, dict) and set(properties) == {"result"}
 
 
 def _timings(started: float, t0: float) -> Timings:

@@ -53,6 +53,15 @@ STORE_UNAVAILABLE = "store unavailable"
 """The reason of a call denied because the record store could not be written."""
 
 
+def _text(name: str) -> str:
+    """A name as the model sent it, made encodable (a lone surrogate written as an escape)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+    return name
+
+
 def result(
     call: ToolCall,
     route: Route,
@@ -332,15 +341,16 @@ def rejected(call: ToolCall, entry: CompiledTool, why: Rejected) -> ToolResult:
 
 def refused(call: ToolCall, refusal: Refusal) -> ToolResult:
     """A call the host refused without running it."""
+    name = _text(call.name)
     if refusal.kind == "stopped":
         text = (
-            f"{call.name} is stopped for the rest of this run: {refusal.detail}. It was not "
+            f"{name} is stopped for the rest of this run: {_text(refusal.detail)}. It was not "
             "called. Do not call it again; use another tool or answer with what you have."
         )
         reason = f"circuit breaker: {refusal.detail}"
     else:
         text = (
-            f"{call.name} was not called: the run reached its {refusal.detail} limit. Answer "
+            f"{name} was not called: the run reached its {refusal.detail} limit. Answer "
             "with what you have."
         )
         reason = f"{refusal.detail} limit"
@@ -351,7 +361,8 @@ def stopped_notice(outcome: ToolResult, why: str) -> ToolResult:
     """The result that tripped the circuit breaker, with the notice that the tool is now
     stopped for the run."""
     notice = (
-        f"\n[{outcome.name} is now stopped for the rest of this run: {why}. Do not call it again.]"
+        f"\n[{_text(outcome.name)} is now stopped for the rest of this run: {_text(why)}. Do "
+        "not call it again.]"
     )
     return dataclasses.replace(outcome, content=outcome.content + notice)
 

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from callgate._errors import shown
 from callgate.contract import Catalog, Effect, Route, Tool, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Outcome, Request, request_hash
@@ -136,8 +137,10 @@ class Record:
         if attempt is not None:
             digest, arguments = attempt.request_hash, attempt.all_arguments()
         else:
-            arguments = _raw(call.arguments)
-            digest = request_hash(tool, call.name, arguments, context)
+            # Never checked, so maybe not JSON at all: kept as the text it came as, or shown.
+            raw = call.arguments
+            arguments = raw if raw is None or isinstance(raw, str) else shown(raw)
+            digest = request_hash(tool, call.name, raw, context)
         keep = self.settings.store_payloads
         timings = result.timings
         return ReceiptDraft(
@@ -192,17 +195,6 @@ def _labels(tool: Tool | None, request: Request, result: ToolResult) -> dict[str
         return {}
     source = f"{tool.name} (call {request.call.id})"
     return {label: source for label in sorted(tool.labels)}
-
-
-def _raw(arguments: object) -> object:
-    if arguments is None or isinstance(arguments, str):
-        return arguments
-    if isinstance(arguments, dict):
-        return dict(arguments)
-    try:
-        return dict(arguments)  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        return repr(arguments)
 
 
 def _hash_or_none(value: object) -> str | None:

@@ -8,10 +8,12 @@ tool stays stopped for the rest of the run; further calls of it are not executed
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from callgate._errors import shown
 from callgate.contract import Route, ToolCall, ToolResult
 from callgate.schema import canonical_json
 
@@ -27,15 +29,13 @@ def call_signature(call: ToolCall) -> str:
     args = call.arguments
     if isinstance(args, str):
         try:
-            import json
-
             args = json.loads(args)
-        except ValueError:
+        except (ValueError, RecursionError):
             return f"{call.name}\x00{args}"
     try:
         return f"{call.name}\x00{canonical_json(args)}"
-    except (TypeError, ValueError):
-        return f"{call.name}\x00{args!r}"
+    except (TypeError, ValueError, RecursionError):
+        return f"{call.name}\x00{shown(args)}"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
