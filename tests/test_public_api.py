@@ -20,6 +20,8 @@ PUBLIC_PACKAGES = [
     "callgate.testing",
     "callgate.lint",
     "callgate.retrieval",
+    "callgate.mcp",
+    "callgate.gateway",
 ]
 
 

@@ -113,7 +113,9 @@ class Gateway:
             on_call_tool=self._call_tool,
             on_subscriptions_listen=ListenHandler(self.bus),
         )
-        self._sessions: weakref.WeakSet[ServerSession] = weakref.WeakSet()
+        # Handshake-era clients, by connection: a request's `ServerSession` is made per
+        # request, but it notifies on its connection's stream, which outlives the request.
+        self._sessions: weakref.WeakKeyDictionary[Any, ServerSession] = weakref.WeakKeyDictionary()
         self._rechecked = 0.0
 
     @property
@@ -202,12 +204,12 @@ class Gateway:
     async def _tools_changed(self) -> None:
         self._sync_catalog()
         await self.bus.publish(ToolsListChanged())
-        for session in list(self._sessions):
+        for connection, session in list(self._sessions.items()):
             try:
                 await session.send_tool_list_changed()
             except Exception as exc:  # a client that went away
                 log.debug("list_changed not delivered: %s", exc)
-                self._sessions.discard(session)
+                self._sessions.pop(connection, None)
 
     def _sync_catalog(self) -> None:
         wanted = dict(self._local)
@@ -222,7 +224,10 @@ class Gateway:
 
     def _remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
         if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            self._sessions.add(ctx.session)
+            # The SDK exposes the per-connection object only on the session.
+            connection = getattr(ctx.session, "_connection", None)
+            if connection is not None:
+                self._sessions[connection] = ctx.session
 
 
 class _Server(Server[Any]):

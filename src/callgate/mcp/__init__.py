@@ -9,9 +9,9 @@
 Needs the `mcp` extra (`pip install 'callgate[mcp]'`).
 """
 
-from callgate._extras import require
+from callgate._extras import require as _require
 
-require("mcp", extra="mcp")
+_require("mcp", extra="mcp")
 
 from callgate.mcp._config import (  # noqa: E402
     MAX_CONFIG_BYTES,

@@ -203,7 +203,8 @@ def parse_upstreams(
         try:
             server = _server(str(name), entry, extra.get(name), env)
         except UserError as exc:
-            raise UserError(f"config {source}: {exc}") from None
+            exc.args = (f"config {source}: {exc}",)  # keeps the type (UnsetVariable)
+            raise
         if server is not None:
             servers.append(server)
     _check_prefixes(servers, source)

@@ -95,25 +95,30 @@ class Upstreams:
         Startup fails (before `started`) on a name collision, or when every server failed
         to start; a server that failed while others started is retried in the background.
         """
+        problem: UserError | None = None
         async with anyio.create_task_group() as tasks:
             for connection in self.connections.values():
                 await tasks.start(connection.run)
-            failures = await self._wait_started()
-            if self.connections and len(failures) == len(self.connections):
-                tasks.cancel_scope.cancel()
-                raise UpstreamError("; ".join(failures))
-            for name, connection in self.connections.items():
-                if connection.ready:
-                    await self._refresh(name, relist=True, startup=True)
-            self._check_startup_collisions()
-            self._started = True
-            task_status.started()
             try:
+                await self._start()
+            except UserError as exc:  # raised below, outside the task group, unwrapped
+                problem = exc
+                tasks.cancel_scope.cancel()
+            else:
+                self._started = True
+                task_status.started()
                 await anyio.sleep_forever()
-            finally:
-                with anyio.CancelScope(shield=True):
-                    for connection in self.connections.values():
-                        await connection.close()
+        if problem is not None:
+            raise problem
+
+    async def _start(self) -> None:
+        failures = await self._wait_started()
+        if self.connections and len(failures) == len(self.connections):
+            raise UpstreamError("; ".join(failures))
+        for name, connection in self.connections.items():
+            if connection.ready:
+                await self._refresh(name, relist=True, startup=True)
+        self._check_startup_collisions()
 
     def tools(self) -> list[Tool]:
         """The tools offered now, in config order."""

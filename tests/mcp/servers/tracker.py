@@ -10,6 +10,8 @@ Environment (all optional):
     TRACKER_VARIANT    normal | poisoned | hang | flaky_annotations
     TRACKER_DESCRIPTION_FILE   when set, `list_issues`' description is read from it at every
                        listing, and `announce_change` tells clients the list changed
+    TRACKER_ANNOTATIONS_FILE   when set, `create_issue`'s annotations are read from this
+                       JSON file at every listing
     TRACKER_PIDFILE    file that gets this process's pid
 """
 
@@ -26,7 +28,6 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-
 from mcp.server import Server
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.session import ServerSession
@@ -36,6 +37,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Too
 VARIANT = os.environ.get("TRACKER_VARIANT", "normal")
 LEDGER = os.environ.get("TRACKER_LEDGER")
 DESCRIPTION_FILE = os.environ.get("TRACKER_DESCRIPTION_FILE")
+ANNOTATIONS_FILE = os.environ.get("TRACKER_ANNOTATIONS_FILE")
 
 bus = InMemorySubscriptionBus()
 sessions: list[ServerSession] = []
@@ -72,6 +74,12 @@ def _read_hints() -> types.ToolAnnotations | None:
     return types.ToolAnnotations(read_only_hint=True)
 
 
+def _write_hints() -> types.ToolAnnotations:
+    if ANNOTATIONS_FILE:
+        return types.ToolAnnotations.model_validate(json.loads(Path(ANNOTATIONS_FILE).read_text()))
+    return types.ToolAnnotations(destructive_hint=False, open_world_hint=False)
+
+
 def _tools() -> list[types.Tool]:
     tools = [
         types.Tool(
@@ -93,7 +101,7 @@ def _tools() -> list[types.Tool]:
             name="create_issue",
             description="Create an issue in a project.",
             input_schema=_ISSUE_SCHEMA,
-            annotations=types.ToolAnnotations(destructive_hint=False, open_world_hint=False),
+            annotations=_write_hints(),
         ),
         types.Tool(
             name="whoami",
@@ -120,7 +128,7 @@ def _tools() -> list[types.Tool]:
             annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
         ),
     ]
-    if DESCRIPTION_FILE:
+    if DESCRIPTION_FILE or ANNOTATIONS_FILE:
         tools.append(
             types.Tool(
                 name="announce_change",
