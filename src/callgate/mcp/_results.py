@@ -41,7 +41,8 @@ def _block(block: mcp_types.ContentBlock) -> str:
         return block.text
     if isinstance(block, mcp_types.ImageContent | mcp_types.AudioContent):
         kind = "image" if isinstance(block, mcp_types.ImageContent) else "audio"
-        return f"[{kind} {block.mime_type}, {len(block.data) * 3 // 4} bytes, not shown]"
+        size = len(block.data) * 3 // 4 - block.data[-2:].count("=")  # base64 without decoding
+        return f"[{kind} {block.mime_type}, {size} bytes, not shown]"
     if isinstance(block, mcp_types.ResourceLink):
         return f"[resource {block.name}: {block.uri}]"
     resource = block.resource
