@@ -21,7 +21,7 @@ import mcp_types
 import pytest
 
 from mcp import Client, StdioServerParameters
-from tests.mcp._support import WAIT, alive, callgate_command, http_client, tracker, wait_until
+from tests.mcp._support import ROOT, WAIT, alive, callgate_command, http_client, tracker, wait_until
 
 POLICY = """
 [[rules]]
@@ -68,7 +68,7 @@ def serve_params(tmp_path: Path, config: Path, *extra: str) -> StdioServerParame
     return StdioServerParameters(
         command=command[0],
         args=[*command[1:], "serve", "--mcp-config", str(config), *extra],
-        env={"CALLGATE_STORE": f"sqlite:///{tmp_path / 'gw.db'}"},
+        env={"CALLGATE_STORE": f"sqlite:///{tmp_path / 'gw.db'}", "PYTHONPATH": str(ROOT)},
         cwd=str(tmp_path),
     )
 
@@ -76,12 +76,18 @@ def serve_params(tmp_path: Path, config: Path, *extra: str) -> StdioServerParame
 async def test_a_held_write_approved_from_the_cli_returns_its_outcome_once(
     tmp_path: Path,
 ) -> None:
-    ledger = tmp_path / "ledger.jsonl"
-    config = write_config(tmp_path, {"tracker": tracker({"TRACKER_LEDGER": str(ledger)})})
+    ledger, pidfile = tmp_path / "ledger.jsonl", tmp_path / "tracker.pid"
+    config = write_config(
+        tmp_path,
+        {"tracker": tracker({"TRACKER_LEDGER": str(ledger), "TRACKER_PIDFILE": str(pidfile)})},
+    )
     arguments = {"project": "OPS", "title": "disk full on db-1"}
-    async with Client(serve_params(tmp_path, config)) as client:
+    local = ("--tools", "tests.gateway.local_tools:catalog")
+    async with Client(serve_params(tmp_path, config, *local)) as client:
         names = {t.name for t in (await client.list_tools()).tools}
-        assert "tracker_create_issue" in names
+        assert {"tracker_create_issue", "notes_search"} <= names
+        found = await client.call_tool("notes_search", {"query": "db-1"})
+        assert found.structured_content is None and "note about db-1" in text(found)
         held = await client.call_tool("tracker_create_issue", arguments)
         meta = held.meta or {}
         assert held.is_error and meta["callgate/route"] == "held"
@@ -113,6 +119,8 @@ async def test_a_held_write_approved_from_the_cli_returns_its_outcome_once(
         assert (other.meta or {})["callgate/route"] == "held"  # a new request: a new decision
     rows = [json.loads(line) for line in ledger.read_text().splitlines()]
     assert len(rows) == 1 and rows[0]["key"]  # the key went upstream in _meta
+    upstream = int(pidfile.read_text())
+    assert wait_until(lambda: not alive(upstream), 10)  # the client left: all reaped
 
 
 def test_an_unset_variable_refuses_to_start(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from callgate.gateway import Gateway
 from mcp import Client
 
 TRACKER = str(Path(__file__).parent / "servers" / "tracker.py")
+ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0
 
 

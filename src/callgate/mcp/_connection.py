@@ -268,8 +268,12 @@ class Connection:
     async def _notify(self) -> None:
         try:
             await self._on_tools_changed()
-        except Exception:  # one bad refresh must not take the connection down
-            log.exception("refreshing the tools of %s failed", self.server.name)
+        except Exception as exc:  # one bad refresh must not take the connection down
+            # No traceback: this logger is not behind the gate's redaction, so only text
+            # with the server's secrets taken out is logged.
+            log.error(
+                "refreshing the tools of %s failed: %s", self.server.name, _reason(exc, self.server)
+            )
 
     def _failed(self, reason: str) -> None:
         self.failure = reason

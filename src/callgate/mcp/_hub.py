@@ -116,8 +116,12 @@ class Upstreams:
         if self.connections and len(failures) == len(self.connections):
             raise UpstreamError("; ".join(failures))
         for name, connection in self.connections.items():
-            if connection.ready:
+            if not connection.ready:
+                continue
+            try:
                 await self._refresh(name, relist=True, startup=True)
+            except Exception as exc:  # a server that connects but cannot list: left out
+                log.error("listing the tools of %s failed: %s", name, type(exc).__name__)
         self._check_startup_collisions()
 
     def tools(self) -> list[Tool]:
