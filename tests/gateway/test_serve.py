@@ -213,6 +213,11 @@ async def test_http_clients_are_authenticated_and_see_what_they_may_call(tmp_pat
                 answer = await raw.post(url, json=body, headers=headers)
                 assert answer.status_code == 401
                 assert "tools" not in answer.text
+            session = await _session_of(raw, url, TOKENS["DEV_TOKEN"])
+            stolen = await raw.post(
+                url, json=body, headers=_headers(TOKENS["VIEWER_TOKEN"], session)
+            )
+            assert stolen.status_code == 404  # another principal cannot continue the session
 
         async with http_client(url, TOKENS["DEV_TOKEN"]) as dev:
             names = {t.name for t in (await dev.list_tools()).tools}
@@ -227,6 +232,31 @@ async def test_http_clients_are_authenticated_and_see_what_they_may_call(tmp_pat
             )
             assert refused.is_error and (refused.meta or {})["callgate/route"] == "denied"
             assert "only developers file issues" in text(refused)
+
+
+def _headers(token: str, session: str | None = None) -> dict[str, str]:
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "Authorization": f"Bearer {token}",
+        "MCP-Protocol-Version": "2025-11-25",
+    }
+    return {**headers, "MCP-Session-Id": session} if session else headers
+
+
+async def _session_of(raw: httpx.AsyncClient, url: str, token: str) -> str:
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"},
+        },
+    }
+    answer = await raw.post(url, json=init, headers=_headers(token))
+    assert answer.status_code == 200
+    return answer.headers["mcp-session-id"]
 
 
 @pytest.mark.parametrize("transport", ["http", "stdio"])
