@@ -307,3 +307,36 @@ def test_hash_token_prints_the_digest_a_config_stores() -> None:
         timeout=WAIT,
     )
     assert done.stdout.strip() == hashlib.sha256(b"dev-token-0123456789abcdef").hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "nothing to serve"),
+        (["--tools", "tests.gateway.local_tools:catalog", "--transport", "ws"], "--transport"),
+        (
+            ["--tools", "tests.gateway.local_tools:catalog", "--store", "sqlite:////no/such/x.db"],
+            "unavailable",
+        ),
+        (
+            ["--tools", "tests.gateway.local_tools:catalog", "--transport", "http"],
+            "needs at least one client",
+        ),
+        (["--mcp-config", "missing.json"], "cannot read config"),
+    ],
+)
+def test_configuration_errors_are_one_line_and_exit_2(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    done = subprocess.run(
+        [*callgate_command(), "serve", *args],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=WAIT,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and message in lines[0], lines

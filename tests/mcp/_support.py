@@ -55,14 +55,15 @@ def http_tracker(env: Mapping[str, str] | None = None) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        _wait_for_port(port, child)
+        wait_for_port(port, child)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         child.terminate()
         child.wait(WAIT)
 
 
-def _wait_for_port(port: int, child: subprocess.Popen[Any]) -> None:
+def wait_for_port(port: int, child: subprocess.Popen[Any]) -> None:
+    """Until something listens on 127.0.0.1:`port` (fails when `child` exits first)."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         if child.poll() is not None:

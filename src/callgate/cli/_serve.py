@@ -71,12 +71,13 @@ def serve(
     import anyio
 
     from callgate._errors import UserError
+    from callgate.store import StoreError
 
     if transport not in ("stdio", "http"):
         _fail(f"--transport must be stdio or http, not {transport!r}", 2)
     try:
         gateway = _gateway(mcp_config, tools, policy, store, config, transport)
-    except UserError as exc:
+    except (UserError, StoreError) as exc:
         _fail(str(exc), 2)
     try:
         anyio.run(_serve, gateway, transport, host, port)

@@ -145,13 +145,16 @@ class Authenticate:
         self.credentials = credentials
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):  # lifespan events carry no request
             await self.app(scope, receive, send)
             return
         token = _presented(scope)
         identity = self.credentials.lookup(token) if token else None
         if identity is None:
-            await _unauthorized(send, "a valid bearer token or API key is required")
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                await _unauthorized(send, "a valid bearer token or API key is required")
             return
         key = _key_id(hash_token(token or ""))
         user = AuthenticatedUser(

@@ -71,7 +71,7 @@ def parse_settings(data: Mapping[str, Any], *, environ: Mapping[str, str]) -> Ga
     secrets: set[str] = set()
 
     def secret_of(text: str, where: str) -> str:
-        done = expand(text, environ, server="gateway", where=where)
+        done = expand(text, environ, server="", where=where)
         secrets.update(done.secrets)
         return done.text
 

@@ -96,6 +96,7 @@ class Connection:
                     await self._sleep(_delay(attempt, *self._backoff))
             finally:
                 self.state = "closed"
+                self.failure = self.failure or "closed before it was connected"
                 self._first.set()
                 self._done.set()
 

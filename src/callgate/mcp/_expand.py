@@ -27,7 +27,7 @@ class UnsetVariable(UserError):
         self.server = server
         self.variable = variable
         super().__init__(
-            f"server {server!r}: {where} uses ${{{variable}}}, which is not set in the "
+            f"{_owner(server)}{where} uses ${{{variable}}}, which is not set in the "
             "environment and has no default (write ${" + variable + ":-value} for one)"
         )
 
@@ -40,7 +40,8 @@ class Expanded:
 
 
 def expand(text: str, environ: Mapping[str, str], *, server: str, where: str) -> Expanded:
-    """Replace every reference in `text`; `where` names the field for error messages."""
+    """Replace every reference in `text`; `server` (empty outside a server entry) and
+    `where` name the place in error messages."""
     secrets: set[str] = set()
     pieces: list[str] = []
     position = 0
@@ -65,7 +66,12 @@ def _literal(part: str, server: str, where: str) -> str:
         start = part.index("${")
         shown = part[start : start + 40]
         raise UserError(
-            f"server {server!r}: {where} has {shown!r}, which is not a variable reference; "
+            f"{_owner(server)}{where} has {shown!r}, which is not a variable reference; "
             "write ${NAME}, ${NAME:-default} or ${env:NAME}"
         )
     return part
+
+
+def _owner(server: str) -> str:
+    """The prefix of messages about one server's config ("" outside a server entry)."""
+    return f"server {server!r}: " if server else ""

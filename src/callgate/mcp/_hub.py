@@ -131,13 +131,6 @@ class Upstreams:
     def quarantined(self) -> dict[str, Quarantined]:
         return {n: q for s in self._servers.values() for n, q in s.quarantined.items()}
 
-    def server_of(self, name: str) -> ServerConfig | None:
-        for server in self.config.servers:
-            tools = self._servers[server.name]
-            if name in tools.active or name in tools.quarantined:
-                return server
-        return None
-
     async def recheck(self) -> bool:
         """Look at the pins of quarantined tools again (a person may have approved some in
         another process); True when the offered tools changed."""
