@@ -48,6 +48,9 @@ async def test_list_and_call_a_stdio_server(tmp_path: Path) -> None:
             "tracker_fail failed: the upstream server 'tracker' reported an error: "
             "tracker database is read-only"
         )
+        broken = await client.call_tool("tracker_broken_output", {})
+        assert broken.is_error and "output schema" in text(broken)
+        assert broken.structured_content is None
         invalid = await client.call_tool("tracker_list_issues", {"project": 7})
         assert invalid.is_error and (invalid.meta or {})["callgate/route"] == "invalid"
     gw.close()

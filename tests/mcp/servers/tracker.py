@@ -122,6 +122,17 @@ def _tools() -> list[types.Tool]:
             annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
         ),
         types.Tool(
+            name="broken_output",
+            description="Return a result that breaks its own output schema.",
+            input_schema={"type": "object"},
+            output_schema={
+                "type": "object",
+                "properties": {"count": {"type": "integer"}},
+                "required": ["count"],
+            },
+            annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        ),
+        types.Tool(
             name="fail",
             description="Report an error of the tracker itself.",
             input_schema={"type": "object"},
@@ -187,6 +198,8 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     if params.name == "slow":
         await anyio.sleep(float(args.get("seconds", 1)))
         return _text("done")
+    if params.name == "broken_output":
+        return _text('{"count": "many"}', structured={"count": "many"})
     if params.name == "fail":
         return _text("tracker database is read-only", error=True)
     if params.name == "announce_change":
