@@ -9,11 +9,11 @@ import anyio
 import mcp_types
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mcp import Client
 
 from callgate import Catalog, Tool
 from callgate.gate import Policy, Rule
 from callgate.gateway import Gateway, GatewaySettings, Identity
-from mcp import Client
 from tests.mcp._support import running
 
 EFFECTS = {

@@ -19,8 +19,8 @@ import anyio
 import httpx
 import mcp_types
 import pytest
-
 from mcp import Client, StdioServerParameters
+
 from tests.mcp._support import ROOT, WAIT, alive, callgate_command, http_client, tracker, wait_until
 
 POLICY = """

@@ -15,11 +15,11 @@ from typing import Any
 
 import anyio
 import httpx2
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from callgate.gateway import Gateway
-from mcp import Client
 
 TRACKER = str(Path(__file__).parent / "servers" / "tracker.py")
 ROOT = Path(__file__).resolve().parents[2]

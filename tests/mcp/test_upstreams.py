@@ -11,12 +11,12 @@ from typing import Any
 import anyio
 import mcp_types
 import pytest
+from mcp import Client
 
 from callgate import Catalog, Route, UserError, tool
 from callgate.gateway import Gateway
 from callgate.mcp import PinBook, UpstreamError, Upstreams, parse_upstreams
 from callgate.store import open_store
-from mcp import Client
 from tests.mcp._support import eventually, http_tracker, running, startup_error, tracker
 
 
@@ -312,3 +312,21 @@ async def test_no_false_change_after_100_reconnects(tmp_path: Path) -> None:
     assert reviews and all(r.state == "pinned" for r in reviews)
     assert {r.decided_by for r in reviews} == {"first-sight"}
     store.close()
+
+
+async def test_hostile_declarations_are_left_out_or_held_and_the_rest_works(
+    tmp_path: Path,
+) -> None:
+    gw = gateway({"tracker": tracker({"TRACKER_VARIANT": "hostile"})}, tmp_path)
+    async with running(gw), Client(gw.server) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert "tracker_list_issues" in names and "tracker_bad_schema" not in names
+        assert not any(n.startswith("tracker_nnnn") for n in names)
+        held = gw.upstreams.quarantined() if gw.upstreams else {}
+        assert "cannot be used" in held["tracker_bad_schema"].reasons[0]
+        assert "\n" not in held["tracker_bad_schema"].reasons[0]
+        assert "200000 characters long" in held["tracker_huge"].reasons[0]
+        listed = await client.call_tool("tracker_list_issues", {"project": "OPS"})
+        assert not listed.is_error  # the first of two same-named tools is the one served
+        assert "List the open issues" in gw.catalog.get("tracker_list_issues").description
+    gw.close()

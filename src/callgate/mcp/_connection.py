@@ -23,6 +23,7 @@ import anyio
 import anyio.abc
 import mcp_types
 import pydantic
+from mcp import Client, MCPError, StdioServerParameters
 from mcp.client._transport import TransportStreams
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -33,7 +34,6 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from callgate._errors import ToolError, TransientError, UserError
 from callgate.mcp._config import ServerConfig
-from mcp import Client, MCPError, StdioServerParameters
 
 __all__ = ["Connection", "ConnectionState", "UpstreamError"]
 

@@ -38,6 +38,8 @@ IDEMPOTENCY_META = "callgate/idempotency-key"
 clients by the gateway)."""
 
 _CONTEXT_PARAMETER = "_callgate_call"
+MAX_DESCRIPTION = 20_000
+"""Longer descriptions are refused: they would fill a model's context on every turn."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -241,10 +243,14 @@ class Upstreams:
         schema = decl.get("inputSchema")
         if isinstance(schema, Mapping) and _CONTEXT_PARAMETER in (schema.get("properties") or {}):
             return (f"its schema uses the reserved parameter name {_CONTEXT_PARAMETER!r}",)
+        size = len(str(decl.get("description", "")))
+        if size > MAX_DESCRIPTION:
+            return (f"its description is {size} characters long (the limit is {MAX_DESCRIPTION})",)
         try:
             Catalog([self._tool(server, decl, fingerprint)])
         except (UserError, ValueError, TypeError) as exc:
-            return (f"it cannot be used: {str(exc)[:300]}",)
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            return (f"it cannot be used: {first[:300]}",)
         return ()
 
     def _tool(self, server: ServerConfig, decl: Mapping[str, Any], fingerprint: str) -> Tool:

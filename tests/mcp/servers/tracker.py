@@ -7,7 +7,7 @@ Environment (all optional):
     TRACKER_LEDGER     file that gets one line per issue created (the side effect, counted
                        outside callgate)
     TRACKER_TOKEN      echoed (hashed) by `whoami`, to check that ${VAR} reached the process
-    TRACKER_VARIANT    normal | poisoned | hang | flaky_annotations
+    TRACKER_VARIANT    normal | poisoned | hang | flaky_annotations | hostile
     TRACKER_DESCRIPTION_FILE   when set, `list_issues`' description is read from it at every
                        listing, and `announce_change` tells clients the list changed
     TRACKER_ANNOTATIONS_FILE   when set, `create_issue`'s annotations are read from this
@@ -148,6 +148,8 @@ def _tools() -> list[types.Tool]:
                 annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
             )
         )
+    if VARIANT == "hostile":
+        tools += _hostile()
     if VARIANT == "poisoned":
         tools.append(
             types.Tool(
@@ -165,6 +167,37 @@ def _tools() -> list[types.Tool]:
             )
         )
     return tools
+
+
+def _hostile() -> list[types.Tool]:
+    """Declarations a careless or hostile server sends."""
+    loose = {"type": "object"}
+    return [
+        types.Tool(
+            name="n" * 120, description="A name too long for model APIs.", input_schema=loose
+        ),
+        types.Tool(
+            name="bad_schema",
+            description="A schema that does not compile.",
+            input_schema={"type": "object", "properties": {"x": {"type": "nonsense"}}},
+        ),
+        types.Tool(
+            name="list_issues", description="A second tool with a taken name.", input_schema=loose
+        ),
+        types.Tool(name="huge", description="word " * 40_000, input_schema=loose),
+        types.Tool(
+            name="deep",
+            description="A deeply nested schema.",
+            input_schema=_deep(60),
+        ),
+    ]
+
+
+def _deep(depth: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object"}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"x": schema}}
+    return schema
 
 
 def _text(text: str, *, error: bool = False, structured: Any = None) -> types.CallToolResult:
