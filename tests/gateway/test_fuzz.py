@@ -34,7 +34,9 @@ scalars = (
     | st.booleans()
     | st.integers(min_value=-(10**40), max_value=10**40)
     | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(alphabet=st.characters(), max_size=30)
+    # No lone surrogates: every MCP transport's JSON parser refuses them before the gateway
+    # (the in-process case is the xfail below).
+    | st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=30)
 )
 values = st.recursive(
     scalars,
@@ -84,3 +86,17 @@ async def _run(gateway: Gateway, calls: list[tuple[str, dict[str, Any]]]) -> Non
             if ran:
                 assert isinstance(args.get("query"), str)
                 assert not isinstance(args.get("limit"), float) or not math.isnan(args["limit"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="schema: parse_arguments raises UnicodeEncodeError on a lone surrogate inside an "
+    "arguments object instead of returning an ArgumentError (callgate/schema/_parse.py)",
+)
+async def test_a_lone_surrogate_in_python_arguments_is_an_invalid_call(gateway: Gateway) -> None:
+    from callgate import ToolCall
+
+    result = await gateway.gate.call(
+        ToolCall(id="1", name="notes_search", arguments={"query": "\ud800"})
+    )
+    assert result.route == "invalid"

@@ -52,6 +52,8 @@ class Quarantined:
     tool: str
     """The upstream name."""
     reasons: tuple[str, ...]
+    fingerprint: str | None = None
+    """The contract a person could approve (None when approving would not help)."""
 
 
 @dataclass(kw_only=True, slots=True)
@@ -135,12 +137,20 @@ class Upstreams:
 
     async def recheck(self) -> bool:
         """Look at the pins of quarantined tools again (a person may have approved some in
-        another process); True when the offered tools changed."""
+        another process); True when the offered tools changed. Cheap: one pin read per
+        quarantined tool, and a rebuild only of a server one of whose tools was approved."""
         changed = False
         for name, tools in self._servers.items():
-            if tools.quarantined:
+            waiting = [q for q in tools.quarantined.values() if q.fingerprint is not None]
+            if not waiting:
+                continue
+            approved = await anyio.to_thread.run_sync(self._approved, name, waiting)
+            if approved:
                 changed |= await self._refresh(name, relist=False)
         return changed
+
+    def _approved(self, server: str, waiting: list[Quarantined]) -> bool:
+        return any(self.pins.pinned(server, q.tool, q.fingerprint or "") for q in waiting)
 
     def _changed_hook(self, server: str) -> Callable[[], Awaitable[None]]:
         async def changed() -> None:
@@ -211,14 +221,19 @@ class Upstreams:
             ]
             verdict = self.pins.assess(entry, findings)
             fingerprint = _fingerprint(entry)
-            problem = (
-                verdict.reasons
-                if not verdict.allowed
-                else self._unusable(server, decl, fingerprint)
-            )
+            if not verdict.allowed:
+                held[name] = Quarantined(
+                    name=name,
+                    server=server.name,
+                    tool=upstream,
+                    reasons=verdict.reasons,
+                    fingerprint=fingerprint,
+                )
+                continue
+            problem = self._unusable(server, decl, fingerprint)
             if problem:
                 held[name] = Quarantined(
-                    name=name, server=server.name, tool=upstream, reasons=tuple(problem)
+                    name=name, server=server.name, tool=upstream, reasons=problem
                 )
                 continue
             tool = self._tool(server, decl, fingerprint)

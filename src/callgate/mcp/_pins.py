@@ -129,6 +129,11 @@ class PinBook:
             return self._first_sight(server, tool, current, high, review)
         return self._changed(server, tool, pin, current, high, review, entry)
 
+    def pinned(self, server: str, tool: str, fingerprint: str) -> bool:
+        """Whether `fingerprint` is the approved contract of the tool."""
+        pin = self.store.pins.get(pin_source(server), tool)
+        return pin is not None and pin.fingerprint == fingerprint
+
     def approve(self, server: str, tool: str, *, by: str, fingerprint: str | None = None) -> Pin:
         """Pin the observed contract of a quarantined tool; `fingerprint`, when given, must be
         the one shown to the person (the tool may have changed again since)."""
