@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 
-from callgate import Catalog, tool
+from callgate import Catalog, ToolCall, tool
 from callgate.gateway import Gateway
 from tests.mcp._support import running
 
@@ -94,8 +94,6 @@ async def _run(gateway: Gateway, calls: list[tuple[str, dict[str, Any]]]) -> Non
     "arguments object instead of returning an ArgumentError (callgate/schema/_parse.py)",
 )
 async def test_a_lone_surrogate_in_python_arguments_is_an_invalid_call(gateway: Gateway) -> None:
-    from callgate import ToolCall
-
     result = await gateway.gate.call(
         ToolCall(id="1", name="notes_search", arguments={"query": "\ud800"})
     )
