@@ -18,10 +18,9 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from mcp import Client, StdioServerParameters
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
-
-from mcp import Client, StdioServerParameters
 
 TRACKER = str(Path(__file__).resolve().parents[1] / "tests" / "mcp" / "servers" / "tracker.py")
 

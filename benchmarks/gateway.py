@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-
 from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parents[1]
