@@ -21,6 +21,8 @@ PUBLIC_PACKAGES = [
     "callgate.lint",
     "callgate.retrieval",
     "callgate.toolsets",
+    "callgate.mcp",
+    "callgate.gateway",
 ]
 
 

@@ -95,6 +95,16 @@ COMMANDS = (
         help="Read and verify the receipts of routed calls.",
     ),
     CommandSpec(
+        name="serve",
+        target="callgate.cli._serve:serve",
+        help="Serve MCP: your mcpServers and own tools, every call through the gate.",
+    ),
+    CommandSpec(
+        name="pins",
+        target="callgate.cli._pins:group",
+        help="Review pinned and quarantined upstream MCP tools.",
+    ),
+    CommandSpec(
         name="version", target="callgate.cli._app:version", help="Print the installed version."
     ),
 )

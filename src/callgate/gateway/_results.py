@@ -1,0 +1,70 @@
+"""A gate outcome as the `CallToolResult` a downstream MCP client receives.
+
+Every route is a result, never a protocol error: `isError` is set unless the tool ran and
+succeeded, the text is the route's model-facing text, and `structuredContent` is the
+tool's structured result when it returned one. A held call is `isError` too: nothing ran,
+and a client that checks a tool's output schema requires structured content on success.
+`_meta` carries the route, so a client host can tell a held call from a failed one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import mcp_types
+
+from callgate.contract import Route, ToolResult
+
+__all__ = ["ROUTE_META", "held_text", "quarantined_result", "to_call_result"]
+
+ROUTE_META = "callgate/route"
+
+
+def held_text(result: ToolResult) -> str:
+    """The held text for a client that cannot be asked: how a person decides, and what the
+    client does afterwards."""
+    return (
+        f"{result.name} is waiting for approval {result.approval_id}: {result.reason}. "
+        "Nothing has been done yet. A person decides it with "
+        f"`callgate approvals approve {result.approval_id}` (or `deny`); after that, call "
+        f"{result.name} again with the same arguments to get the outcome. Until then, tell "
+        "the user it needs their approval."
+    )
+
+
+def to_call_result(result: ToolResult) -> mcp_types.CallToolResult:
+    held = result.route is Route.HELD
+    text = held_text(result) if held else result.content
+    meta: dict[str, Any] = {ROUTE_META: result.route.value}
+    if result.approval_id:
+        meta["callgate/approval-id"] = result.approval_id
+    if result.replayed:
+        meta["callgate/replayed"] = True
+    structured = (
+        dict(result.structured)
+        if isinstance(result.structured, Mapping) and not result.is_error and not held
+        else None
+    )
+    return mcp_types.CallToolResult(
+        content=[mcp_types.TextContent(type="text", text=text)],
+        structured_content=structured,
+        is_error=result.is_error or held,
+        _meta=meta,
+    )
+
+
+def quarantined_result(
+    name: str, reasons: tuple[str, ...], server: str, tool: str
+) -> mcp_types.CallToolResult:
+    """The refusal of a call to a quarantined tool."""
+    why = "; ".join(reasons) or "it is not approved"
+    text = (
+        f"{name} is quarantined and was not run: {why}. Do not retry; tell the user that an "
+        f"operator must review it (`callgate pins show {server}/{tool}`)."
+    )
+    return mcp_types.CallToolResult(
+        content=[mcp_types.TextContent(type="text", text=text)],
+        is_error=True,
+        _meta={ROUTE_META: Route.DENIED.value, "callgate/reason": "quarantined"},
+    )

@@ -1,0 +1,89 @@
+"""`callgate.toml`: the gateway's clients and callgate's settings for each upstream server.
+
+[gateway]
+stdio = { principal = "ann", tenant = "acme", roles = ["developer"] }
+
+[[gateway.clients]]                  # HTTP clients, one table each
+principal = "review-bot"
+tenant = "acme"
+roles = ["developer"]
+token = "${REVIEW_BOT_TOKEN}"        # or token_sha256 = "<64 hex digits>"
+
+[servers.logs]                       # see `callgate.mcp` for every setting
+read_only = true
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from callgate._errors import UserError
+from callgate.gateway._identity import Credentials, Identity
+from callgate.mcp import MAX_CONFIG_BYTES, expand
+
+__all__ = ["GatewaySettings", "load_settings"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GatewaySettings:
+    servers: Mapping[str, Any] = field(default_factory=dict)
+    """Per-server callgate settings, by server name (checked by `callgate.mcp`)."""
+    credentials: Credentials = field(default_factory=Credentials)
+    stdio: Identity = field(default_factory=Identity.local)
+    secrets: frozenset[str] = field(default=frozenset(), repr=False)
+
+
+def load_settings(
+    path: str | os.PathLike[str] | None, *, environ: Mapping[str, str] | None = None
+) -> GatewaySettings:
+    """Read `callgate.toml`; `None` gives the defaults (no HTTP clients, the local user)."""
+    if path is None:
+        return GatewaySettings()
+    source = os.fspath(path)
+    try:
+        if Path(source).stat().st_size > MAX_CONFIG_BYTES:
+            raise UserError(f"settings {source}: larger than the 1 MiB limit")
+        data = tomllib.loads(Path(source).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"cannot read settings {source}: {exc}") from exc
+    try:
+        return parse_settings(data, environ=os.environ if environ is None else environ)
+    except UserError as exc:
+        raise UserError(f"settings {source}: {exc}") from None
+
+
+def parse_settings(data: Mapping[str, Any], *, environ: Mapping[str, str]) -> GatewaySettings:
+    unknown = set(data) - {"gateway", "servers"}
+    if unknown:
+        raise UserError(f"unknown top-level table(s) {sorted(unknown)}; use [gateway], [servers]")
+    gateway = data.get("gateway", {})
+    servers = data.get("servers", {})
+    if not isinstance(gateway, Mapping) or not isinstance(servers, Mapping):
+        raise UserError("[gateway] and [servers] must be tables")
+    extra = set(gateway) - {"stdio", "clients"}
+    if extra:
+        raise UserError(f"[gateway]: unknown key(s) {sorted(extra)}")
+    secrets: set[str] = set()
+
+    def secret_of(text: str, where: str) -> str:
+        done = expand(text, environ, server="", where=where)
+        secrets.update(done.secrets)
+        return done.text
+
+    clients = gateway.get("clients", [])
+    if not isinstance(clients, list):
+        raise UserError("gateway.clients must be an array of tables ([[gateway.clients]])")
+    stdio = gateway.get("stdio")
+    if stdio is not None and not isinstance(stdio, Mapping):
+        raise UserError("gateway.stdio must be a table")
+    return GatewaySettings(
+        servers=dict(servers),
+        credentials=Credentials.from_tables(clients, secret_of),
+        stdio=Identity.from_table(stdio, "gateway.stdio") if stdio else Identity.local(),
+        secrets=frozenset(secrets),
+    )
