@@ -12,14 +12,14 @@ here is offline and deterministic.
 
 from callgate.lint._diff import Change, ChangeKind, DiffReport, compare_schemas, diff_catalogs
 from callgate.lint._entry import ToolEntry, entry_from_declaration, entry_from_tool
-from callgate.lint._finding import Finding, Location, Rule, RuleKind, Severity
+from callgate.lint._finding import Finding, LintRule, Location, RuleKind, Severity
 from callgate.lint._lint import lint
 from callgate.lint._load import CatalogSource, LoadedCatalog, load_catalog
 from callgate.lint._load import merge as merge_catalogs
 from callgate.lint._pins import (
     Lockfile,
-    Pin,
     PinChange,
+    PinnedTool,
     PinReport,
     check_pins,
     pin_catalog,
@@ -30,7 +30,7 @@ from callgate.lint._render import render_diff, render_report
 from callgate.lint._report import Report
 from callgate.lint._sarif import to_sarif
 from callgate.lint._scan import scan, scan_text
-from callgate.lint._scan_site import Hit
+from callgate.lint._scan_site import ScanHit
 
 __all__ = [
     "RULES",
@@ -39,16 +39,16 @@ __all__ = [
     "ChangeKind",
     "DiffReport",
     "Finding",
-    "Hit",
+    "LintRule",
     "LoadedCatalog",
     "Location",
     "Lockfile",
-    "Pin",
     "PinChange",
     "PinReport",
+    "PinnedTool",
     "Report",
-    "Rule",
     "RuleKind",
+    "ScanHit",
     "Severity",
     "ToolEntry",
     "check_pins",

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Literal
 
-__all__ = ["Finding", "Location", "Rule", "RuleKind", "Severity"]
+__all__ = ["Finding", "LintRule", "Location", "RuleKind", "Severity"]
 
 RuleKind = Literal["lint", "scan", "pin"]
 """`lint`: contract quality; `scan`: poisoning; `pin`: a tool changed since it was pinned."""
@@ -38,7 +38,7 @@ class Severity(IntEnum):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Rule:
+class LintRule:
     """One entry of the rule table: the CLI's `--select`, the docs and SARIF read it."""
 
     id: str

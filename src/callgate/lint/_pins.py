@@ -18,16 +18,16 @@ from typing import Any
 from callgate._errors import UserError
 from callgate.lint._diff import compare_schemas
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Location, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Location, Severity
 from callgate.lint._load import CatalogSource, LoadedCatalog, load_catalog
 from callgate.schema import content_hash
 
 __all__ = [
     "RULES",
     "Lockfile",
-    "Pin",
     "PinChange",
     "PinReport",
+    "PinnedTool",
     "check_pins",
     "pin_catalog",
     "pin_findings",
@@ -37,7 +37,7 @@ __all__ = [
 LOCK_VERSION = 1
 
 RULES = (
-    Rule(
+    LintRule(
         id="X001",
         name="pin-new",
         kind="pin",
@@ -46,7 +46,7 @@ RULES = (
         why="An unreviewed tool reached the catalog.",
         fix="Review it, then run `callgate pin` again.",
     ),
-    Rule(
+    LintRule(
         id="X002",
         name="pin-removed",
         kind="pin",
@@ -55,7 +55,7 @@ RULES = (
         why="Callers and prompts that rely on it will fail.",
         fix="Confirm the removal, then run `callgate pin` again.",
     ),
-    Rule(
+    LintRule(
         id="X003",
         name="pin-changed",
         kind="pin",
@@ -70,7 +70,7 @@ RULES = (
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Pin:
+class PinnedTool:
     """The pinned state of one tool."""
 
     key: str
@@ -85,7 +85,7 @@ class Pin:
 class Lockfile:
     """Pins by key, written as JSON with sorted keys."""
 
-    pins: Mapping[str, Pin]
+    pins: Mapping[str, PinnedTool]
     source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
@@ -108,7 +108,7 @@ class Lockfile:
         if data.get("version") != LOCK_VERSION or not isinstance(data.get("tools"), Mapping):
             raise UserError(f"not a callgate lockfile (version {LOCK_VERSION})")
         pins = {
-            key: Pin(
+            key: PinnedTool(
                 key=key,
                 fingerprint=str(value["fingerprint"]),
                 parts=dict(value.get("parts", {})),
@@ -184,11 +184,11 @@ def contract_of(entry: ToolEntry) -> tuple[str, dict[str, Any]]:
 def pin_catalog(source: CatalogSource) -> Lockfile:
     """A lockfile pinning every tool of `source`."""
     catalog = load_catalog(source)
-    pins: dict[str, Pin] = {}
+    pins: dict[str, PinnedTool] = {}
     for entry in catalog.entries:
         fingerprint, contract = contract_of(entry)
         parts = {k: content_hash(v) for k, v in contract.items()}
-        pins[pin_key(entry)] = Pin(
+        pins[pin_key(entry)] = PinnedTool(
             key=pin_key(entry),
             fingerprint=fingerprint,
             parts=parts,
@@ -212,7 +212,7 @@ def check_pins(lockfile: Lockfile, source: CatalogSource) -> PinReport:
     )
 
 
-def _change(old: Pin, new: Pin) -> PinChange:
+def _change(old: PinnedTool, new: PinnedTool) -> PinChange:
     parts = tuple(
         sorted(k for k in set(old.parts) | set(new.parts) if old.parts.get(k) != new.parts.get(k))
     )

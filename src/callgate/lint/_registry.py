@@ -20,11 +20,11 @@ from callgate.lint import (
     _scan_unicode,
 )
 from callgate.lint._entry import matches_rule
-from callgate.lint._finding import Rule, RuleKind
+from callgate.lint._finding import LintRule, RuleKind
 
 __all__ = ["RULES", "rules", "rules_markdown", "selection"]
 
-RULES: Mapping[str, Rule] = {
+RULES: Mapping[str, LintRule] = {
     rule.id: rule
     for rule in sorted(
         (
@@ -49,7 +49,7 @@ RULES: Mapping[str, Rule] = {
 scan; X pins."""
 
 
-def rules(kind: RuleKind | None = None) -> tuple[Rule, ...]:
+def rules(kind: RuleKind | None = None) -> tuple[LintRule, ...]:
     """The rules of one kind (`lint`, `scan`, `pin`), or all, in table order."""
     return tuple(r for r in RULES.values() if kind is None or r.kind == kind)
 

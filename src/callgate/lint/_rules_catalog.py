@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema_rs
 
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Severity
 from callgate.lint._words import DESTRUCTIVE, READ_VERBS, name_tokens
 
 __all__ = ["RULES", "check_catalog", "metaschema_errors"]
@@ -20,7 +20,7 @@ __all__ = ["RULES", "check_catalog", "metaschema_errors"]
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(
+    LintRule(
         id="C001",
         name="tool-near-duplicate",
         kind="lint",
@@ -29,7 +29,7 @@ RULES = (
         why="The model picks between them at random, and a wrong pick is a wrong action.",
         fix="Merge the tools, or say in each description when to use it and when the other.",
     ),
-    Rule(
+    LintRule(
         id="C002",
         name="tool-duplicate-name",
         kind="lint",
@@ -38,7 +38,7 @@ RULES = (
         why="Only one of them can ever be called; which one depends on load order.",
         fix="Rename one of them.",
     ),
-    Rule(
+    LintRule(
         id="C003",
         name="deprecated-replacement",
         kind="lint",
@@ -47,7 +47,7 @@ RULES = (
         why="The model keeps calling the old tool, or is sent to a tool that does not exist.",
         fix="Set `replacement` to the tool to use instead.",
     ),
-    Rule(
+    LintRule(
         id="C004",
         name="schema-metaschema",
         kind="lint",
@@ -57,7 +57,7 @@ RULES = (
         "request.",
         fix="Correct the schema (the message gives the failing keyword).",
     ),
-    Rule(
+    LintRule(
         id="C005",
         name="annotation-contradiction",
         kind="lint",
@@ -66,7 +66,7 @@ RULES = (
         why="Clients that trust the hint skip confirmation for a destructive action.",
         fix="Correct the annotation, or rename the tool.",
     ),
-    Rule(
+    LintRule(
         id="C006",
         name="declaration-invalid",
         kind="lint",

@@ -23,7 +23,7 @@ from callgate.lint._scan_links import check_links
 from callgate.lint._scan_markup import check_length, check_markup, check_tags
 from callgate.lint._scan_phrases import check_phrases
 from callgate.lint._scan_shadow import NameIndex, check_names, check_shadowing
-from callgate.lint._scan_site import Hit, TextCheck, TextSite
+from callgate.lint._scan_site import ScanHit, TextCheck, TextSite
 from callgate.lint._scan_suppress import check_self_suppression
 from callgate.lint._scan_unicode import check_hidden_unicode, check_mixed_script, hidden_messages
 from callgate.lint._text import is_hidden
@@ -87,7 +87,7 @@ def scan(
                 _finding(
                     entry,
                     site,
-                    Hit(rule="S011", severity=severity, message=message, start=start, end=end),
+                    ScanHit(rule="S011", severity=severity, message=message, start=start, end=end),
                 )
             )
         findings.extend(check_self_suppression(entry))
@@ -106,7 +106,7 @@ def scan(
     )
 
 
-def scan_text(text: str, *, field: str = "description") -> list[Hit]:
+def scan_text(text: str, *, field: str = "description") -> list[ScanHit]:
     """The text checks alone, on one string (for hosts screening single descriptions)."""
     site = TextSite(text=text, field=field, pointer="", tool="")
     return [hit for check in _CHECKS for hit in check(site)]
@@ -134,7 +134,7 @@ def _sites(entry: ToolEntry) -> Iterator[TextSite]:
             )
 
 
-def _finding(entry: ToolEntry, site: TextSite, hit: Hit) -> Finding:
+def _finding(entry: ToolEntry, site: TextSite, hit: ScanHit) -> Finding:
     span = site.text[hit.start : hit.end]
     message = hit.message
     decoded = hit.decoded

@@ -7,13 +7,13 @@ import binascii
 import re
 from collections.abc import Iterator
 
-from callgate.lint._finding import Rule, Severity
-from callgate.lint._scan_site import Hit, TextSite
+from callgate.lint._finding import LintRule, Severity
+from callgate.lint._scan_site import ScanHit, TextSite
 
 __all__ = ["RULES", "check_encoded", "decode_blobs"]
 
 RULES = (
-    Rule(
+    LintRule(
         id="S010",
         name="encoded-blob",
         kind="scan",
@@ -47,9 +47,9 @@ def decode_blobs(text: str) -> list[tuple[int, int, str, str]]:
     return sorted(found)
 
 
-def check_encoded(site: TextSite) -> Iterator[Hit]:
+def check_encoded(site: TextSite) -> Iterator[ScanHit]:
     for start, end, encoding, decoded in decode_blobs(site.text):
-        yield Hit(
+        yield ScanHit(
             rule="S010",
             severity=Severity.MEDIUM,
             start=start,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from callgate.lint._confusables import mixed_script, skeleton
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Severity
 from callgate.lint._scan_site import TextSite, sentence_around
 
 __all__ = ["RULES", "NameIndex", "check_names", "check_shadowing"]
@@ -23,7 +23,7 @@ __all__ = ["RULES", "NameIndex", "check_names", "check_shadowing"]
 H, M = Severity.HIGH, Severity.MEDIUM
 
 RULES = (
-    Rule(
+    LintRule(
         id="S011",
         name="tool-shadowing",
         kind="scan",
