@@ -18,6 +18,7 @@ from callgate.lint import (
     _scan_shadow,
     _scan_suppress,
     _scan_unicode,
+    _unreadable,
 )
 from callgate.lint._entry import matches_rule
 from callgate.lint._finding import LintRule, RuleKind
@@ -40,6 +41,7 @@ RULES: Mapping[str, LintRule] = {
             *_scan_encoded.RULES,
             *_scan_shadow.RULES,
             *_scan_suppress.RULES,
+            *_unreadable.RULES,
             *_pins.RULES,
         ),
         key=lambda r: ("NDPCSX".index(r.id[0]), r.id),

@@ -71,9 +71,11 @@ RULES = (
         name="declaration-invalid",
         kind="lint",
         severity=H,
-        summary="A declaration cannot be read: no name, or an input schema that is not an object.",
+        summary="A declaration cannot be read: no name, an input schema that is not an object, "
+        "not plain JSON (lone surrogates, NaN, integers of more than 4,300 digits) or nested "
+        "deeper than 256 levels.",
         why="The tool cannot be offered to any model.",
-        fix="Give the declaration a name and an object input schema.",
+        fix="Give the declaration a name and an object input schema, in plain JSON.",
     ),
 )
 

@@ -27,6 +27,7 @@ from callgate.lint._scan_site import ScanHit, TextCheck, TextSite
 from callgate.lint._scan_suppress import check_self_suppression
 from callgate.lint._scan_unicode import check_hidden_unicode, check_mixed_script, hidden_messages
 from callgate.lint._text import is_hidden
+from callgate.lint._unreadable import unreadable_findings
 from callgate.lint._walk import iter_strings
 
 __all__ = ["scan", "scan_text"]
@@ -74,8 +75,11 @@ def scan(
     """
     enabled = selection(select, ignore)
     catalog = load_catalog(source)
-    index = NameIndex(catalog.entries)
-    findings: list[Finding] = []
+    readable = [e for e in catalog.entries if e.readable]
+    index = NameIndex(readable)
+    findings = list(unreadable_findings(catalog.entries, catalog.problems, rule="S017"))
+    # An unreadable declaration is still scanned as far as it can be read: a host may
+    # send its text to a model all the same.
     for entry in catalog.entries:
         sites = list(_sites(entry))
         for site in sites:
@@ -91,7 +95,7 @@ def scan(
                 )
             )
         findings.extend(check_self_suppression(entry))
-    findings.extend(check_names(catalog.entries))
+    findings.extend(check_names(readable))
     if pins is not None:
         lockfile = pins if isinstance(pins, Lockfile) else Lockfile.load(pins)
         findings.extend(pin_findings(check_pins(lockfile, catalog), catalog, lockfile))
