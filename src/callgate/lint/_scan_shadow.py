@@ -108,15 +108,22 @@ class _Known:
 
 
 class NameIndex:
-    """Tool names of a catalog, looked up exactly or within one edit."""
+    """Tool names of a catalog, looked up exactly or within one edit.
+
+    Per name it keeps the first tool of at most two servers: enough to tell whether a
+    mention is of the tool's own server or another, whatever the number of copies.
+    """
 
     def __init__(self, entries: Sequence[ToolEntry]) -> None:
         self.exact: dict[str, list[_Known]] = defaultdict(list)
         self.near: dict[str, set[str]] = defaultdict(set)
         for entry in entries:
             key = _key(entry.name)
-            self.exact[key].append(_Known(name=entry.name, server=entry.server))
-            if len(key) >= 6:
+            first = key not in self.exact
+            known = self.exact[key]
+            if len(known) < 2 and all(k.server != entry.server for k in known):
+                known.append(_Known(name=entry.name, server=entry.server))
+            if len(key) >= 6 and first:
                 for variant in _deletions(key):
                     self.near[variant].add(key)
 
@@ -214,21 +221,24 @@ def _parameters(entry: ToolEntry) -> list[str]:
 
 def check_names(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
     """S009 for lookalike tool and parameter names; S011 for names two servers share."""
-    by_skeleton: dict[str, list[ToolEntry]] = defaultdict(list)
+    # skeleton -> the first two distinct names with it: enough to name what one imitates
+    by_skeleton: dict[str, list[str]] = defaultdict(list)
     for entry in entries:
-        by_skeleton[skeleton(entry.name)].append(entry)
+        names = by_skeleton[skeleton(entry.name)]
+        if len(names) < 2 and entry.name not in names:
+            names.append(entry.name)
     for entry in entries:
-        yield from _lookalike(entry, by_skeleton[skeleton(entry.name)])
+        if not entry.name.isascii():
+            yield from _lookalike(entry, by_skeleton[skeleton(entry.name)])
         yield from _parameter_lookalikes(entry)
     yield from _collisions(entries)
 
 
-def _lookalike(entry: ToolEntry, same: list[ToolEntry]) -> Iterator[Finding]:
-    others = [e for e in same if e.name != entry.name]
-    mixed = not entry.name.isascii() and (mixed_script(entry.name) or bool(others))
-    if not mixed:
+def _lookalike(entry: ToolEntry, same: list[str]) -> Iterator[Finding]:
+    others = [name for name in same if name != entry.name][:1]
+    if not (mixed_script(entry.name) or others):
         return
-    target = f" and imitates {others[0].name!r}" if others else ""
+    target = f" and imitates {others[0]!r}" if others else ""
     yield Finding(
         rule="S009",
         severity=H,
