@@ -6,8 +6,9 @@
     pin_catalog(catalog)          a `Lockfile` of fingerprints; `check_pins` compares
 
 A catalog is a path (JSON or JSON Lines file of any dialect, or a folder of them),
-`module:attr`, a `Catalog`, or an iterable of `Tool`s or declaration dicts. Everything
-here is offline and deterministic.
+`module:attr`, a `Catalog`, or an iterable of `Tool`s or declaration dicts; tools of
+separate MCP servers are stated with `load_servers({name: catalog})`. Everything here is
+offline and deterministic.
 """
 
 from callgate.lint._diff import Change, ChangeKind, DiffReport, compare_schemas, diff_catalogs
@@ -31,6 +32,7 @@ from callgate.lint._report import Report
 from callgate.lint._sarif import to_sarif
 from callgate.lint._scan import scan, scan_text
 from callgate.lint._scan_site import ScanHit
+from callgate.lint._servers import load_servers
 
 __all__ = [
     "RULES",
@@ -58,6 +60,7 @@ __all__ = [
     "entry_from_tool",
     "lint",
     "load_catalog",
+    "load_servers",
     "merge_catalogs",
     "pin_catalog",
     "pin_key",

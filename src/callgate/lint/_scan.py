@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from callgate.lint._entry import ToolEntry
 from callgate.lint._finding import Finding
@@ -83,9 +84,8 @@ def scan(
     for entry in catalog.entries:
         sites = list(_sites(entry))
         for site in sites:
-            checks = _DECODED_CHECKS if site.decoded_from else _CHECKS
-            for check in checks:
-                findings.extend(_finding(entry, site, hit) for hit in check(site))
+            hits = _hits(site.text, site.field, decoded=site.decoded_from is not None)
+            findings.extend(_finding(entry, site, hit) for hit in hits)
         for site, start, end, severity, message in check_shadowing(entry, sites, index):
             findings.append(
                 _finding(
@@ -118,24 +118,30 @@ def scan_text(text: str, *, field: str = "description") -> list[ScanHit]:
 
 def _sites(entry: ToolEntry) -> Iterator[TextSite]:
     for found in iter_strings(entry.raw):
-        site = TextSite(text=found.text, field=found.field, pointer=found.pointer, tool=entry.name)
-        yield site
-        for kind, message in hidden_messages(found.text):
+        for decoded_from, text in _readings(found.text):
             yield TextSite(
-                text=message,
+                text=text,
                 field=found.field,
                 pointer=found.pointer,
                 tool=entry.name,
-                decoded_from=kind,
+                decoded_from=decoded_from,
             )
-        for _, _, encoding, decoded in decode_blobs(found.text):
-            yield TextSite(
-                text=decoded,
-                field=found.field,
-                pointer=found.pointer,
-                tool=entry.name,
-                decoded_from=encoding,
-            )
+
+
+# Catalogs repeat their strings (parameter names, stock descriptions): each distinct string
+# is read and checked once per process, whatever the number of tools that carry it.
+@lru_cache(maxsize=1 << 16)
+def _readings(text: str) -> tuple[tuple[str | None, str], ...]:
+    """The text as written, then what it hides: tag characters, selectors, base64, hex."""
+    hidden = [(kind, message) for kind, message in hidden_messages(text)]
+    encoded = [(encoding, decoded) for _, _, encoding, decoded in decode_blobs(text)]
+    return ((None, text), *hidden, *encoded)
+
+
+@lru_cache(maxsize=1 << 16)
+def _hits(text: str, field: str, *, decoded: bool) -> tuple[ScanHit, ...]:
+    site = TextSite(text=text, field=field, pointer="", tool="")
+    return tuple(hit for check in (_DECODED_CHECKS if decoded else _CHECKS) for hit in check(site))
 
 
 def _finding(entry: ToolEntry, site: TextSite, hit: ScanHit) -> Finding:

@@ -185,6 +185,10 @@ def iter_strings(value: Any, pointer: str = "") -> Iterator[StringSite]:
             )
 
 
+_Path = tuple[Any, str | int] | None
+"""A pointer as a chain (parent chain, token), made into text only when reported."""
+
+
 def unreadable(value: Any, pointer: str = "") -> tuple[tuple[str, str], ...]:
     """(pointer, reason) for each part of `value` that is not plain JSON or lies beyond a
     walking bound: lone surrogates, NaN and infinities, integers of more than 4,300
@@ -192,54 +196,68 @@ def unreadable(value: Any, pointer: str = "") -> tuple[tuple[str, str], ...]:
     `MAX_DEPTH`, more than `MAX_VALUES` values. At most 20 are listed, then a count."""
     found: list[tuple[str, str]] = []
     more = 0
-    stack: list[tuple[Any, str, int]] = [(value, pointer, 0)]
+    stack: list[tuple[Any, _Path, int]] = [(value, None, 0)]
     seen = 0
     while stack:
-        current, where, depth = stack.pop()
+        current, path, depth = stack.pop()
         seen += 1
         if seen > MAX_VALUES:
             found.append(
-                (printable(where), f"more than {MAX_VALUES:,} values; the rest was not read")
+                (_text(pointer, path), f"more than {MAX_VALUES:,} values; the rest unread")
             )
             break
-        reasons, children = _inspect(current, where, depth)
+        reasons = _inspect(current, path, depth, stack)
         for reason in reasons:
             if len(found) < _MAX_REPORTED:
-                found.append((printable(where), reason))
+                found.append((_text(pointer, path), reason))
             else:
                 more += 1
-        stack.extend(reversed(children))
     if more:
         found.append((printable(pointer), f"and {more:,} more parts that cannot be read"))
     return tuple(found)
 
 
-def _inspect(value: Any, where: str, depth: int) -> tuple[list[str], list[tuple[Any, str, int]]]:
-    """Why `value` itself cannot be read, and its children to look at next."""
-    if value is None or isinstance(value, bool):
-        return [], []
-    if isinstance(value, str):
-        return _text_problems(value), []
-    if isinstance(value, int):
-        return _integer_problems(value), []
-    if isinstance(value, float):
-        return ([] if math.isfinite(value) else [_NON_FINITE[str(value)]]), []
-    if not isinstance(value, Mapping | list | tuple):
-        return [f"a Python {type(value).__name__} is not a JSON value"], []
+def _text(pointer: str, path: _Path) -> str:
+    tokens: list[str | int] = []
+    while path is not None:
+        path, token = path
+        tokens.append(token)
+    return printable(join(pointer, *reversed(tokens)))
+
+
+def _inspect(value: Any, path: _Path, depth: int, stack: list[tuple[Any, _Path, int]]) -> list[str]:
+    """Why `value` itself cannot be read; its children go on `stack`, last one first."""
+    kind = type(value)
+    mapping = kind is dict or (kind is not list and isinstance(value, Mapping))
+    if not mapping and not isinstance(value, list | tuple):
+        return _scalar_problems(value)
     if depth >= MAX_DEPTH:
-        return [f"nested deeper than {MAX_DEPTH} levels; what lies below was not read"], []
-    if isinstance(value, list | tuple):
-        return [], [(child, join(where, i), depth + 1) for i, child in enumerate(value)]
+        return [f"nested deeper than {MAX_DEPTH} levels; what lies below was not read"]
+    if not mapping:
+        stack.extend((value[i], (path, i), depth + 1) for i in range(len(value) - 1, -1, -1))
+        return []
     reasons: list[str] = []
-    children: list[tuple[Any, str, int]] = []
-    for key, child in value.items():
+    for key, child in reversed(list(value.items())):
         if not isinstance(key, str):
             reasons.append(f"a key of type {type(key).__name__} is not a JSON object key")
             continue
-        inner = join(where, key)
-        reasons += [f"key {key[:40]!r}: {reason}" for reason in _text_problems(key)]
-        children.append((child, inner, depth + 1))
-    return reasons, children
+        if not key.isascii():
+            reasons += [f"key {key[:40]!r}: {reason}" for reason in _text_problems(key)]
+        stack.append((child, (path, key), depth + 1))
+    reasons.reverse()
+    return reasons
+
+
+def _scalar_problems(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [] if value.isascii() else _text_problems(value)
+    if value is None or isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return _integer_problems(value)
+    if isinstance(value, float):
+        return [] if math.isfinite(value) else [_NON_FINITE[str(float(value))]]
+    return [f"a Python {type(value).__name__} is not a JSON value"]
 
 
 _NON_FINITE = {
