@@ -51,6 +51,7 @@ _ONE = (
     "additionalItems",
 )
 _MANY = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
+_KEYWORDS = frozenset(_MAPS + _ONE + _MANY)
 
 # Values of these keys are machine keywords, never text a model reads as prose.
 _STRUCTURAL = frozenset(
@@ -72,7 +73,10 @@ _STRUCTURAL = frozenset(
 
 def escape(part: str | int) -> str:
     """One JSON pointer reference token (RFC 6901)."""
-    return str(part).replace("~", "~0").replace("/", "~1")
+    text = part if isinstance(part, str) else str(part)
+    if "~" not in text and "/" not in text:
+        return text
+    return text.replace("~", "~0").replace("/", "~1")
 
 
 def join(pointer: str, *parts: str | int) -> str:
@@ -104,12 +108,18 @@ def iter_schema_nodes(schema: Mapping[str, Any], pointer: str = "") -> Iterator[
             stack.extend(reversed(list(_children(site))))
 
 
+def _is_map(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _children(site: SchemaNode) -> Iterator[SchemaNode]:
     node, pointer, depth = site.node, site.pointer, site.depth + 1
     for key, value in node.items():
-        if key in _MAPS and isinstance(value, Mapping):
+        if key not in _KEYWORDS:
+            continue
+        if key in _MAPS and _is_map(value):
             for name, child in value.items():
-                if isinstance(child, Mapping):
+                if _is_map(child):
                     yield SchemaNode(
                         pointer=join(pointer, key, name),
                         node=child,
@@ -117,11 +127,11 @@ def _children(site: SchemaNode) -> Iterator[SchemaNode]:
                         parent=node,
                         depth=depth,
                     )
-        elif key in _ONE and isinstance(value, Mapping):
+        elif key in _ONE and _is_map(value):
             yield SchemaNode(pointer=join(pointer, key), node=value, parent=node, depth=depth)
         elif key in _MANY and isinstance(value, list):
             for i, child in enumerate(value):
-                if isinstance(child, Mapping):
+                if _is_map(child):
                     yield SchemaNode(
                         pointer=join(pointer, key, i), node=child, parent=node, depth=depth
                     )
