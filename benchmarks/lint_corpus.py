@@ -194,9 +194,11 @@ class Grower:
         words = Counter(t for _, d in pool for t in _TOKEN.findall(str(d.get("name", "")).lower()))
         self.nouns = sorted(w for w in words if len(w) >= 4 and w not in _SYNONYMS)
 
-    def grow(self, count: int) -> list[dict[str, Any]]:
+    def grow(
+        self, count: int, weights: tuple[int, int, int] = (55, 35, 10)
+    ) -> list[dict[str, Any]]:
+        """`count` tools: varied real tools, OpenAPI-style operations, namespaced copies."""
         makers = (self.variant, self.openapi, self.renamespaced)
-        weights = (55, 35, 10)
         return [self.rng.choices(makers, weights)[0]() for _ in range(count)]
 
     def renamespaced(self) -> dict[str, Any]:
@@ -298,16 +300,16 @@ def child(command: str, catalog: str, limit: int | None) -> None:
     """Load (the first `limit` tools of) `catalog`, run `command`; print one JSON line."""
     from callgate import lint as package
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if catalog.startswith("corpus:"):
         loaded = corpora(data_dir(None))[catalog.removeprefix("corpus:")]
     else:
         tools = json.loads(Path(catalog).read_text(encoding="utf-8"))
         loaded = package.load_catalog(tools[:limit] if limit else tools)
-    load_s = time.perf_counter() - started
-    started = time.perf_counter()
+    load_s, load_cpu = time.perf_counter() - started, time.process_time() - cpu
+    started, cpu = time.perf_counter(), time.process_time()
     report = package.lint(loaded) if command == "lint" else package.scan(loaded)
-    run_s = time.perf_counter() - started
+    run_s, run_cpu = time.perf_counter() - started, time.process_time() - cpu
     near = sorted(
         f"{f.location.source_pointer} {f.message}" for f in report.active if f.rule == "C001"
     )
@@ -317,6 +319,9 @@ def child(command: str, catalog: str, limit: int | None) -> None:
                 "tools": report.tools,
                 "load_s": round(load_s, 2),
                 "run_s": round(run_s, 2),
+                "load_cpu_s": round(load_cpu, 2),
+                "run_cpu_s": round(run_cpu, 2),
+                "load_average": round(os.getloadavg()[0], 1),
                 "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
                 "findings": len(report.active),
                 "by_rule": report.by_rule(),
@@ -376,42 +381,53 @@ def against_baseline(old: Path, timeout: float) -> dict[str, Any]:
     return out
 
 
+CATALOGS = {
+    "mixed": (55, 35, 10),
+    "openapi": (0, 100, 0),  # one large API's operations: the hardest case for near-duplicates
+}
+
+
 def scale(args: argparse.Namespace, data: Path, work: Path, old: Path | None) -> dict[str, Any]:
-    grower = Grower(source_pool(data), args.seed)
-    tools = grower.grow(args.tools)
-    catalog = work / "grown.json"
-    catalog.write_text(json.dumps(tools), encoding="utf-8")
-    sizes = sorted({s for s in (1000, 4000, 8000, args.tools) if s <= args.tools})
+    pool = source_pool(data)
+    out: dict[str, Any] = {
+        "baseline": f"revision {args.baseline_rev} (pairwise near-duplicates)"
+        if old
+        else "not available (no git history)",
+        "catalogs": {},
+    }
+    for kind, weights in CATALOGS.items():
+        tools = Grower(pool, args.seed).grow(args.tools, weights)
+        catalog = work / f"{kind}.json"
+        catalog.write_text(json.dumps(tools), encoding="utf-8")
+        out["catalogs"][kind] = {
+            "tools": len(tools),
+            "seed": args.seed,
+            "grown_from": "BFCL function docs, LiveMCPBench and Docker MCP registry tools",
+            "kinds": dict(zip(("varied", "openapi", "namespaced copies"), weights, strict=True)),
+            "distinct_names": len({_name(t) for t in tools}),
+            "distinct_descriptions": len({str(_body(t).get("description")) for t in tools}),
+            "sizes": _sizes(args, kind, catalog, old),
+        }
+    return out
+
+
+def _sizes(args: argparse.Namespace, kind: str, catalog: Path, old: Path | None) -> dict[str, Any]:
     rows: dict[str, Any] = {}
-    for size in sizes:
+    for size in sorted({s for s in (1000, 4000, 8000, args.tools) if s <= args.tools}):
         row: dict[str, Any] = {}
         for command in ("lint", "scan"):
             row[command] = new = run_child(command, catalog, size, None, args.timeout)
-            print(_line(size, command, "new", new), flush=True)
+            print(_line(kind, size, command, "new", new), flush=True)
             if old is not None and size in args.baseline_sizes:
                 row[f"{command}_baseline"] = base = run_child(
                     command, catalog, size, old, args.timeout
                 )
-                print(_line(size, command, "baseline", base), flush=True)
+                print(_line(kind, size, command, "baseline", base), flush=True)
                 row[f"{command}_comparison"] = compare(new, base)
-        rows[str(size)] = row
-    for row in rows.values():
         for result in row.values():
             result.pop("near_duplicates", None)
-    return {
-        "catalog": {
-            "tools": len(tools),
-            "seed": args.seed,
-            "grown_from": "BFCL function docs, LiveMCPBench and Docker MCP registry tools",
-            "kinds": "55% varied tools, 35% OpenAPI-style families, 10% namespaced copies",
-            "distinct_names": len({_name(t) for t in tools}),
-            "distinct_descriptions": len({str(_body(t).get("description")) for t in tools}),
-        },
-        "baseline": f"revision {args.baseline_rev} (pairwise near-duplicates)"
-        if old
-        else "not available (no git history)",
-        "sizes": rows,
-    }
+        rows[str(size)] = row
+    return rows
 
 
 def compare(new: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
@@ -420,9 +436,11 @@ def compare(new: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
     mine, theirs = set(new["near_duplicates"]), set(base["near_duplicates"])
     tools_new = {n.split(" ", 1)[0] for n in mine}
     tools_old = {n.split(" ", 1)[0] for n in theirs}
-    total_new, total_old = new["load_s"] + new["run_s"], base["load_s"] + base["run_s"]
+    total_new = new["load_cpu_s"] + new["run_cpu_s"]
+    total_old = base["load_cpu_s"] + base["run_cpu_s"]
     return {
-        "time_ratio_baseline_over_new": round(total_old / total_new, 1),
+        "cpu_ratio_baseline_over_new": round(total_old / total_new, 2),
+        "run_cpu_ratio_baseline_over_new": round(base["run_cpu_s"] / new["run_cpu_s"], 2),
         "memory_ratio_baseline_over_new": round(base["peak_rss_mb"] / new["peak_rss_mb"], 1),
         "near_duplicate_tools": {
             "new": len(tools_new),
@@ -435,12 +453,13 @@ def compare(new: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _line(size: int, command: str, which: str, row: dict[str, Any]) -> str:
+def _line(kind: str, size: int, command: str, which: str, row: dict[str, Any]) -> str:
     if "run_s" not in row:
-        return f"{size:>6} {command} {which:>8}: stopped after {row['stopped_after_s']} s"
+        return f"{kind} {size:>6} {command} {which:>8}: stopped after {row['stopped_after_s']} s"
     return (
-        f"{size:>6} {command} {which:>8}: load {row['load_s']} s + {command} {row['run_s']} s, "
-        f"peak {row['peak_rss_mb']} MB, {row['findings']} findings"
+        f"{kind} {size:>6} {command} {which:>8}: load {row['load_s']} s + {command} "
+        f"{row['run_s']} s (CPU {row['load_cpu_s']} + {row['run_cpu_s']} s, load average "
+        f"{row['load_average']}), peak {row['peak_rss_mb']} MB, {row['findings']} findings"
     )
 
 

@@ -111,10 +111,13 @@ def _earliest_match(
 ) -> tuple[_Tool | None, bool]:
     """The earliest earlier tool similar to `tool`, and whether the budget ran out first."""
     postings = [index[r] for r in tool.ranked[: _prefix(len(tool.ranked))] if r in index]
+    if not postings:
+        return None, False
     size = len(tool.words)
     compared = 0
     last = -1
-    for position in heapq.merge(*postings):
+    merged = postings[0] if len(postings) == 1 else heapq.merge(*postings)
+    for position in merged:
         if position == last:
             continue
         last = position
@@ -122,8 +125,8 @@ def _earliest_match(
             return None, True
         compared += 1
         other = tools[position]
-        small, large = sorted((size, len(other.words)))
-        if small * _SIMILAR[1] < large * _SIMILAR[0]:
+        length = len(other.words)
+        if min(size, length) * _SIMILAR[1] < max(size, length) * _SIMILAR[0]:
             continue  # sizes alone rule it out
         if _similar(other, tool):
             return other, False
@@ -132,7 +135,8 @@ def _earliest_match(
 
 def _similar(first: _Tool, second: _Tool) -> bool:
     a, b = first.words, second.words
-    if len(a & b) / len(a | b) < _SIMILAR[0] / _SIMILAR[1]:
+    shared = len(a & b)
+    if shared / (len(a) + len(b) - shared) < _SIMILAR[0] / _SIMILAR[1]:
         return False
     return _jaccard(_pairs(first), _pairs(second)) >= _PAIRS
 

@@ -71,8 +71,8 @@ RULES = (
         kind="lint",
         severity=H,
         summary="A declaration cannot be read: no name, an input schema that is not an object, "
-        "not plain JSON (lone surrogates, NaN, integers of more than 4,300 digits) or nested "
-        "deeper than 256 levels.",
+        "not plain JSON (lone surrogates, NaN, integers of more than 4,300 digits), nested "
+        "deeper than 256 levels or more than 100,000 values.",
         why="The tool cannot be offered to any model.",
         fix="Give the declaration a name and an object input schema, in plain JSON.",
     ),

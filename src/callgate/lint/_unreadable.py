@@ -22,7 +22,7 @@ RULES = (
         severity=Severity.HIGH,
         summary="A declaration, or part of it, cannot be read: not plain JSON (lone "
         "surrogates, NaN, integers of more than 4,300 digits), nested deeper than 256 "
-        "levels, or no tool declaration at all.",
+        "levels, more than 100,000 values, or no tool declaration at all.",
         why="What the scan cannot read it cannot clear, and a host may still send it to the model.",
         fix="Write the declaration as plain JSON: UTF-8 text, finite numbers, shallow schemas.",
     ),

@@ -29,9 +29,9 @@ __all__ = [
 MAX_DEPTH = 256
 """Objects and arrays nested deeper than this are not read (128 schema levels: no real
 schema comes near, and the JSON and schema libraries underneath recurse)."""
-MAX_VALUES = 1_000_000
-"""Values read from one declaration at most (shared sub-objects of a Python value could
-otherwise multiply without end)."""
+MAX_VALUES = 100_000
+"""Values read from one declaration at most: no model API takes a tool that large, and
+shared sub-objects of a Python value could otherwise multiply without end."""
 MAX_DIGITS = 4300
 """Longest integer Python turns into text by default (`sys.get_int_max_str_digits`)."""
 _MAX_REPORTED = 20
