@@ -296,8 +296,8 @@ def _snake(text: str) -> str:
 # ---------------------------------------------------------------- measuring in a child
 
 
-def child(command: str, catalog: str, limit: int | None) -> None:
-    """Load (the first `limit` tools of) `catalog`, run `command`; print one JSON line."""
+def child(command: str, catalog: str) -> None:
+    """Load `catalog` (a file, or `corpus:NAME`), run `command`; print one JSON line."""
     from callgate import lint as package
 
     started, cpu = time.perf_counter(), time.process_time()
@@ -305,7 +305,7 @@ def child(command: str, catalog: str, limit: int | None) -> None:
         loaded = corpora(data_dir(None))[catalog.removeprefix("corpus:")]
     else:
         tools = json.loads(Path(catalog).read_text(encoding="utf-8"))
-        loaded = package.load_catalog(tools[:limit] if limit else tools)
+        loaded = package.load_catalog(tools)
     load_s, load_cpu = time.perf_counter() - started, time.process_time() - cpu
     started, cpu = time.perf_counter(), time.process_time()
     report = package.lint(loaded) if command == "lint" else package.scan(loaded)
@@ -332,7 +332,7 @@ def child(command: str, catalog: str, limit: int | None) -> None:
 
 
 def run_child(
-    command: str, catalog: Path | str, limit: int, source: Path | None, timeout: float
+    command: str, catalog: Path | str, source: Path | None, timeout: float
 ) -> dict[str, Any]:
     env = dict(os.environ)
     if source is not None:
@@ -340,7 +340,7 @@ def run_child(
     argv = [sys.executable, __file__, "--child", command, "--catalog", str(catalog)]
     try:
         done = subprocess.run(
-            [*argv, "--limit", str(limit)],
+            argv,
             env=env,
             capture_output=True,
             text=True,
@@ -348,7 +348,7 @@ def run_child(
             check=True,
         )
     except subprocess.TimeoutExpired:
-        return {"tools": limit, "stopped_after_s": timeout}
+        return {"stopped_after_s": timeout}
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -374,8 +374,8 @@ def against_baseline(old: Path, timeout: float) -> dict[str, Any]:
     """Lint of each real corpus by both implementations: the findings must agree."""
     out: dict[str, Any] = {}
     for name in ("bfcl", "livemcpbench", "docker-mcp-registry"):
-        new = run_child("lint", f"corpus:{name}", 0, None, timeout)
-        base = run_child("lint", f"corpus:{name}", 0, old, timeout)
+        new = run_child("lint", f"corpus:{name}", None, timeout)
+        base = run_child("lint", f"corpus:{name}", old, timeout)
         out[name] = compare(new, base)
         print(f"{name}: lint findings against the baseline {out[name]}", flush=True)
     return out
@@ -397,8 +397,6 @@ def scale(args: argparse.Namespace, data: Path, work: Path, old: Path | None) ->
     }
     for kind, weights in CATALOGS.items():
         tools = Grower(pool, args.seed).grow(args.tools, weights)
-        catalog = work / f"{kind}.json"
-        catalog.write_text(json.dumps(tools), encoding="utf-8")
         out["catalogs"][kind] = {
             "tools": len(tools),
             "seed": args.seed,
@@ -406,22 +404,25 @@ def scale(args: argparse.Namespace, data: Path, work: Path, old: Path | None) ->
             "kinds": dict(zip(("varied", "openapi", "namespaced copies"), weights, strict=True)),
             "distinct_names": len({_name(t) for t in tools}),
             "distinct_descriptions": len({str(_body(t).get("description")) for t in tools}),
-            "sizes": _sizes(args, kind, catalog, old),
+            "sizes": _sizes(args, kind, tools, work, old),
         }
     return out
 
 
-def _sizes(args: argparse.Namespace, kind: str, catalog: Path, old: Path | None) -> dict[str, Any]:
+def _sizes(
+    args: argparse.Namespace, kind: str, tools: list[Any], work: Path, old: Path | None
+) -> dict[str, Any]:
+    """Each size as a file of its own: the child reads only what it is measured on."""
     rows: dict[str, Any] = {}
     for size in sorted({s for s in (1000, 4000, 8000, args.tools) if s <= args.tools}):
+        catalog = work / f"{kind}-{size}.json"
+        catalog.write_text(json.dumps(tools[:size]), encoding="utf-8")
         row: dict[str, Any] = {}
         for command in ("lint", "scan"):
-            row[command] = new = run_child(command, catalog, size, None, args.timeout)
+            row[command] = new = run_child(command, catalog, None, args.timeout)
             print(_line(kind, size, command, "new", new), flush=True)
             if old is not None and size in args.baseline_sizes:
-                row[f"{command}_baseline"] = base = run_child(
-                    command, catalog, size, old, args.timeout
-                )
+                row[f"{command}_baseline"] = base = run_child(command, catalog, old, args.timeout)
                 print(_line(kind, size, command, "baseline", base), flush=True)
                 row[f"{command}_comparison"] = compare(new, base)
         for result in row.values():
@@ -479,10 +480,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900, help="seconds per child run")
     parser.add_argument("--child", choices=("lint", "scan"), help=argparse.SUPPRESS)
     parser.add_argument("--catalog", help=argparse.SUPPRESS)
-    parser.add_argument("--limit", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.catalog, args.limit)
+        child(args.child, args.catalog)
         return
     data = data_dir(args.data)
     results: dict[str, Any] = {
