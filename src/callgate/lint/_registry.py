@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+from callgate._errors import UserError
 from callgate.lint import (
     _pins,
     _rules_catalog,
@@ -70,7 +71,7 @@ def selection(
         if selector.upper() not in ("*", "ALL") and not any(
             matches_rule(r, selector) for r in RULES
         ):
-            raise ValueError(
+            raise UserError(
                 f"unknown rule selector {selector!r}; rule ids look like "
                 f"{', '.join(list(RULES)[:3])}, ..."
             )
@@ -84,8 +85,12 @@ def selection(
 
 
 def _split(values: Iterable[str] | None) -> list[str]:
+    if isinstance(values, str):
+        values = [values]
     out: list[str] = []
     for value in values or ():
+        if not isinstance(value, str):
+            raise UserError(f"rule selectors are strings, got {type(value).__name__}")
         out += [v for v in value.replace(",", " ").split() if v]
     return out
 

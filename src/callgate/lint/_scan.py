@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
+from callgate._errors import UserError
 from callgate.lint._entry import ToolEntry
 from callgate.lint._finding import Finding
 from callgate.lint._load import CatalogSource, load_catalog
@@ -97,6 +98,8 @@ def scan(
         findings.extend(check_self_suppression(entry))
     findings.extend(check_names(readable))
     if pins is not None:
+        if not isinstance(pins, Lockfile | str | os.PathLike):
+            raise UserError(f"pins must be a Lockfile or a path, got {type(pins).__name__}")
         lockfile = pins if isinstance(pins, Lockfile) else Lockfile.load(pins)
         findings.extend(pin_findings(check_pins(lockfile, catalog), catalog, lockfile))
     return finish(
