@@ -158,16 +158,19 @@ def entry_from_declaration(
     """
     if not isinstance(raw, Mapping):
         raise UserError(f"a tool declaration must be an object, got {type(raw).__name__}")
+    where: dict[str, Any] = {
+        "source": source,
+        "source_pointer": source_pointer,
+        "line": line,
+        "group": group,
+        "server": server,
+        "trusted": trusted,
+    }
     problems = unreadable(raw)
-    if problems:
-        return replace(
-            _unreadable_entry(raw, problems, source_pointer),
-            source=source,
-            line=line,
-            group=group,
-            server=server,
-            trusted=trusted,
-        )
+    return _unreadable_entry(raw, problems, where) if problems else _readable_entry(raw, where)
+
+
+def _readable_entry(raw: Mapping[str, Any], where: dict[str, Any]) -> ToolEntry:
     declaration = read_declaration(raw)
     body_pointer = "/function" if declaration.shape == "openai_chat" else ""
     body = raw.get("function") if declaration.shape == "openai_chat" else raw
@@ -194,8 +197,6 @@ def entry_from_declaration(
         declaration=declaration,
         body_pointer=body_pointer,
         schema_pointer=schema_pointer,
-        server=server,
-        trusted=trusted,
         tool=tool,
         deprecated=deprecated,
         replacement=replacement,
@@ -204,26 +205,23 @@ def entry_from_declaration(
         node_suppress=node_suppress,
         _legacy=_legacy_positions(raw) if declaration.shape == "legacy_arguments" else {},
         _covered=_covering(node_suppress),
-        source=source,
-        source_pointer=source_pointer,
-        line=line,
-        group=group,
+        **where,
     )
 
 
 def _unreadable_entry(
-    raw: Mapping[str, Any], problems: tuple[tuple[str, str], ...], source_pointer: str | None
+    raw: Mapping[str, Any], problems: tuple[tuple[str, str], ...], where: dict[str, Any]
 ) -> ToolEntry:
     function = raw.get("function")
     declared = (function if isinstance(function, Mapping) else raw).get("name")
     name = printable(declared) if isinstance(declared, str) and declared else ""
     name = name if len(name) <= 200 else name[:197] + "..."
     return ToolEntry(
-        name=name or f"#{source_pointer or ''}",
+        name=name or f"#{where['source_pointer'] or ''}",
         raw=raw,
         declaration=Declaration(shape="plain", name=name, description="", input_schema={}),
-        source_pointer=source_pointer,
         unreadable=problems,
+        **where,
     )
 
 
