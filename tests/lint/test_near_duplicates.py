@@ -130,3 +130,28 @@ def test_lint_reports_near_duplicates_in_a_large_group() -> None:
     tools.append({"name": "add_event", "description": base.replace("a calendar", "a new calendar")})
     report = lint(tools, select=["C001"])
     assert [f.location.tool for f in report.active] == ["add_event"]
+
+
+def _brute_near(names: list[str], word: str) -> set[str]:
+    from callgate.lint._scan_shadow import _deletions, _key
+
+    key = _key(word)
+    if key in {_key(n) for n in names}:
+        return {n for n in names if _key(n) == key}
+    if len(key) < 6:
+        return set()
+    mine = set(_deletions(key))
+    return {n for n in names if len(_key(n)) >= 6 and mine & set(_deletions(_key(n)))}
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.text("abc_", min_size=4, max_size=9), min_size=1, max_size=30, unique=True),
+    st.text("abc_", min_size=4, max_size=9),
+)
+def test_name_index_finds_what_comparing_every_name_finds(names: list[str], word: str) -> None:
+    from callgate.lint._scan_shadow import NameIndex
+
+    entries = [entry_from_declaration({"name": n, "description": "x"}) for n in names]
+    found = {k.name for k in NameIndex(entries).find(word)}
+    assert found == _brute_near(names, word)

@@ -111,12 +111,16 @@ class NameIndex:
     """Tool names of a catalog, looked up exactly or within one edit.
 
     Per name it keeps the first tool of at most two servers: enough to tell whether a
-    mention is of the tool's own server or another, whatever the number of copies.
+    mention is of the tool's own server or another, whatever the number of copies. Near
+    lookups go through the hashes of each name's one-letter deletions (symmetric delete);
+    holding hashes rather than strings and sets keeps the index small for large catalogs,
+    and each candidate is checked for real before it is returned.
     """
 
     def __init__(self, entries: Sequence[ToolEntry]) -> None:
         self.exact: dict[str, list[_Known]] = defaultdict(list)
-        self.near: dict[str, set[str]] = defaultdict(set)
+        self._names: list[str] = []
+        self._near: dict[int, int | tuple[int, ...]] = {}
         for entry in entries:
             key = _key(entry.name)
             first = key not in self.exact
@@ -124,8 +128,16 @@ class NameIndex:
             if len(known) < 2 and all(k.server != entry.server for k in known):
                 known.append(_Known(name=entry.name, server=entry.server))
             if len(key) >= 6 and first:
-                for variant in _deletions(key):
-                    self.near[variant].add(key)
+                self._add_near(key)
+
+    def _add_near(self, key: str) -> None:
+        position = len(self._names)
+        self._names.append(key)
+        for variant in set(_deletions(key)):
+            held = self._near.setdefault(hash(variant), position)
+            if held != position:
+                found = held if isinstance(held, tuple) else (held,)
+                self._near[hash(variant)] = (*found, position)
 
     def find(self, word: str) -> list[_Known]:
         key = _key(word)
@@ -133,8 +145,14 @@ class NameIndex:
             return self.exact[key]
         if len(key) < 6:
             return []
-        keys = self.near.get(key, set()).union(*(self.near.get(v, set()) for v in _deletions(key)))
-        return [k for found in sorted(keys) for k in self.exact[found]]
+        variants = set(_deletions(key))
+        positions: set[int] = set()
+        for variant in variants:
+            held = self._near.get(hash(variant))
+            positions.update(held if isinstance(held, tuple) else () if held is None else (held,))
+        keys = {self._names[p] for p in positions}
+        real = sorted(k for k in keys if variants & set(_deletions(k)))  # hashes can collide
+        return [k for found in real for k in self.exact[found]]
 
 
 def _key(name: str) -> str:
