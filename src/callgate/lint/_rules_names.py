@@ -201,8 +201,8 @@ def _value_words(props: Mapping[str, Any]) -> dict[str, str]:
     for pname, schema in props.items():
         if not isinstance(schema, Mapping):
             continue
-        values = list(schema.get("enum") or [])
-        for value in values:
+        values = schema.get("enum")
+        for value in values if isinstance(values, list) else ():
             if isinstance(value, str) and len(value) >= 3 and value.isalpha():
                 out.setdefault(value.lower(), str(pname))
     return out
