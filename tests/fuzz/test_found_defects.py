@@ -55,11 +55,6 @@ def test_extract_calls_survives_deep_brackets(text: str) -> None:
         extract_calls(text, [lookup])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="lint engine: _diff._constraint_changes subtracts bounds (maximum, minLength...) "
-    "without checking that they are numbers",
-)
 def test_diff_of_a_bound_that_is_not_a_number() -> None:
     def declare(maximum: object) -> list[dict[str, object]]:
         schema = {"type": "object", "properties": {"n": {"type": "integer", "maximum": maximum}}}
@@ -100,11 +95,6 @@ async def test_the_breaker_notice_is_encodable_text() -> None:
         record.result.content.encode("utf-8")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="lint engine: _rules_names._value_words iterates `enum` without checking that "
-    "it is a list",
-)
 def test_lint_of_an_enum_that_is_not_a_list() -> None:
     schema = {"type": "object", "properties": {"unit": {"enum": 10**120}}}
     lint([{"name": "get_weather", "description": "Forecast.", "parameters": schema}])

@@ -88,11 +88,6 @@ async def _run(gateway: Gateway, calls: list[tuple[str, dict[str, Any]]]) -> Non
                 assert not isinstance(args.get("limit"), float) or not math.isnan(args["limit"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="schema: parse_arguments raises UnicodeEncodeError on a lone surrogate inside an "
-    "arguments object instead of returning an ArgumentError (callgate/schema/_parse.py)",
-)
 async def test_a_lone_surrogate_in_python_arguments_is_an_invalid_call(gateway: Gateway) -> None:
     result = await gateway.gate.call(
         ToolCall(id="1", name="notes_search", arguments={"query": "\ud800"})

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import callgate.lint as lint_api
+from callgate._errors import UserError
 from callgate.lint import RULES, RuleKind, Severity, rules, rules_markdown, selection
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,13 +31,13 @@ def test_selection_by_id_prefix_and_ignore() -> None:
 
 
 def test_unknown_selector_is_an_error() -> None:
-    with pytest.raises(ValueError, match="unknown rule selector"):
+    with pytest.raises(UserError, match="unknown rule selector"):
         selection(["Z1"])
 
 
 def test_severity_parsing() -> None:
     assert Severity.parse("High") is Severity.HIGH
-    with pytest.raises(ValueError, match="choose one of"):
+    with pytest.raises(UserError, match="choose one of"):
         Severity.parse("severe")
 
 

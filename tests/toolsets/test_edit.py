@@ -113,7 +113,7 @@ async def test_edits_refuse_what_is_not_text(
     same = await s.call("edit_file", path="README.md", old="# Project", new="# Project")
     assert binary.route == same.route == "failed"
     surrogate = await session(lean=True).call_raw("edit_file", SURROGATE)
-    assert surrogate.route == "failed" and "lone surrogate" in surrogate.content
+    assert surrogate.route == "invalid" and "lone surrogate" in surrogate.content
     assert (workspace / "README.md").read_text().startswith("# Project")
 
 

@@ -97,7 +97,7 @@ COMMANDS = (
     CommandSpec(
         name="serve",
         target="callgate.cli._serve:serve",
-        help="Serve MCP: your mcpServers and own tools, every call through the gate.",
+        help="An MCP gateway: your MCP servers and tools behind the gate.",
     ),
     CommandSpec(
         name="pins",

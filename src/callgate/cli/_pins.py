@@ -15,7 +15,12 @@ from callgate.cli._store_option import StoreOpt, open_cli_store
 
 __all__ = ["group"]
 
-group = typer.Typer(help="Review pinned and quarantined upstream MCP tools.", no_args_is_help=True)
+group = typer.Typer(
+    help="Review pinned and quarantined upstream MCP tools.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    add_completion=False,
+)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 ByOpt = Annotated[str | None, typer.Option("--by", help="Who decides (default: $USER).")]

@@ -90,6 +90,7 @@ def _build(fn: Executor, **options: Any) -> Tool:
         annotations=annotations,
         server_parameters=server,
         arguments_model=None if _json_native(params) else model,
+        numbers=_numbers(params),
         examples=tuple(options.pop("examples", ())),
         labels=options.pop("labels", ()),
         tags=tuple(options.pop("tags", ())),
@@ -157,8 +158,25 @@ def _output_schema(fn: Executor) -> dict[str, Any] | None:
 
 
 def _json_native(params: Mapping[str, tuple[Any, Any]]) -> bool:
-    """True when validated JSON can be passed to the function as it is (no pydantic step)."""
-    return all(_native(hint) for hint, _ in params.values())
+    """True when validated JSON can be passed to the function as it is (no pydantic step),
+    top-level numbers converted by `Tool.numbers` aside."""
+    return all(_number(hint) is not None or _native(hint) for hint, _ in params.values())
+
+
+def _numbers(params: Mapping[str, tuple[Any, Any]]) -> dict[str, type]:
+    """The top-level `int` and `float` parameters (`Tool.numbers`)."""
+    kinds = {name: _number(hint) for name, (hint, _) in params.items()}
+    return {name: kind for name, kind in kinds.items() if kind is not None}
+
+
+def _number(hint: Any) -> type | None:
+    """`int` or `float` for a parameter typed so (possibly Optional or Annotated)."""
+    if typing.get_origin(hint) is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        rest = [a for a in typing.get_args(hint) if a is not type(None)]
+        hint = rest[0] if len(rest) == 1 else None
+    return hint if hint is int or hint is float else None
 
 
 def _native(hint: Any) -> bool:

@@ -92,6 +92,10 @@ class Tool:
     metadata: Mapping[str, Any] = field(default_factory=dict, compare=False)
     """Free-form data (lint suppressions, source server, ...); not part of the fingerprint."""
     arguments_model: type[BaseModel] | None = field(default=None, compare=False, repr=False)
+    numbers: Mapping[str, type] = field(default_factory=dict, compare=False, repr=False)
+    """Set by `@tool`: parameters typed `int` or `float` whose JSON numbers are converted
+    (JSON Schema's integer `3.0` arrives as `3`, a `3` for a float as `3.0`) without the
+    pydantic step the other types need."""
     """Set by `@tool`: converts validated JSON into the function's typed parameters."""
     fingerprint: str = field(init=False, compare=False)
     """sha256 of the contract's content; it changes whenever what the model sees changes."""
@@ -145,6 +149,10 @@ class Tool:
         if self.arguments_model is not None:
             model = self.arguments_model.model_validate(arguments)
             arguments = {name: getattr(model, name) for name in type(model).model_fields}
+        for name, kind in self.numbers.items():
+            value = arguments.get(name)
+            if type(value) in (int, float) and type(value) is not kind:
+                arguments[name] = kind(value)  # checked by the schema: 3.0 for an int is 3
         if self.context_parameter is not None:
             arguments[self.context_parameter] = call
         return arguments

@@ -91,7 +91,8 @@ class Execute:
         """The executor's keyword arguments: typed by the function's own model, with the
         `CallContext` and the server-side values, when the tool has them."""
         tool = attempt.tool
-        if tool.arguments_model is None and tool.context_parameter is None and not attempt.injected:
+        plain = tool.arguments_model is None and tool.context_parameter is None
+        if plain and not tool.numbers and not attempt.injected:
             # The checked arguments as they are: unpacking gives the executor its own copy.
             return attempt.arguments  # type: ignore[return-value]
         ctx = None

@@ -14,9 +14,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from callgate._errors import UserError
 from callgate.lint._entry import ToolEntry
-from callgate.lint._load import CatalogSource, load_catalog
-from callgate.lint._walk import join
+from callgate.lint._load import CatalogSource, LoadedCatalog, load_catalog
+from callgate.lint._text import printable
+from callgate.lint._walk import join, unreadable
 from callgate.schema import canonical_json
 
 __all__ = ["Change", "ChangeKind", "DiffReport", "compare_schemas", "diff_catalogs"]
@@ -79,16 +81,21 @@ _ORDER = {"breaking": 0, "review": 1, "compatible": 2}
 
 
 def diff_catalogs(old: CatalogSource, new: CatalogSource) -> DiffReport:
-    """Compare two catalog versions tool by tool (tools are matched by server and name)."""
+    """Compare two catalog versions tool by tool (tools are matched by server and name).
+
+    A declaration that cannot be read is a `tool-unreadable` change: breaking in the new
+    version, for review in the old one (it could not be compared).
+    """
     before, after = load_catalog(old), load_catalog(new)
-    old_tools = {_key(e): e for e in before.entries}
-    new_tools = {_key(e): e for e in after.entries}
-    changes: list[Change] = []
+    old_tools = {_key(e): e for e in before.entries if e.readable}
+    new_tools = {_key(e): e for e in after.entries if e.readable}
+    changes = [*_unreadable(before, "review"), *_unreadable(after, "breaking")]
+    unread = {_key(e) for e in (*before.entries, *after.entries) if not e.readable}
     for key, entry in old_tools.items():
         if key in new_tools:
             changes += _compare_tools(entry, new_tools[key])
-    gone = [e for k, e in old_tools.items() if k not in new_tools]
-    added = [e for k, e in new_tools.items() if k not in old_tools]
+    gone = [e for k, e in old_tools.items() if k not in new_tools and k not in unread]
+    added = [e for k, e in new_tools.items() if k not in old_tools and k not in unread]
     changes += _removed_and_added(gone, added)
     changes.sort(key=lambda c: (_ORDER[c.kind], c.tool, c.pointer, c.code))
     return DiffReport(old=before.source, new=after.source, changes=tuple(changes))
@@ -98,10 +105,47 @@ def _key(entry: ToolEntry) -> tuple[str, str]:
     return entry.group or "", entry.name
 
 
+def _unreadable(catalog: LoadedCatalog, kind: ChangeKind) -> Iterator[Change]:
+    side = "new" if kind == "breaking" else "old"
+    for entry in catalog.entries:
+        for pointer, reason in entry.unreadable:
+            yield Change(
+                kind=kind,
+                code="tool-unreadable",
+                tool=entry.name,
+                pointer=printable(pointer),
+                message=f"the {side} declaration cannot be read: {reason}",
+            )
+    for problem in catalog.problems:
+        yield Change(
+            kind=kind,
+            code="tool-unreadable",
+            tool=problem.location.tool,
+            pointer=printable(problem.location.source_pointer or ""),
+            message=f"the {side} declaration cannot be read: {problem.message}",
+        )
+
+
 def _removed_and_added(gone: list[ToolEntry], added: list[ToolEntry]) -> Iterator[Change]:
+    # A removed tool whose contract reappears under another name was renamed: the same
+    # schema and description, or the same schema when the old tool had no description.
+    by_contract: dict[tuple[str, str], list[ToolEntry]] = {}
+    by_schema: dict[str, list[ToolEntry]] = {}
+    for entry in reversed(added):  # popped from the end: the first added tool first
+        schema = canonical_json(entry.input_schema)
+        by_contract.setdefault((schema, entry.description.strip()), []).append(entry)
+        by_schema.setdefault(schema, []).append(entry)
     renamed: set[int] = set()
     for entry in gone:
-        twin = next((a for a in added if id(a) not in renamed and _same_contract(entry, a)), None)
+        schema = canonical_json(entry.input_schema)
+        candidates = (
+            by_contract.get((schema, entry.description.strip()), [])
+            if entry.description
+            else by_schema.get(schema, [])
+        )
+        while candidates and id(candidates[-1]) in renamed:
+            candidates.pop()
+        twin = candidates.pop() if candidates else None
         if twin is not None:
             renamed.add(id(twin))
             yield Change(
@@ -130,12 +174,6 @@ def _removed_and_added(gone: list[ToolEntry], added: list[ToolEntry]) -> Iterato
             yield Change(kind="compatible", code="tool-added", tool=entry.name, message="new tool")
 
 
-def _same_contract(old: ToolEntry, new: ToolEntry) -> bool:
-    same_schema = canonical_json(old.input_schema) == canonical_json(new.input_schema)
-    same_text = old.description.strip() == new.description.strip() and bool(old.description)
-    return same_schema and (same_text or not old.description)
-
-
 def _compare_tools(old: ToolEntry, new: ToolEntry) -> Iterator[Change]:
     name = old.name
     if not old.deprecated and new.deprecated:
@@ -161,7 +199,7 @@ def _compare_tools(old: ToolEntry, new: ToolEntry) -> Iterator[Change]:
             message=f"annotations changed: {old.declaration.annotations.to_mcp()} -> "
             f"{new.declaration.annotations.to_mcp()}",
         )
-    yield from compare_schemas(old.input_schema, new.input_schema, tool=name)
+    yield from _compare(old.input_schema, new.input_schema, name, "")
     old_out, new_out = old.declaration.output_schema, new.declaration.output_schema
     if canonical_json(old_out) != canonical_json(new_out):
         yield Change(
@@ -176,14 +214,26 @@ def _compare_tools(old: ToolEntry, new: ToolEntry) -> Iterator[Change]:
 def compare_schemas(
     old: Mapping[str, Any], new: Mapping[str, Any], *, tool: str, pointer: str = ""
 ) -> Iterator[Change]:
-    """Changes between two versions of one schema node, recursing into properties/items."""
+    """Changes between two versions of one schema node, recursing into properties/items;
+    `UserError` when either is not plain JSON or is nested deeper than 256 levels."""
+    for side, schema in (("old", old), ("new", new)):
+        problems = unreadable(schema)
+        if problems:
+            where, reason = problems[0]
+            raise UserError(f"the {side} schema of {tool!r} cannot be read at {where}: {reason}")
+    return _compare(old, new, tool, pointer)
+
+
+def _compare(
+    old: Mapping[str, Any], new: Mapping[str, Any], tool: str, pointer: str
+) -> Iterator[Change]:
     yield from _type_change(old, new, tool, pointer)
     yield from _enum_change(old, new, tool, pointer)
     yield from _constraint_changes(old, new, tool, pointer)
     yield from _properties(old, new, tool, pointer)
     old_items, new_items = old.get("items"), new.get("items")
     if isinstance(old_items, Mapping) and isinstance(new_items, Mapping):
-        yield from compare_schemas(old_items, new_items, tool=tool, pointer=join(pointer, "items"))
+        yield from _compare(old_items, new_items, tool, join(pointer, "items"))
     if pointer and old.get("default") != new.get("default") and "default" in old:
         yield Change(
             kind="review",
@@ -245,15 +295,16 @@ def _enum_change(
     if before == after:
         return
     if isinstance(before, list) and isinstance(after, list):
-        lost = [v for v in before if v not in after]
-        won = [v for v in after if v not in before]
+        old_keys, new_keys = {_value_key(v) for v in before}, {_value_key(v) for v in after}
+        lost = [v for v in before if _value_key(v) not in new_keys]
+        won = [v for v in after if _value_key(v) not in old_keys]
         if lost:
             yield Change(
                 kind="breaking",
                 code="enum-narrowed",
                 tool=tool,
                 pointer=pointer,
-                message=f"enum values removed: {lost}",
+                message=f"enum values removed: {_some(lost)}",
             )
         if won:
             yield Change(
@@ -261,7 +312,7 @@ def _enum_change(
                 code="enum-widened",
                 tool=tool,
                 pointer=pointer,
-                message=f"enum values added: {won}",
+                message=f"enum values added: {_some(won)}",
             )
     elif isinstance(after, list):
         yield Change(
@@ -269,7 +320,7 @@ def _enum_change(
             code="enum-narrowed",
             tool=tool,
             pointer=pointer,
-            message=f"now restricted to {after}",
+            message=f"now restricted to {_some(after)}",
         )
     else:
         yield Change(
@@ -279,6 +330,22 @@ def _enum_change(
             pointer=pointer,
             message="no longer restricted to an enum",
         )
+
+
+def _value_key(value: Any) -> tuple[str, Any]:
+    """A hashable key equal for equal JSON values (`1` and `True` stay apart)."""
+    if isinstance(value, bool) or value is None:
+        return "literal", value
+    if isinstance(value, int | float):
+        return "number", value  # 1 and 1.0 are one JSON number
+    if isinstance(value, str):
+        return "string", value
+    return "json", canonical_json(value)
+
+
+def _some(values: list[Any]) -> str:
+    shown = ", ".join(repr(v) for v in values[:10])
+    return f"[{shown}]" if len(values) <= 10 else f"[{shown}, ...] ({len(values):,} in all)"
 
 
 # keyword -> +1 when a larger value is tighter, -1 when a smaller value is tighter
@@ -304,8 +371,11 @@ def _constraint_changes(
         a, b = old.get(keyword), new.get(keyword)
         if a == b or isinstance(a, bool) or isinstance(b, bool):
             continue
-        tighter = b is not None and (a is None or (b - a) * direction > 0)
-        yield _constraint(tighter, tool, pointer, f"{keyword}: {a} -> {b}")
+        if b is None or a is None or (_number(a) and _number(b)):
+            tighter = b is not None and (a is None or (b - a) * direction > 0)
+        else:
+            tighter = True  # a bound that is not a number: validators may reject anything
+        yield _constraint(tighter, tool, pointer, f"{keyword}: {a!r} -> {b!r}")
     for keyword in _SHAPE:
         a, b = old.get(keyword), new.get(keyword)
         if a != b:
@@ -318,6 +388,10 @@ def _constraint_changes(
         and new.get("additionalProperties") is False
     ):
         yield _constraint(True, tool, pointer, "additionalProperties now false")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _constraint(tighter: bool, tool: str, pointer: str, what: str) -> Change:
@@ -349,7 +423,7 @@ def _properties(
         if name not in before:
             yield _added(name, schema, name in new_required, tool, where)
         elif isinstance(before[name], Mapping) and isinstance(schema, Mapping):
-            yield from compare_schemas(before[name], schema, tool=tool, pointer=where)
+            yield from _compare(before[name], schema, tool, where)
             if name in new_required and name not in old_required:
                 yield Change(
                     kind="breaking",

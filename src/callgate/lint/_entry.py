@@ -13,8 +13,11 @@ from typing import Any
 
 from callgate._errors import UserError
 from callgate.contract import Declaration, Tool, read_declaration, tool_from_declaration
+from callgate.contract._declaration import MAX_DECLARATION_DEPTH
 from callgate.lint._finding import Location
-from callgate.lint._walk import escape, iter_schema_nodes
+from callgate.lint._text import printable
+from callgate.lint._walk import escape, iter_schema_nodes, unreadable
+from callgate.schema import json_problems
 
 __all__ = ["ToolEntry", "entry_from_declaration", "entry_from_tool", "matches_rule"]
 
@@ -64,6 +67,16 @@ class ToolEntry:
     """Rule ids or prefixes suppressed for the whole tool."""
     node_suppress: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """(pointer, rule ids) pairs from `x-callgate-ignore` inside the schema."""
+    unreadable: tuple[tuple[str, str], ...] = ()
+    """(pointer, reason) for each part of `raw` that cannot be read (not JSON, nested too
+    deep, ...). Such an entry is reported as a whole and its `declaration` is empty: no
+    tool can be made of it, though a host might still send its text to a model."""
+    _legacy: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+    _covered: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def readable(self) -> bool:
+        return not self.unreadable
 
     @property
     def description(self) -> str:
@@ -100,25 +113,23 @@ class ToolEntry:
         return self.location(self._legacy_pointer(schema_pointer))
 
     def suppressed(self, rule: str, pointer: str) -> bool:
-        """True when an inline suppression covers `rule` at `pointer`."""
+        """True when an inline suppression covers `rule` at `pointer` or above it."""
         if any(matches_rule(rule, s) for s in self.suppress):
             return True
+        if not self._covered:
+            return False
+        # the pointer and each of its ancestors: one lookup per level, not per suppression
+        ends = [i for i, c in enumerate(pointer) if c == "/"] + [len(pointer)]
         return any(
-            pointer.startswith(where) and any(matches_rule(rule, s) for s in ids)
-            for where, ids in self.node_suppress
+            matches_rule(rule, s) for end in ends for s in self._covered.get(pointer[:end], ())
         )
 
     def _legacy_pointer(self, schema_pointer: str) -> str:
         # The legacy `arguments` list is read into a schema; map `/properties/q/description`
         # back to `/arguments/3/desc` so the location points at what the author wrote.
         parts = schema_pointer.split("/")[1:]
-        args = self.raw.get("arguments")
-        if len(parts) >= 2 and parts[0] == "properties" and isinstance(args, list):
-            name = parts[1].replace("~1", "/").replace("~0", "~")
-            index = next(
-                (i for i, a in enumerate(args) if isinstance(a, Mapping) and a.get("name") == name),
-                None,
-            )
+        if len(parts) >= 2 and parts[0] == "properties":
+            index = self._legacy.get(parts[1].replace("~1", "/").replace("~0", "~"))
             if index is not None:
                 rest = ["desc" if p == "description" else p for p in parts[2:3]] + parts[3:]
                 return "/".join(["/arguments", str(index), *rest]).rstrip("/")
@@ -141,7 +152,34 @@ def entry_from_declaration(
     server: str | None = None,
     trusted: bool = False,
 ) -> ToolEntry:
-    """Read one declaration of any dialect; `UserError` when it has no usable shape."""
+    """Read one declaration of any dialect; `UserError` when it has no usable shape.
+
+    A declaration that is not plain JSON or is nested too deep becomes an entry with
+    `unreadable` set, read no further: the JSON, schema and contract code underneath
+    cannot take it, and the reasons are findings of their own.
+    """
+    if not isinstance(raw, Mapping):
+        raise UserError(f"a tool declaration must be an object, got {type(raw).__name__}")
+    where: dict[str, Any] = {
+        "source": source,
+        "source_pointer": source_pointer,
+        "line": line,
+        "group": group,
+        "server": server,
+        "trusted": trusted,
+    }
+    problems = unreadable(raw) or _past_declaration_limits(raw)
+    return _unreadable_entry(raw, problems, where) if problems else _readable_entry(raw, where)
+
+
+def _past_declaration_limits(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """Plain JSON within the scan's bounds may still be more than a declaration may be (the
+    contract's own limits): then it is unreadable as a tool, and its text is still scanned."""
+    problem = next(json_problems(raw, max_depth=MAX_DECLARATION_DEPTH, root=""), None)
+    return () if problem is None else (("", problem.message),)
+
+
+def _readable_entry(raw: Mapping[str, Any], where: dict[str, Any]) -> ToolEntry:
     declaration = read_declaration(raw)
     body_pointer = "/function" if declaration.shape == "openai_chat" else ""
     body = raw.get("function") if declaration.shape == "openai_chat" else raw
@@ -158,28 +196,58 @@ def entry_from_declaration(
     )
     replacement = _text(body, "replacement") or _text(meta, "replacement")
     version = _text(body, "version") or _text(meta, "version")
+    schema_pointer = _SCHEMA_KEYS[declaration.shape]
+    node_suppress = tuple(
+        (schema_pointer + p, ids) for p, ids in _node_ignores(declaration.input_schema)
+    )
     return ToolEntry(
         name=declaration.name,
         raw=raw,
         declaration=declaration,
         body_pointer=body_pointer,
-        schema_pointer=_SCHEMA_KEYS[declaration.shape],
-        source=source,
-        source_pointer=source_pointer,
-        line=line,
-        group=group,
-        server=server,
-        trusted=trusted,
+        schema_pointer=schema_pointer,
         tool=tool,
         deprecated=deprecated,
         replacement=replacement,
         version=version,
         suppress=_ignores(meta),
-        node_suppress=tuple(
-            (_SCHEMA_KEYS[declaration.shape] + p, ids)
-            for p, ids in _node_ignores(declaration.input_schema)
-        ),
+        node_suppress=node_suppress,
+        _legacy=_legacy_positions(raw) if declaration.shape == "legacy_arguments" else {},
+        _covered=_covering(node_suppress),
+        **where,
     )
+
+
+def _unreadable_entry(
+    raw: Mapping[str, Any], problems: tuple[tuple[str, str], ...], where: dict[str, Any]
+) -> ToolEntry:
+    function = raw.get("function")
+    declared = (function if isinstance(function, Mapping) else raw).get("name")
+    name = printable(declared) if isinstance(declared, str) and declared else ""
+    name = name if len(name) <= 200 else name[:197] + "..."
+    return ToolEntry(
+        name=name or f"#{where['source_pointer'] or ''}",
+        raw=raw,
+        declaration=Declaration(shape="plain", name=name, description="", input_schema={}),
+        unreadable=problems,
+        **where,
+    )
+
+
+def _legacy_positions(raw: Mapping[str, Any]) -> dict[str, int]:
+    """Argument name -> its index in a legacy `arguments` list (the first one wins)."""
+    positions: dict[str, int] = {}
+    for index, argument in enumerate(raw.get("arguments") or ()):
+        if isinstance(argument, Mapping) and isinstance(argument.get("name"), str):
+            positions.setdefault(argument["name"], index)
+    return positions
+
+
+def _covering(node_suppress: Iterable[tuple[str, tuple[str, ...]]]) -> dict[str, tuple[str, ...]]:
+    covered: dict[str, tuple[str, ...]] = {}
+    for pointer, ids in node_suppress:
+        covered[pointer] = covered.get(pointer, ()) + ids
+    return covered
 
 
 def entry_from_tool(
@@ -238,7 +306,7 @@ def _ids(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         value = value.replace(",", " ").split()
     if isinstance(value, list):
-        return tuple(str(v).strip() for v in value if str(v).strip())
+        return tuple(v.strip() for v in value if isinstance(v, str) and v.strip())
     return ()
 
 

@@ -6,7 +6,9 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Literal
 
-__all__ = ["Finding", "Location", "Rule", "RuleKind", "Severity"]
+from callgate._errors import UserError
+
+__all__ = ["Finding", "LintRule", "Location", "RuleKind", "Severity"]
 
 RuleKind = Literal["lint", "scan", "pin"]
 """`lint`: contract quality; `scan`: poisoning; `pin`: a tool changed since it was pinned."""
@@ -27,18 +29,18 @@ class Severity(IntEnum):
 
     @classmethod
     def parse(cls, text: str | Severity) -> Severity:
-        """`"high"` -> `Severity.HIGH`; unknown names raise `ValueError` listing the choices."""
+        """`"high"` -> `Severity.HIGH`; unknown names raise `UserError` listing the choices."""
         if isinstance(text, Severity):
             return text
         try:
-            return cls[text.strip().upper()]
+            return cls[str(text).strip().upper()]
         except KeyError:
             choices = ", ".join(s.label for s in cls)
-            raise ValueError(f"unknown severity {text!r}; choose one of {choices}") from None
+            raise UserError(f"unknown severity {text!r}; choose one of {choices}") from None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Rule:
+class LintRule:
     """One entry of the rule table: the CLI's `--select`, the docs and SARIF read it."""
 
     id: str

@@ -14,6 +14,7 @@ from callgate.lint._rules_catalog import check_catalog
 from callgate.lint._rules_descriptions import check_descriptions
 from callgate.lint._rules_names import check_names
 from callgate.lint._rules_params import check_parameters
+from callgate.lint._unreadable import unreadable_findings
 
 __all__ = ["lint"]
 
@@ -33,11 +34,13 @@ def lint(
     """
     enabled = selection(select, ignore)
     catalog = load_catalog(source)
-    entries = catalog.entries
+    entries = [e for e in catalog.entries if e.readable]
     names = frozenset(e.name for e in entries)
     # A model sees all servers' tools at once, but a BFCL entry's tools only together.
     sizes = Counter(str(e.group) for e in entries if e.server is None and e.group is not None)
-    findings: list[Finding] = list(catalog.problems)
+    findings: list[Finding] = list(
+        unreadable_findings(catalog.entries, catalog.problems, rule="C006")
+    )
     for entry in entries:
         alone = entry.server is None and entry.group is not None
         ctx = LintContext(size=sizes[str(entry.group)] if alone else len(entries), names=names)
@@ -48,7 +51,7 @@ def lint(
     return finish(
         "lint",
         catalog.source,
-        entries,
+        catalog.entries,
         lint_only,
         enabled=enabled,
         why={r.id: r.why for r in RULES.values()},

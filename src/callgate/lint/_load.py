@@ -342,7 +342,8 @@ def _load_file(path: Path, group: str | None = None) -> LoadedCatalog:
     found = [
         (decl, pointer, decl_group, server, line)
         for document, line in _documents(path)
-        for decl, pointer, decl_group, server in _declarations(document, "", group, group)
+        # A file's group is not a server: only a source that names servers says so.
+        for decl, pointer, decl_group, server in _declarations(document, "", group, None)
     ]
     if found and not any(isinstance(decl, Mapping) for decl, *_ in found):
         kinds = " and ".join(sorted({_kind(decl) for decl, *_ in found}))

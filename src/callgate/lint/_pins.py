@@ -18,16 +18,17 @@ from typing import Any
 from callgate._errors import UserError
 from callgate.lint._diff import compare_schemas
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Location, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Location, Severity
 from callgate.lint._load import CatalogSource, LoadedCatalog, load_catalog
+from callgate.lint._walk import unreadable
 from callgate.schema import content_hash
 
 __all__ = [
     "RULES",
     "Lockfile",
-    "Pin",
     "PinChange",
     "PinReport",
+    "PinnedTool",
     "check_pins",
     "pin_catalog",
     "pin_findings",
@@ -35,9 +36,11 @@ __all__ = [
 ]
 
 LOCK_VERSION = 1
+_MATCH_BUDGET = 4_000_000
+"""Word pairs the description matcher may compare (2,000 x 2,000 words)."""
 
 RULES = (
-    Rule(
+    LintRule(
         id="X001",
         name="pin-new",
         kind="pin",
@@ -46,7 +49,7 @@ RULES = (
         why="An unreviewed tool reached the catalog.",
         fix="Review it, then run `callgate pin` again.",
     ),
-    Rule(
+    LintRule(
         id="X002",
         name="pin-removed",
         kind="pin",
@@ -55,7 +58,7 @@ RULES = (
         why="Callers and prompts that rely on it will fail.",
         fix="Confirm the removal, then run `callgate pin` again.",
     ),
-    Rule(
+    LintRule(
         id="X003",
         name="pin-changed",
         kind="pin",
@@ -70,7 +73,7 @@ RULES = (
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Pin:
+class PinnedTool:
     """The pinned state of one tool."""
 
     key: str
@@ -85,7 +88,7 @@ class Pin:
 class Lockfile:
     """Pins by key, written as JSON with sorted keys."""
 
-    pins: Mapping[str, Pin]
+    pins: Mapping[str, PinnedTool]
     source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,32 +107,53 @@ class Lockfile:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Lockfile:
-        if data.get("version") != LOCK_VERSION or not isinstance(data.get("tools"), Mapping):
+    def from_dict(cls, data: Any) -> Lockfile:
+        """The lockfile `data` holds; `UserError` naming what is wrong when it is not one."""
+        if not isinstance(data, Mapping) or data.get("version") != LOCK_VERSION:
             raise UserError(f"not a callgate lockfile (version {LOCK_VERSION})")
-        pins = {
-            key: Pin(
-                key=key,
-                fingerprint=str(value["fingerprint"]),
-                parts=dict(value.get("parts", {})),
-                contract=dict(value.get("contract", {})),
-            )
-            for key, value in data["tools"].items()
-        }
-        return cls(pins=pins, source=str(data.get("source", "")))
+        tools = data.get("tools")
+        if not isinstance(tools, Mapping):
+            raise UserError("not a callgate lockfile: 'tools' must be an object")
+        problems = unreadable(tools, "/tools")
+        if problems:
+            pointer, reason = problems[0]
+            raise UserError(f"lockfile cannot be read at {pointer}: {reason}")
+        return cls(
+            pins={key: _pin(key, value) for key, value in tools.items()},
+            source=str(data.get("source", "")),
+        )
 
     def dump(self, path: str | os.PathLike[str]) -> None:
-        with open(path, "w", encoding="utf-8") as out:
-            json.dump(self.to_dict(), out, indent=2, sort_keys=True, ensure_ascii=False)
-            out.write("\n")
+        try:
+            with open(path, "w", encoding="utf-8") as out:
+                json.dump(self.to_dict(), out, indent=2, sort_keys=True, ensure_ascii=False)
+                out.write("\n")
+        except OSError as exc:
+            raise UserError(f"cannot write lockfile {os.fspath(path)!r}: {exc}") from exc
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Lockfile:
         try:
             with open(path, encoding="utf-8") as handle:
-                return cls.from_dict(json.load(handle))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise UserError(f"cannot read lockfile {os.fspath(path)!r}: {exc}") from exc
+                data = json.load(handle)
+        except (OSError, ValueError, RecursionError) as exc:
+            # ValueError: invalid JSON, invalid UTF-8, an integer too long to read
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else exc
+            raise UserError(f"cannot read lockfile {os.fspath(path)!r}: {reason}") from exc
+        return cls.from_dict(data)
+
+
+def _pin(key: str, value: Any) -> PinnedTool:
+    if not isinstance(value, Mapping) or not isinstance(value.get("fingerprint"), str):
+        raise UserError(f"lockfile entry {key!r} has no 'fingerprint'")
+    parts, contract = value.get("parts", {}), value.get("contract", {})
+    if not isinstance(parts, Mapping) or not all(isinstance(v, str) for v in parts.values()):
+        raise UserError(f"lockfile entry {key!r}: 'parts' must map parts to hashes")
+    if not isinstance(contract, Mapping):
+        raise UserError(f"lockfile entry {key!r}: 'contract' must be an object")
+    return PinnedTool(
+        key=key, fingerprint=value["fingerprint"], parts=dict(parts), contract=dict(contract)
+    )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -150,15 +174,18 @@ class PinReport:
     new: tuple[str, ...]
     removed: tuple[str, ...]
     changed: tuple[PinChange, ...]
+    unreadable: tuple[str, ...] = ()
+    """Keys (or `#pointer` positions) of declarations that cannot be read, pinned or not."""
 
     @property
     def ok(self) -> bool:
-        return not (self.new or self.removed or self.changed)
+        return not (self.new or self.removed or self.changed or self.unreadable)
 
     @property
     def quarantine(self) -> frozenset[str]:
-        """Keys of tools to hold back until a human re-pins them: changed and new ones."""
-        return frozenset(c.key for c in self.changed) | frozenset(self.new)
+        """Keys of tools to hold back until a human re-pins them: changed, new and
+        unreadable ones."""
+        return frozenset(c.key for c in self.changed) | frozenset(self.new) | set(self.unreadable)
 
 
 def pin_key(entry: ToolEntry) -> str:
@@ -182,24 +209,48 @@ def contract_of(entry: ToolEntry) -> tuple[str, dict[str, Any]]:
 
 
 def pin_catalog(source: CatalogSource) -> Lockfile:
-    """A lockfile pinning every tool of `source`."""
+    """A lockfile pinning every tool of `source`; `UserError` when a declaration cannot be
+    read (a lockfile never leaves a tool out without saying so)."""
     catalog = load_catalog(source)
-    pins: dict[str, Pin] = {}
+    unread = _unreadable(catalog)
+    if unread:
+        shown = "; ".join(f"{key} ({reason})" for key, reason in list(unread.items())[:5])
+        more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
+        raise UserError(
+            f"cannot pin {catalog.source}: {len(unread)} declarations cannot be read: {shown}{more}"
+        )
+    return Lockfile(pins=_pins(catalog), source=catalog.source)
+
+
+def _pins(catalog: LoadedCatalog) -> dict[str, PinnedTool]:
+    pins: dict[str, PinnedTool] = {}
     for entry in catalog.entries:
+        if not entry.readable:
+            continue
         fingerprint, contract = contract_of(entry)
         parts = {k: content_hash(v) for k, v in contract.items()}
-        pins[pin_key(entry)] = Pin(
+        pins[pin_key(entry)] = PinnedTool(
             key=pin_key(entry),
             fingerprint=fingerprint,
             parts=parts,
             contract=json.loads(json.dumps(contract, default=str)),
         )
-    return Lockfile(pins=pins, source=catalog.source)
+    return pins
+
+
+def _unreadable(catalog: LoadedCatalog) -> dict[str, str]:
+    """Key (or `#pointer`) -> the first reason, for each declaration that cannot be read."""
+    found = {pin_key(e): e.unreadable[0][1] for e in catalog.entries if not e.readable}
+    for problem in catalog.problems:
+        found.setdefault(f"#{problem.location.source_pointer or ''}", problem.message)
+    return found
 
 
 def check_pins(lockfile: Lockfile, source: CatalogSource) -> PinReport:
-    """New, removed and changed tools of `source` against `lockfile`."""
-    current = pin_catalog(source).pins
+    """New, removed, changed and unreadable tools of `source` against `lockfile`."""
+    catalog = load_catalog(source)
+    current = _pins(catalog)
+    unread = _unreadable(catalog)
     changed = tuple(
         _change(lockfile.pins[k], current[k])
         for k in sorted(current)
@@ -207,12 +258,13 @@ def check_pins(lockfile: Lockfile, source: CatalogSource) -> PinReport:
     )
     return PinReport(
         new=tuple(sorted(k for k in current if k not in lockfile.pins)),
-        removed=tuple(sorted(k for k in lockfile.pins if k not in current)),
+        removed=tuple(sorted(k for k in lockfile.pins if k not in current and k not in unread)),
         changed=changed,
+        unreadable=tuple(sorted(unread)),
     )
 
 
-def _change(old: Pin, new: Pin) -> PinChange:
+def _change(old: PinnedTool, new: PinnedTool) -> PinChange:
     parts = tuple(
         sorted(k for k in set(old.parts) | set(new.parts) if old.parts.get(k) != new.parts.get(k))
     )
@@ -247,7 +299,22 @@ def _added_text(old: str, new: str) -> str:
     """The words `new` adds to `old`; runs split by one or two kept words are joined, so
     an inserted sentence reads as one."""
     before, after = old.split(), new.split()
-    opcodes = difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes()
+    # Trim what both share at the ends; the matcher is quadratic on what is left, so a
+    # long rewrite is shown whole rather than matched word by word.
+    head = 0
+    while head < min(len(before), len(after)) and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(before), len(after)) - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    middle_old, middle_new = before[head : len(before) - tail], after[head : len(after) - tail]
+    if len(middle_old) * len(middle_new) > _MATCH_BUDGET:
+        opcodes = [("replace", 0, 0, head, len(after) - tail)]
+    else:
+        matcher = difflib.SequenceMatcher(a=middle_old, b=middle_new, autojunk=False)
+        opcodes = [
+            (op, i1, i2, j1 + head, j2 + head) for op, i1, i2, j1, j2 in matcher.get_opcodes()
+        ]
     runs: list[list[int]] = []
     for op, _, _, j1, j2 in opcodes:
         if op not in ("insert", "replace"):
@@ -282,6 +349,17 @@ def pin_findings(
             location=Location(tool=name, group=group, source=lockfile.source),
             message=f"pinned tool {key!r} is gone",
             hint=RULES[1].fix,
+        )
+    for key in report.unreadable:
+        entry = entries.get(key)
+        pinned = key in lockfile.pins
+        yield Finding(
+            rule="X003" if pinned else "X001",
+            severity=Severity.HIGH if pinned else Severity.MEDIUM,
+            location=entry.location() if entry else Location(tool=key, source=catalog.source),
+            message=f"{key!r} {'changed since it was pinned' if pinned else 'is not pinned'}: "
+            "its declaration cannot be read",
+            hint=RULES[2 if pinned else 0].fix,
         )
     for change in report.changed:
         yield Finding(

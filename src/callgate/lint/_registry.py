@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+from callgate._errors import UserError
 from callgate.lint import (
     _pins,
     _rules_catalog,
@@ -18,13 +19,14 @@ from callgate.lint import (
     _scan_shadow,
     _scan_suppress,
     _scan_unicode,
+    _unreadable,
 )
 from callgate.lint._entry import matches_rule
-from callgate.lint._finding import Rule, RuleKind
+from callgate.lint._finding import LintRule, RuleKind
 
 __all__ = ["RULES", "rules", "rules_markdown", "selection"]
 
-RULES: Mapping[str, Rule] = {
+RULES: Mapping[str, LintRule] = {
     rule.id: rule
     for rule in sorted(
         (
@@ -40,6 +42,7 @@ RULES: Mapping[str, Rule] = {
             *_scan_encoded.RULES,
             *_scan_shadow.RULES,
             *_scan_suppress.RULES,
+            *_unreadable.RULES,
             *_pins.RULES,
         ),
         key=lambda r: ("NDPCSX".index(r.id[0]), r.id),
@@ -49,7 +52,7 @@ RULES: Mapping[str, Rule] = {
 scan; X pins."""
 
 
-def rules(kind: RuleKind | None = None) -> tuple[Rule, ...]:
+def rules(kind: RuleKind | None = None) -> tuple[LintRule, ...]:
     """The rules of one kind (`lint`, `scan`, `pin`), or all, in table order."""
     return tuple(r for r in RULES.values() if kind is None or r.kind == kind)
 
@@ -68,7 +71,7 @@ def selection(
         if selector.upper() not in ("*", "ALL") and not any(
             matches_rule(r, selector) for r in RULES
         ):
-            raise ValueError(
+            raise UserError(
                 f"unknown rule selector {selector!r}; rule ids look like "
                 f"{', '.join(list(RULES)[:3])}, ..."
             )
@@ -82,8 +85,12 @@ def selection(
 
 
 def _split(values: Iterable[str] | None) -> list[str]:
+    if isinstance(values, str):
+        values = [values]
     out: list[str] = []
     for value in values or ():
+        if not isinstance(value, str):
+            raise UserError(f"rule selectors are strings, got {type(value).__name__}")
         out += [v for v in value.replace(",", " ").split() if v]
     return out
 

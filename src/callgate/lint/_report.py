@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Severity
+from callgate.lint._finding import Finding, Location, Severity
+from callgate.lint._text import printable
 
 __all__ = ["Report", "finish"]
 
@@ -100,10 +101,13 @@ def finish(
     why: Mapping[str, str],
     honour: Callable[[ToolEntry], bool],
 ) -> Report:
-    """Filter by selection, apply inline suppressions, drop repeats, fill `why`, sort."""
+    """Filter by selection, apply inline suppressions, drop repeats, fill `why`, sort;
+    every text made encodable (a hostile declaration may hold lone surrogates)."""
     listed = list(entries)
     owners = {(e.source, e.group, e.name): e for e in reversed(listed)}
-    position = {(e.source, e.group, e.name): i for i, e in reversed(list(enumerate(listed)))}
+    position = {
+        (_maybe(e.source), _maybe(e.group), e.name): i for i, e in reversed(list(enumerate(listed)))
+    }
     kept: dict[tuple[Any, ...], Finding] = {}
     for finding in findings:
         if not enabled(finding.rule):
@@ -113,7 +117,9 @@ def finish(
         if owner is not None and honour(owner) and owner.suppressed(finding.rule, loc.pointer):
             finding = replace(finding, suppressed=True)
         if not finding.why:
-            finding = replace(finding, why=why.get(finding.rule, ""))
+            finding = _with_why(finding, why.get(finding.rule, ""))
+        finding = _encodable(finding)
+        loc = finding.location
         key = (loc.source, loc.source_pointer, loc.group, loc.tool, loc.pointer, finding.rule)
         if key not in kept or kept[key].severity < finding.severity:
             kept[key] = finding
@@ -129,4 +135,60 @@ def finish(
         )
 
     ordered = sorted(kept.values(), key=order)
-    return Report(command=command, source=source, tools=len(listed), findings=tuple(ordered))
+    return Report(
+        command=command, source=printable(source), tools=len(listed), findings=tuple(ordered)
+    )
+
+
+def _with_why(f: Finding, why: str) -> Finding:
+    # one constructor call: `replace` costs several times more, once per finding
+    return Finding(
+        rule=f.rule,
+        severity=f.severity,
+        message=f.message,
+        location=f.location,
+        hint=f.hint,
+        evidence=f.evidence,
+        decoded=f.decoded,
+        why=why,
+        suppressed=f.suppressed,
+    )
+
+
+def _encodable(finding: Finding) -> Finding:
+    loc = finding.location
+    texts = (
+        finding.message,
+        finding.hint,
+        finding.why,
+        finding.evidence,
+        finding.decoded,
+        loc.tool,
+        loc.pointer,
+        loc.source,
+        loc.source_pointer,
+        loc.group,
+    )
+    if all(t is None or t.isascii() for t in texts):
+        return finding  # the common case
+    location = Location(
+        tool=printable(loc.tool),
+        pointer=printable(loc.pointer),
+        source=_maybe(loc.source),
+        source_pointer=_maybe(loc.source_pointer),
+        line=loc.line,
+        group=_maybe(loc.group),
+    )
+    return replace(
+        finding,
+        message=printable(finding.message),
+        location=location,
+        hint=printable(finding.hint),
+        evidence=_maybe(finding.evidence),
+        decoded=_maybe(finding.decoded),
+        why=printable(finding.why),
+    )
+
+
+def _maybe(text: str | None) -> str | None:
+    return None if text is None else printable(text)

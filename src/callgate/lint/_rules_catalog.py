@@ -3,16 +3,15 @@ metaschema validity, annotations that contradict the name, unreadable declaratio
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import combinations, pairwise
 from typing import Any
 
 import jsonschema_rs
 
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Severity
+from callgate.lint._near_duplicates import near_duplicates
 from callgate.lint._words import DESTRUCTIVE, READ_VERBS, name_tokens
 
 __all__ = ["RULES", "check_catalog", "metaschema_errors"]
@@ -20,7 +19,7 @@ __all__ = ["RULES", "check_catalog", "metaschema_errors"]
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(
+    LintRule(
         id="C001",
         name="tool-near-duplicate",
         kind="lint",
@@ -29,7 +28,7 @@ RULES = (
         why="The model picks between them at random, and a wrong pick is a wrong action.",
         fix="Merge the tools, or say in each description when to use it and when the other.",
     ),
-    Rule(
+    LintRule(
         id="C002",
         name="tool-duplicate-name",
         kind="lint",
@@ -38,7 +37,7 @@ RULES = (
         why="Only one of them can ever be called; which one depends on load order.",
         fix="Rename one of them.",
     ),
-    Rule(
+    LintRule(
         id="C003",
         name="deprecated-replacement",
         kind="lint",
@@ -47,7 +46,7 @@ RULES = (
         why="The model keeps calling the old tool, or is sent to a tool that does not exist.",
         fix="Set `replacement` to the tool to use instead.",
     ),
-    Rule(
+    LintRule(
         id="C004",
         name="schema-metaschema",
         kind="lint",
@@ -57,7 +56,7 @@ RULES = (
         "request.",
         fix="Correct the schema (the message gives the failing keyword).",
     ),
-    Rule(
+    LintRule(
         id="C005",
         name="annotation-contradiction",
         kind="lint",
@@ -66,56 +65,20 @@ RULES = (
         why="Clients that trust the hint skip confirmation for a destructive action.",
         fix="Correct the annotation, or rename the tool.",
     ),
-    Rule(
+    LintRule(
         id="C006",
         name="declaration-invalid",
         kind="lint",
         severity=H,
-        summary="A declaration cannot be read: no name, or an input schema that is not an object.",
+        summary="A declaration cannot be read: no name, an input schema that is not an object, "
+        "not plain JSON (lone surrogates, NaN, integers of more than 4,300 digits), nested "
+        "deeper than 256 levels or more than 100,000 values.",
         why="The tool cannot be offered to any model.",
-        fix="Give the declaration a name and an object input schema.",
+        fix="Give the declaration a name and an object input schema, in plain JSON.",
     ),
 )
 
 _KNOWN_DRAFTS = ("draft-04", "draft-06", "draft-07", "draft/2019-09", "draft/2020-12")
-_WORD = re.compile(r"[a-zа-я0-9]{3,}")
-_STOP = frozenset(
-    {
-        "the",
-        "and",
-        "for",
-        "with",
-        "from",
-        "this",
-        "that",
-        "are",
-        "can",
-        "use",
-        "you",
-        "your",
-        "will",
-        "not",
-        "into",
-        "its",
-        "given",
-        "all",
-        "any",
-        "one",
-        "two",
-        "when",
-        "which",
-        "what",
-        "specified",
-        "specific",
-        "provided",
-        "returns",
-        "return",
-        "tool",
-        "function",
-        "data",
-    }
-)
-_SIMILAR = 0.85
 
 
 def check_catalog(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
@@ -125,7 +88,7 @@ def check_catalog(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
     names = {e.name for e in entries} | {e.tool.name for e in entries if e.tool is not None}
     for members in groups.values():
         yield from _duplicate_names(members)
-        yield from _near_duplicates(members)
+        yield from near_duplicates(members)
     for entry in entries:
         yield from _deprecated(entry, names)
         yield from _metaschema(entry)
@@ -146,60 +109,6 @@ def _duplicate_names(members: list[ToolEntry]) -> Iterator[Finding]:
                     hint="rename or remove the duplicate",
                 )
             seen.add(entry.name)
-
-
-def _near_duplicates(members: list[ToolEntry]) -> Iterator[Finding]:
-    words = {id(e): _words(e.description) for e in members}
-    pairs = {id(e): _bigrams(e.description) for e in members}
-    for first, second in _candidates(members, words):
-        a, b = words[id(first)], words[id(second)]
-        score = len(a & b) / len(a | b)
-        # same words in another order ("celsius to fahrenheit") still tell tools apart
-        if score >= _SIMILAR and _jaccard(pairs[id(first)], pairs[id(second)]) >= 0.7:
-            yield Finding(
-                rule="C001",
-                severity=M,
-                location=second.at_body("description"),
-                message=f"{second.name!r} and {first.name!r} have nearly the same "
-                f"description ({score:.0%} shared words)",
-                hint="say in each description when to use it and when the other",
-            )
-
-
-def _candidates(
-    members: list[ToolEntry], words: Mapping[int, frozenset[str]]
-) -> Iterator[tuple[ToolEntry, ToolEntry]]:
-    """Pairs worth comparing: those sharing one of their rarest words (all pairs when few)."""
-    usable = [e for e in members if len(words[id(e)]) >= 4 and e.name]
-    if len(usable) <= 60:
-        yield from combinations(usable, 2)
-        return
-    frequency = Counter(w for e in usable for w in words[id(e)])
-    buckets: dict[str, list[ToolEntry]] = defaultdict(list)
-    for entry in usable:
-        for word in sorted(words[id(entry)], key=lambda w: (frequency[w], w))[:3]:
-            buckets[word].append(entry)
-    pairs: set[tuple[int, int]] = set()
-    order = {id(e): i for i, e in enumerate(usable)}
-    for bucket in buckets.values():
-        for first, second in combinations(bucket, 2):
-            i, j = sorted((order[id(first)], order[id(second)]))
-            if (i, j) not in pairs:
-                pairs.add((i, j))
-                yield usable[i], usable[j]
-
-
-def _bigrams(text: str) -> frozenset[tuple[str, str]]:
-    tokens = _WORD.findall(text.lower())
-    return frozenset(pairwise(tokens))
-
-
-def _jaccard(a: frozenset[tuple[str, str]], b: frozenset[tuple[str, str]]) -> float:
-    return len(a & b) / len(a | b) if a | b else 1.0
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(text.lower()) if w not in _STOP)
 
 
 def _deprecated(entry: ToolEntry, names: set[str]) -> Iterator[Finding]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from callgate.lint._context import LintContext
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Severity
 from callgate.lint._words import LIST_VERBS, name_tokens
 
 __all__ = ["LIMIT_PARAMETER", "RULES", "check_descriptions", "is_list_tool", "limit_parameter"]
@@ -18,7 +18,7 @@ __all__ = ["LIMIT_PARAMETER", "RULES", "check_descriptions", "is_list_tool", "li
 H, L, INFO = Severity.HIGH, Severity.LOW, Severity.INFO
 
 RULES = (
-    Rule(
+    LintRule(
         id="D001",
         name="description-missing",
         kind="lint",
@@ -27,7 +27,7 @@ RULES = (
         why="The description is the only thing a model knows about a tool.",
         fix="Say what the tool does, when to use it and what it returns.",
     ),
-    Rule(
+    LintRule(
         id="D002",
         name="description-length",
         kind="lint",
@@ -37,7 +37,7 @@ RULES = (
         "and buries the part that matters.",
         fix="Aim for two or three sentences: what, when, what not.",
     ),
-    Rule(
+    LintRule(
         id="D003",
         name="description-usage",
         kind="lint",
@@ -48,7 +48,7 @@ RULES = (
         "near-neighbour tools apart.",
         fix="Add 'Use when <task>.' and 'Do not use for <neighbouring task>; use <tool>.'",
     ),
-    Rule(
+    LintRule(
         id="D004",
         name="description-implementation",
         kind="lint",
@@ -58,7 +58,7 @@ RULES = (
         why="A model matches user requests to task words; plumbing words match nothing.",
         fix="Describe the user-visible task and the result.",
     ),
-    Rule(
+    LintRule(
         id="D005",
         name="description-result-limits",
         kind="lint",

@@ -10,7 +10,7 @@ from typing import Any
 from callgate.contract import NAME_RULE
 from callgate.lint._context import LintContext
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Severity
 from callgate.lint._words import VERBS, name_tokens
 
 __all__ = ["RULES", "check_names"]
@@ -18,7 +18,7 @@ __all__ = ["RULES", "check_names"]
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(
+    LintRule(
         id="N001",
         name="name-portable",
         kind="lint",
@@ -29,7 +29,7 @@ RULES = (
         "their rule; a dotted group is renamed on the wire.",
         fix="Use letters, digits and `_`; write groups as `notes_search`.",
     ),
-    Rule(
+    LintRule(
         id="N002",
         name="name-snake-case",
         kind="lint",
@@ -39,7 +39,7 @@ RULES = (
         "near-miss calls.",
         fix="Rename to snake_case, e.g. `get_weather`.",
     ),
-    Rule(
+    LintRule(
         id="N003",
         name="name-verb-noun",
         kind="lint",
@@ -49,7 +49,7 @@ RULES = (
         "it to guess.",
         fix="Name the action and its object, e.g. `get_weather`, `search_notes`.",
     ),
-    Rule(
+    LintRule(
         id="N004",
         name="name-argument-value",
         kind="lint",
@@ -59,7 +59,7 @@ RULES = (
         why="Values in names multiply tools and hide the parameter the model should fill.",
         fix="Move the value into a parameter (`get_weather(city=...)`).",
     ),
-    Rule(
+    LintRule(
         id="N005",
         name="name-namespace",
         kind="lint",
@@ -69,7 +69,7 @@ RULES = (
         "which one is meant.",
         fix="Prefix the name with its namespace, e.g. `notes_search`.",
     ),
-    Rule(
+    LintRule(
         id="N006",
         name="name-version-suffix",
         kind="lint",
@@ -201,8 +201,8 @@ def _value_words(props: Mapping[str, Any]) -> dict[str, str]:
     for pname, schema in props.items():
         if not isinstance(schema, Mapping):
             continue
-        values = list(schema.get("enum") or [])
-        for value in values:
+        values = schema.get("enum")
+        for value in values if isinstance(values, list) else ():
             if isinstance(value, str) and len(value) >= 3 and value.isalpha():
                 out.setdefault(value.lower(), str(pname))
     return out

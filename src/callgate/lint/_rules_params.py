@@ -10,7 +10,7 @@ from typing import Any
 
 from callgate.lint._context import LintContext
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Severity
 from callgate.lint._rules_descriptions import LIMIT_PARAMETER, is_list_tool, limit_parameter
 from callgate.lint._walk import SchemaNode, iter_schema_nodes, join
 
@@ -19,7 +19,7 @@ __all__ = ["RULES", "check_parameters"]
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(
+    LintRule(
         id="P001",
         name="param-description",
         kind="lint",
@@ -29,7 +29,7 @@ RULES = (
         "and meaning.",
         fix="Describe what the value is, its unit or format, and an example.",
     ),
-    Rule(
+    LintRule(
         id="P002",
         name="param-enum-in-prose",
         kind="lint",
@@ -38,7 +38,7 @@ RULES = (
         why="Prose is advice; an `enum` is enforced, and shown to constrained decoders.",
         fix="Add `enum: [...]` with the listed values.",
     ),
-    Rule(
+    LintRule(
         id="P003",
         name="param-bounds",
         kind="lint",
@@ -48,7 +48,7 @@ RULES = (
         why="Out-of-range numbers pass validation and fail (or do damage) in the tool.",
         fix="Add `minimum` and `maximum`.",
     ),
-    Rule(
+    LintRule(
         id="P004",
         name="param-format",
         kind="lint",
@@ -57,7 +57,7 @@ RULES = (
         why="Dates and ids come in many shapes; the model picks one at random.",
         fix="Add `format: date` (or a `pattern`) and an example such as 2024-05-01.",
     ),
-    Rule(
+    LintRule(
         id="P005",
         name="schema-closed",
         kind="lint",
@@ -67,7 +67,7 @@ RULES = (
         "OpenAI strict mode also requires it.",
         fix="Add `additionalProperties: false`.",
     ),
-    Rule(
+    LintRule(
         id="P006",
         name="required-undeclared",
         kind="lint",
@@ -77,7 +77,7 @@ RULES = (
         "fails validation until it guesses the name.",
         fix="Declare the property, or drop it from `required`.",
     ),
-    Rule(
+    LintRule(
         id="P007",
         name="array-items",
         kind="lint",
@@ -86,7 +86,7 @@ RULES = (
         why="The model guesses item shapes; providers with strict schemas reject it.",
         fix="Add `items` with a type (and a description for objects).",
     ),
-    Rule(
+    LintRule(
         id="P008",
         name="param-name-cryptic",
         kind="lint",
@@ -95,7 +95,7 @@ RULES = (
         why="Names are the first thing a model matches a value to.",
         fix="Use a descriptive name (`filter`, `page_size`).",
     ),
-    Rule(
+    LintRule(
         id="P009",
         name="param-action-monolith",
         kind="lint",
@@ -105,7 +105,7 @@ RULES = (
         "effect and approval policy for reads and writes alike.",
         fix="Split into one tool per action (`notes_create`, `notes_delete`, ...).",
     ),
-    Rule(
+    LintRule(
         id="P010",
         name="list-limit",
         kind="lint",
@@ -114,7 +114,7 @@ RULES = (
         why="An unbounded result floods the context window and the bill.",
         fix="Add `limit: {type: integer, minimum: 1, maximum: 100, default: 20}`.",
     ),
-    Rule(
+    LintRule(
         id="P011",
         name="schema-nonstandard",
         kind="lint",

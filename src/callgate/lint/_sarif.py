@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Severity
 from callgate.lint._registry import RULES
 from callgate.lint._report import Report
 
@@ -46,7 +46,7 @@ def to_sarif(report: Report, *, version: str = "0") -> dict[str, Any]:
     }
 
 
-def _rule(rule: Rule) -> dict[str, Any]:
+def _rule(rule: LintRule) -> dict[str, Any]:
     tags = ["security"] if rule.kind in ("scan", "pin") else ["maintainability"]
     return {
         "id": rule.id,

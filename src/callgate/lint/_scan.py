@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
+from callgate._errors import UserError
 from callgate.lint._entry import ToolEntry
 from callgate.lint._finding import Finding
 from callgate.lint._load import CatalogSource, load_catalog
@@ -23,10 +25,11 @@ from callgate.lint._scan_links import check_links
 from callgate.lint._scan_markup import check_length, check_markup, check_tags
 from callgate.lint._scan_phrases import check_phrases
 from callgate.lint._scan_shadow import NameIndex, check_names, check_shadowing
-from callgate.lint._scan_site import Hit, TextCheck, TextSite
+from callgate.lint._scan_site import ScanHit, TextCheck, TextSite
 from callgate.lint._scan_suppress import check_self_suppression
 from callgate.lint._scan_unicode import check_hidden_unicode, check_mixed_script, hidden_messages
 from callgate.lint._text import is_hidden
+from callgate.lint._unreadable import unreadable_findings
 from callgate.lint._walk import iter_strings
 
 __all__ = ["scan", "scan_text"]
@@ -74,25 +77,29 @@ def scan(
     """
     enabled = selection(select, ignore)
     catalog = load_catalog(source)
-    index = NameIndex(catalog.entries)
-    findings: list[Finding] = []
+    readable = [e for e in catalog.entries if e.readable]
+    index = NameIndex(readable)
+    findings = list(unreadable_findings(catalog.entries, catalog.problems, rule="S017"))
+    # An unreadable declaration is still scanned as far as it can be read: a host may
+    # send its text to a model all the same.
     for entry in catalog.entries:
         sites = list(_sites(entry))
         for site in sites:
-            checks = _DECODED_CHECKS if site.decoded_from else _CHECKS
-            for check in checks:
-                findings.extend(_finding(entry, site, hit) for hit in check(site))
+            hits = _hits(site.text, site.field, decoded=site.decoded_from is not None)
+            findings.extend(_finding(entry, site, hit) for hit in hits)
         for site, start, end, severity, message in check_shadowing(entry, sites, index):
             findings.append(
                 _finding(
                     entry,
                     site,
-                    Hit(rule="S011", severity=severity, message=message, start=start, end=end),
+                    ScanHit(rule="S011", severity=severity, message=message, start=start, end=end),
                 )
             )
         findings.extend(check_self_suppression(entry))
-    findings.extend(check_names(catalog.entries))
+    findings.extend(check_names(readable))
     if pins is not None:
+        if not isinstance(pins, Lockfile | str | os.PathLike):
+            raise UserError(f"pins must be a Lockfile or a path, got {type(pins).__name__}")
         lockfile = pins if isinstance(pins, Lockfile) else Lockfile.load(pins)
         findings.extend(pin_findings(check_pins(lockfile, catalog), catalog, lockfile))
     return finish(
@@ -106,7 +113,7 @@ def scan(
     )
 
 
-def scan_text(text: str, *, field: str = "description") -> list[Hit]:
+def scan_text(text: str, *, field: str = "description") -> list[ScanHit]:
     """The text checks alone, on one string (for hosts screening single descriptions)."""
     site = TextSite(text=text, field=field, pointer="", tool="")
     return [hit for check in _CHECKS for hit in check(site)]
@@ -114,27 +121,33 @@ def scan_text(text: str, *, field: str = "description") -> list[Hit]:
 
 def _sites(entry: ToolEntry) -> Iterator[TextSite]:
     for found in iter_strings(entry.raw):
-        site = TextSite(text=found.text, field=found.field, pointer=found.pointer, tool=entry.name)
-        yield site
-        for kind, message in hidden_messages(found.text):
+        for decoded_from, text in _readings(found.text):
             yield TextSite(
-                text=message,
+                text=text,
                 field=found.field,
                 pointer=found.pointer,
                 tool=entry.name,
-                decoded_from=kind,
-            )
-        for _, _, encoding, decoded in decode_blobs(found.text):
-            yield TextSite(
-                text=decoded,
-                field=found.field,
-                pointer=found.pointer,
-                tool=entry.name,
-                decoded_from=encoding,
+                decoded_from=decoded_from,
             )
 
 
-def _finding(entry: ToolEntry, site: TextSite, hit: Hit) -> Finding:
+# Catalogs repeat their strings (parameter names, stock descriptions): each distinct string
+# is read and checked once per process, whatever the number of tools that carry it.
+@lru_cache(maxsize=1 << 16)
+def _readings(text: str) -> tuple[tuple[str | None, str], ...]:
+    """The text as written, then what it hides: tag characters, selectors, base64, hex."""
+    hidden = [(kind, message) for kind, message in hidden_messages(text)]
+    encoded = [(encoding, decoded) for _, _, encoding, decoded in decode_blobs(text)]
+    return ((None, text), *hidden, *encoded)
+
+
+@lru_cache(maxsize=1 << 16)
+def _hits(text: str, field: str, *, decoded: bool) -> tuple[ScanHit, ...]:
+    site = TextSite(text=text, field=field, pointer="", tool="")
+    return tuple(hit for check in (_DECODED_CHECKS if decoded else _CHECKS) for hit in check(site))
+
+
+def _finding(entry: ToolEntry, site: TextSite, hit: ScanHit) -> Finding:
     span = site.text[hit.start : hit.end]
     message = hit.message
     decoded = hit.decoded

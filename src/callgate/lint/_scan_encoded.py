@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import re
 from collections.abc import Iterator
 
-from callgate.lint._finding import Rule, Severity
-from callgate.lint._scan_site import Hit, TextSite
+from callgate.lint._finding import LintRule, Severity
+from callgate.lint._scan_site import ScanHit, TextSite
 
 __all__ = ["RULES", "check_encoded", "decode_blobs"]
 
 RULES = (
-    Rule(
+    LintRule(
         id="S010",
         name="encoded-blob",
         kind="scan",
@@ -37,9 +38,11 @@ def decode_blobs(text: str) -> list[tuple[int, int, str, str]]:
         decoded = _readable(binascii.unhexlify(match.group("hex")))
         if decoded is not None:
             found.append((match.start(), match.end(), "hex", decoded))
-    taken = [(s, e) for s, e, _, _ in found]
+    starts = [s for s, _, _, _ in found]  # in order, and the hex blobs do not overlap
+    ends = [e for _, e, _, _ in found]
     for match in _BASE64.finditer(text):
-        if any(s <= match.start() < e for s, e in taken) or not _mixed(match.group(0)):
+        before = bisect.bisect_right(starts, match.start()) - 1
+        if (before >= 0 and match.start() < ends[before]) or not _mixed(match.group(0)):
             continue
         decoded = _from_base64(match.group(0))
         if decoded is not None:
@@ -47,9 +50,9 @@ def decode_blobs(text: str) -> list[tuple[int, int, str, str]]:
     return sorted(found)
 
 
-def check_encoded(site: TextSite) -> Iterator[Hit]:
+def check_encoded(site: TextSite) -> Iterator[ScanHit]:
     for start, end, encoding, decoded in decode_blobs(site.text):
-        yield Hit(
+        yield ScanHit(
             rule="S010",
             severity=Severity.MEDIUM,
             start=start,

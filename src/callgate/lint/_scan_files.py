@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from callgate.lint._finding import Rule, Severity
+from callgate.lint._finding import LintRule, Severity
 from callgate.lint._phrases import compile_phrase
-from callgate.lint._scan_site import Hit, TextSite, sentence_around
+from callgate.lint._scan_site import ScanHit, TextSite, sentence_around
 from callgate.lint._text import view
 
 __all__ = ["RULES", "check_commands", "check_secret_literals", "check_sensitive_files"]
@@ -15,7 +15,7 @@ __all__ = ["RULES", "check_commands", "check_secret_literals", "check_sensitive_
 H, M = Severity.HIGH, Severity.MEDIUM
 
 RULES = (
-    Rule(
+    LintRule(
         id="S004",
         name="sensitive-file",
         kind="scan",
@@ -27,7 +27,7 @@ RULES = (
         "contents leave through the next argument.",
         fix="Remove the reference; a tool that needs a credential gets it from the host.",
     ),
-    Rule(
+    LintRule(
         id="S006",
         name="secret-literal",
         kind="scan",
@@ -36,7 +36,7 @@ RULES = (
         why="Anything in a declaration is sent to every model provider and logged.",
         fix="Remove and rotate the credential; configure it on the server side.",
     ),
-    Rule(
+    LintRule(
         id="S014",
         name="dangerous-command",
         kind="scan",
@@ -91,7 +91,7 @@ _COMMANDS = re.compile(
 )
 
 
-def check_sensitive_files(site: TextSite) -> Iterator[Hit]:
+def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
     """S004: medium for a mention, high when the same sentence asks to read or move it."""
     match = _FILES.search(site.text)
     if match is None:
@@ -101,7 +101,7 @@ def check_sensitive_files(site: TextSite) -> Iterator[Hit]:
     acted = any(p.pattern.search(view(sentence, p.kind).text) for p in (_ACTION_EN, _ACTION_RU))
     severity = H if acted else M
     what = "asks to read or pass" if acted else "names"
-    yield Hit(
+    yield ScanHit(
         rule="S004",
         severity=severity,
         start=match.start(),
@@ -110,11 +110,11 @@ def check_sensitive_files(site: TextSite) -> Iterator[Hit]:
     )
 
 
-def check_secret_literals(site: TextSite) -> Iterator[Hit]:
+def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
     match = _SECRETS.search(site.text)
     if match is not None:
         shown = match.group(0)
-        yield Hit(
+        yield ScanHit(
             rule="S006",
             severity=M,
             start=match.start(),
@@ -123,12 +123,12 @@ def check_secret_literals(site: TextSite) -> Iterator[Hit]:
         )
 
 
-def check_commands(site: TextSite) -> Iterator[Hit]:
+def check_commands(site: TextSite) -> Iterator[ScanHit]:
     light = site.view("light")
     match = _COMMANDS.search(light.text)
     if match is not None:
         start, end = light.source_span(*match.span())
-        yield Hit(
+        yield ScanHit(
             rule="S014",
             severity=H,
             start=start,

@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from callgate.lint._finding import Rule, Severity
+from callgate.lint._finding import LintRule, Severity
 from callgate.lint._phrases import compile_phrase
-from callgate.lint._scan_site import Hit, TextSite, sentence_around
+from callgate.lint._scan_site import ScanHit, TextSite, sentence_around
 from callgate.lint._text import view
 
 __all__ = ["RULES", "check_links"]
@@ -17,7 +17,7 @@ __all__ = ["RULES", "check_links"]
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(
+    LintRule(
         id="S007",
         name="suspicious-link",
         kind="scan",
@@ -95,9 +95,9 @@ _SEND = compile_phrase(
 _NO_LINK_FIELDS = frozenset({"name", "property", "title", "enum", "const"})
 
 
-def check_links(site: TextSite) -> Iterator[Hit]:
+def check_links(site: TextSite) -> Iterator[ScanHit]:
     """S007: one hit per site, for its worst link."""
-    worst: Hit | None = None
+    worst: ScanHit | None = None
     for match in _URL.finditer(site.text):
         graded = _grade(match.group(0), site.field)
         if graded is None:
@@ -106,7 +106,7 @@ def check_links(site: TextSite) -> Iterator[Hit]:
         if severity >= M and _told_to_use(site.text, match.start(), match.end()):
             severity, reason = H, reason + ", and the text tells the model to use it"
         if worst is None or severity > worst.severity:
-            worst = Hit(
+            worst = ScanHit(
                 rule="S007", severity=severity, start=match.start(), end=match.end(), message=reason
             )
     if worst is not None:

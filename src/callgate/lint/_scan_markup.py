@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from callgate.lint._finding import Rule, Severity
-from callgate.lint._scan_site import Hit, TextSite
+from callgate.lint._finding import LintRule, Severity
+from callgate.lint._scan_site import ScanHit, TextSite
 
 __all__ = ["RULES", "check_length", "check_markup", "check_tags", "comment_bodies"]
 
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(
+    LintRule(
         id="S001",
         name="pseudo-system-tag",
         kind="scan",
@@ -24,7 +24,7 @@ RULES = (
         "description it only serves to smuggle instructions.",
         fix="Remove the markup; write plain prose about what the tool does.",
     ),
-    Rule(
+    LintRule(
         id="S012",
         name="excessive-length",
         kind="scan",
@@ -34,7 +34,7 @@ RULES = (
         why="Reviewers skim long text; attackers put the payload past the part anyone reads.",
         fix="Shorten the text; move reference material out of the declaration.",
     ),
-    Rule(
+    LintRule(
         id="S013",
         name="hidden-markup",
         kind="scan",
@@ -82,14 +82,14 @@ DESCRIPTION_LIMIT = 2048
 VALUE_LIMIT = 512
 
 
-def check_tags(site: TextSite) -> Iterator[Hit]:
+def check_tags(site: TextSite) -> Iterator[ScanHit]:
     """S001: strong tag names anywhere; weak ones (`<secret>`) only as an open/close pair,
     since `Bearer <secret>` is an ordinary placeholder."""
     for pattern in (_TAG, _TEMPLATE, _WEAK_PAIR):
         match = pattern.search(site.text)
         if match is not None:
             end = match.end() if pattern is not _WEAK_PAIR else match.start() + 40
-            yield Hit(
+            yield ScanHit(
                 rule="S001",
                 severity=H,
                 start=match.start(),
@@ -99,11 +99,11 @@ def check_tags(site: TextSite) -> Iterator[Hit]:
             return
 
 
-def check_markup(site: TextSite) -> Iterator[Hit]:
+def check_markup(site: TextSite) -> Iterator[ScanHit]:
     """S013: comments with words in them, invisible styling, and padding followed by text."""
     for match in list(_HTML_COMMENT.finditer(site.text)) + list(_MD_COMMENT.finditer(site.text)):
         if len(match.group("body").split()) >= 2:
-            yield Hit(
+            yield ScanHit(
                 rule="S013",
                 severity=M,
                 start=match.start(),
@@ -114,7 +114,7 @@ def check_markup(site: TextSite) -> Iterator[Hit]:
             break
     style = _INVISIBLE_STYLE.search(site.text)
     if style is not None:
-        yield Hit(
+        yield ScanHit(
             rule="S013",
             severity=M,
             start=style.start(),
@@ -124,7 +124,7 @@ def check_markup(site: TextSite) -> Iterator[Hit]:
     for pad in _PADDING.finditer(site.text):
         rest = site.text[pad.end() :].strip()
         if rest:
-            yield Hit(
+            yield ScanHit(
                 rule="S013",
                 severity=M,
                 start=pad.start(),
@@ -135,11 +135,11 @@ def check_markup(site: TextSite) -> Iterator[Hit]:
             break
 
 
-def check_length(site: TextSite) -> Iterator[Hit]:
+def check_length(site: TextSite) -> Iterator[ScanHit]:
     """S012: descriptions over 2,048 characters; names, enum values, defaults over 512."""
     limit = DESCRIPTION_LIMIT if site.field in ("description", "other") else VALUE_LIMIT
     if len(site.text) > limit:
-        yield Hit(
+        yield ScanHit(
             rule="S012",
             severity=M,
             start=limit,

@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from callgate.lint._finding import Rule, Severity
+from callgate.lint._finding import LintRule, Severity
 from callgate.lint._phrases import Phrase, compile_phrase
-from callgate.lint._scan_site import Hit, TextSite
+from callgate.lint._scan_site import ScanHit, TextSite
 from callgate.lint._text import ViewKind
 
 __all__ = ["RULES", "check_phrases"]
@@ -24,7 +24,7 @@ __all__ = ["RULES", "check_phrases"]
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(
+    LintRule(
         id="S002",
         name="injection-phrase",
         kind="scan",
@@ -36,7 +36,7 @@ RULES = (
         fix="Remove the instruction; a description says what the tool does, not what the "
         "model must obey.",
     ),
-    Rule(
+    LintRule(
         id="S003",
         name="secrecy-phrase",
         kind="scan",
@@ -45,7 +45,7 @@ RULES = (
         why="Secrecy is what turns a misuse into an undetected one; no honest tool needs it.",
         fix="Remove the request for secrecy; anything a tool does may be shown to the user.",
     ),
-    Rule(
+    LintRule(
         id="S005",
         name="exfiltration-instruction",
         kind="scan",
@@ -56,7 +56,7 @@ RULES = (
         "free-text field is an exfiltration channel.",
         fix="Ask only for the data the task needs, in a field named and described for it.",
     ),
-    Rule(
+    LintRule(
         id="S016",
         name="coercive-wording",
         kind="scan",
@@ -584,7 +584,7 @@ _TABLE: tuple[_Entry, ...] = (
 )
 
 
-def check_phrases(site: TextSite) -> Iterator[Hit]:
+def check_phrases(site: TextSite) -> Iterator[ScanHit]:
     """One hit per family and rule: the strongest phrase, at its first place."""
     if " " not in site.text.strip() and "_" not in site.text:
         return  # a single word says nothing
@@ -593,7 +593,7 @@ def check_phrases(site: TextSite) -> Iterator[Hit]:
         views["cyrillic"] = site.view("cyrillic")
     compact = {kind: v.text.replace(" ", "") for kind, v in views.items()}
     shouting = _shouting(site.text)
-    best: dict[str, Hit] = {}
+    best: dict[str, ScanHit] = {}
     for entry in _TABLE:
         view = views.get(entry.phrase.kind)
         if view is None or (entry.severity == Severity.LOW and not shouting):
@@ -605,7 +605,7 @@ def check_phrases(site: TextSite) -> Iterator[Hit]:
         if match is None:
             continue
         start, end = view.source_span(*match.span())
-        best[entry.rule] = Hit(
+        best[entry.rule] = ScanHit(
             rule=entry.rule, severity=entry.severity, start=start, end=end, message=entry.what
         )
     yield from best.values()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from callgate.lint._confusables import mixed_script, skeleton
 from callgate.lint._entry import ToolEntry
-from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Severity
 from callgate.lint._scan_site import TextSite, sentence_around
 
 __all__ = ["RULES", "NameIndex", "check_names", "check_shadowing"]
@@ -23,7 +23,7 @@ __all__ = ["RULES", "NameIndex", "check_names", "check_shadowing"]
 H, M = Severity.HIGH, Severity.MEDIUM
 
 RULES = (
-    Rule(
+    LintRule(
         id="S011",
         name="tool-shadowing",
         kind="scan",
@@ -108,17 +108,36 @@ class _Known:
 
 
 class NameIndex:
-    """Tool names of a catalog, looked up exactly or within one edit."""
+    """Tool names of a catalog, looked up exactly or within one edit.
+
+    Per name it keeps the first tool of at most two servers: enough to tell whether a
+    mention is of the tool's own server or another, whatever the number of copies. Near
+    lookups go through the hashes of each name's one-letter deletions (symmetric delete);
+    holding hashes rather than strings and sets keeps the index small for large catalogs,
+    and each candidate is checked for real before it is returned.
+    """
 
     def __init__(self, entries: Sequence[ToolEntry]) -> None:
         self.exact: dict[str, list[_Known]] = defaultdict(list)
-        self.near: dict[str, set[str]] = defaultdict(set)
+        self._names: list[str] = []
+        self._near: dict[int, int | tuple[int, ...]] = {}
         for entry in entries:
             key = _key(entry.name)
-            self.exact[key].append(_Known(name=entry.name, server=entry.server))
-            if len(key) >= 6:
-                for variant in _deletions(key):
-                    self.near[variant].add(key)
+            first = key not in self.exact
+            known = self.exact[key]
+            if len(known) < 2 and all(k.server != entry.server for k in known):
+                known.append(_Known(name=entry.name, server=entry.server))
+            if len(key) >= 6 and first:
+                self._add_near(key)
+
+    def _add_near(self, key: str) -> None:
+        position = len(self._names)
+        self._names.append(key)
+        for variant in set(_deletions(key)):
+            held = self._near.setdefault(hash(variant), position)
+            if held != position:
+                found = held if isinstance(held, tuple) else (held,)
+                self._near[hash(variant)] = (*found, position)
 
     def find(self, word: str) -> list[_Known]:
         key = _key(word)
@@ -126,8 +145,14 @@ class NameIndex:
             return self.exact[key]
         if len(key) < 6:
             return []
-        keys = self.near.get(key, set()).union(*(self.near.get(v, set()) for v in _deletions(key)))
-        return [k for found in sorted(keys) for k in self.exact[found]]
+        variants = set(_deletions(key))
+        positions: set[int] = set()
+        for variant in variants:
+            held = self._near.get(hash(variant))
+            positions.update(held if isinstance(held, tuple) else () if held is None else (held,))
+        keys = {self._names[p] for p in positions}
+        real = sorted(k for k in keys if variants & set(_deletions(k)))  # hashes can collide
+        return [k for found in real for k in self.exact[found]]
 
 
 def _key(name: str) -> str:
@@ -214,21 +239,24 @@ def _parameters(entry: ToolEntry) -> list[str]:
 
 def check_names(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
     """S009 for lookalike tool and parameter names; S011 for names two servers share."""
-    by_skeleton: dict[str, list[ToolEntry]] = defaultdict(list)
+    # skeleton -> the first two distinct names with it: enough to name what one imitates
+    by_skeleton: dict[str, list[str]] = defaultdict(list)
     for entry in entries:
-        by_skeleton[skeleton(entry.name)].append(entry)
+        names = by_skeleton[skeleton(entry.name)]
+        if len(names) < 2 and entry.name not in names:
+            names.append(entry.name)
     for entry in entries:
-        yield from _lookalike(entry, by_skeleton[skeleton(entry.name)])
+        if not entry.name.isascii():
+            yield from _lookalike(entry, by_skeleton[skeleton(entry.name)])
         yield from _parameter_lookalikes(entry)
     yield from _collisions(entries)
 
 
-def _lookalike(entry: ToolEntry, same: list[ToolEntry]) -> Iterator[Finding]:
-    others = [e for e in same if e.name != entry.name]
-    mixed = not entry.name.isascii() and (mixed_script(entry.name) or bool(others))
-    if not mixed:
+def _lookalike(entry: ToolEntry, same: list[str]) -> Iterator[Finding]:
+    others = [name for name in same if name != entry.name][:1]
+    if not (mixed_script(entry.name) or others):
         return
-    target = f" and imitates {others[0].name!r}" if others else ""
+    target = f" and imitates {others[0]!r}" if others else ""
     yield Finding(
         rule="S009",
         severity=H,

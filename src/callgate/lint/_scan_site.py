@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from callgate.lint._finding import Severity
 from callgate.lint._text import View, ViewKind, view
 
-__all__ = ["Hit", "TextCheck", "TextSite", "sentence_around"]
+__all__ = ["ScanHit", "TextCheck", "TextSite", "sentence_around"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -28,7 +28,7 @@ class TextSite:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Hit:
+class ScanHit:
     """A match inside one site: rule, severity, message and the span in the original text."""
 
     rule: str
@@ -40,7 +40,7 @@ class Hit:
     decoded: str | None = None
 
 
-TextCheck = Callable[[TextSite], Iterable[Hit]]
+TextCheck = Callable[[TextSite], Iterable[ScanHit]]
 
 _SENTENCE_END = re.compile(r"[.!?;\n](?:\s|$)|\n")
 

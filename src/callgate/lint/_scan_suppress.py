@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from callgate.lint._entry import ToolEntry, matches_rule
-from callgate.lint._finding import Finding, Rule, Severity
+from callgate.lint._finding import Finding, LintRule, Severity
 
 __all__ = ["RULES", "check_self_suppression"]
 
 RULES = (
-    Rule(
+    LintRule(
         id="S015",
         name="self-suppression",
         kind="scan",

@@ -7,8 +7,8 @@ import unicodedata
 from collections.abc import Iterator
 
 from callgate.lint._confusables import mixed_script
-from callgate.lint._finding import Rule, Severity
-from callgate.lint._scan_site import Hit, TextSite
+from callgate.lint._finding import LintRule, Severity
+from callgate.lint._scan_site import ScanHit, TextSite
 from callgate.lint._text import is_hidden
 
 __all__ = ["RULES", "check_hidden_unicode", "check_mixed_script", "hidden_messages"]
@@ -16,7 +16,7 @@ __all__ = ["RULES", "check_hidden_unicode", "check_mixed_script", "hidden_messag
 H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
-    Rule(
+    LintRule(
         id="S008",
         name="hidden-unicode",
         kind="scan",
@@ -28,7 +28,7 @@ RULES = (
         "selectors can spell out a whole hidden instruction.",
         fix="Remove the invisible characters; declarations need none.",
     ),
-    Rule(
+    LintRule(
         id="S009",
         name="homoglyph",
         kind="scan",
@@ -84,7 +84,7 @@ _SEVERITY = {
 }
 
 
-def check_hidden_unicode(site: TextSite) -> Iterator[Hit]:
+def check_hidden_unicode(site: TextSite) -> Iterator[ScanHit]:
     """S008: one hit per site naming every kind found, at the first hidden character."""
     text = site.text
     if text.isascii() and not _ASCII_CONTROL.search(text):
@@ -104,7 +104,7 @@ def check_hidden_unicode(site: TextSite) -> Iterator[Hit]:
         severity = H
     first = min(kinds.values())
     decoded = "; ".join(f"{kind}: {message!r}" for kind, message in messages) or None
-    yield Hit(
+    yield ScanHit(
         rule="S008",
         severity=severity,
         start=first,
@@ -155,13 +155,13 @@ def _selector_byte(char: str) -> int | None:
     return None
 
 
-def check_mixed_script(site: TextSite) -> Iterator[Hit]:
+def check_mixed_script(site: TextSite) -> Iterator[ScanHit]:
     """S009 in prose: a word that mixes Latin with Cyrillic or Greek lookalikes."""
     if site.field in ("name", "property") or site.text.isascii():
         return  # names are judged against the whole catalog (see _scan_shadow)
     for match in _WORD.finditer(site.text):
         if mixed_script(match.group(0)):
-            yield Hit(
+            yield ScanHit(
                 rule="S009",
                 severity=M,
                 start=match.start(),

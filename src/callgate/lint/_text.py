@@ -16,7 +16,7 @@ from typing import Literal
 
 from callgate.lint._confusables import TO_CYRILLIC, TO_LATIN, script_of
 
-__all__ = ["View", "ViewKind", "is_hidden", "view"]
+__all__ = ["View", "ViewKind", "is_hidden", "printable", "view"]
 
 ViewKind = Literal["light", "latin", "cyrillic"]
 
@@ -43,13 +43,25 @@ _KEEP_CONTROLS = frozenset("\t\n\r")
 @lru_cache(maxsize=8192)
 def is_hidden(char: str) -> bool:
     """Invisible in rendered text: format (Cf) and control (Cc) characters, variation
-    selectors and unassigned/private code points; tab and newlines are ordinary."""
+    selectors, lone surrogates and unassigned/private code points; tab and newlines are
+    ordinary."""
     if char in _KEEP_CONTROLS:
         return False
     code = ord(char)
     if 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:
         return True
-    return unicodedata.category(char) in ("Cf", "Cc", "Co", "Cn")
+    return unicodedata.category(char) in ("Cf", "Cc", "Cs", "Co", "Cn")
+
+
+def printable(text: str) -> str:
+    """`text` with lone surrogates written as `\\udXXX` escapes, so it can be encoded."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,15 +1,40 @@
-"""Walk JSON values and JSON Schemas, keeping the JSON pointer of every node."""
+"""Walk JSON values and JSON Schemas iteratively, keeping the JSON pointer of every node.
+
+Every walk here is explicitly bounded (`MAX_DEPTH`, `MAX_VALUES`) and none recurses, so
+no declaration can exhaust the stack. `unreadable()` is the one place that says where a
+bound stops a walk, so what the other walks leave out is always reported.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SchemaNode", "StringSite", "escape", "iter_schema_nodes", "iter_strings", "join"]
+from callgate.lint._text import printable
 
-_MAX_DEPTH = 64
-"""Deeper nesting is not walked: no real schema needs it and cycles of copies stop here."""
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_VALUES",
+    "SchemaNode",
+    "StringSite",
+    "escape",
+    "iter_schema_nodes",
+    "iter_strings",
+    "join",
+    "unreadable",
+]
+
+MAX_DEPTH = 256
+"""Objects and arrays nested deeper than this are not read (128 schema levels: no real
+schema comes near, and the JSON and schema libraries underneath recurse)."""
+MAX_VALUES = 100_000
+"""Values read from one declaration at most: no model API takes a tool that large, and
+shared sub-objects of a Python value could otherwise multiply without end."""
+MAX_DIGITS = 4300
+"""Longest integer Python turns into text by default (`sys.get_int_max_str_digits`)."""
+_MAX_REPORTED = 20
 
 _MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _ONE = (
@@ -26,6 +51,7 @@ _ONE = (
     "additionalItems",
 )
 _MANY = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
+_KEYWORDS = frozenset(_MAPS + _ONE + _MANY)
 
 # Values of these keys are machine keywords, never text a model reads as prose.
 _STRUCTURAL = frozenset(
@@ -47,7 +73,10 @@ _STRUCTURAL = frozenset(
 
 def escape(part: str | int) -> str:
     """One JSON pointer reference token (RFC 6901)."""
-    return str(part).replace("~", "~0").replace("/", "~1")
+    text = part if isinstance(part, str) else str(part)
+    if "~" not in text and "/" not in text:
+        return text
+    return text.replace("~", "~0").replace("/", "~1")
 
 
 def join(pointer: str, *parts: str | int) -> str:
@@ -67,37 +96,45 @@ class SchemaNode:
 
 
 def iter_schema_nodes(schema: Mapping[str, Any], pointer: str = "") -> Iterator[SchemaNode]:
-    """Every subschema of `schema` (itself first), depth first, in document order."""
-    yield from _nodes(schema, pointer, None, None, 0)
+    """Every subschema of `schema` (itself first), depth first, in document order.
+
+    Subschemas deeper than `MAX_DEPTH` are left out; `unreadable()` reports them.
+    """
+    stack = [SchemaNode(pointer=pointer, node=schema)]
+    while stack:
+        site = stack.pop()
+        yield site
+        if site.depth < MAX_DEPTH:
+            stack.extend(reversed(list(_children(site))))
 
 
-def _nodes(
-    node: Mapping[str, Any],
-    pointer: str,
-    prop: str | None,
-    parent: Mapping[str, Any] | None,
-    depth: int,
-) -> Iterator[SchemaNode]:
-    yield SchemaNode(pointer=pointer, node=node, property=prop, parent=parent, depth=depth)
-    if depth >= _MAX_DEPTH:
-        return
+def _is_map(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _children(site: SchemaNode) -> Iterator[SchemaNode]:
+    node, pointer, depth = site.node, site.pointer, site.depth + 1
     for key, value in node.items():
-        if key in _MAPS and isinstance(value, Mapping):
+        if key not in _KEYWORDS:
+            continue
+        if key in _MAPS and _is_map(value):
             for name, child in value.items():
-                if isinstance(child, Mapping):
-                    yield from _nodes(
-                        child,
-                        join(pointer, key, name),
-                        name if key == "properties" else None,
-                        node,
-                        depth + 1,
+                if _is_map(child):
+                    yield SchemaNode(
+                        pointer=join(pointer, key, name),
+                        node=child,
+                        property=name if key == "properties" else None,
+                        parent=node,
+                        depth=depth,
                     )
-        elif key in _ONE and isinstance(value, Mapping):
-            yield from _nodes(value, join(pointer, key), None, node, depth + 1)
+        elif key in _ONE and _is_map(value):
+            yield SchemaNode(pointer=join(pointer, key), node=value, parent=node, depth=depth)
         elif key in _MANY and isinstance(value, list):
             for i, child in enumerate(value):
-                if isinstance(child, Mapping):
-                    yield from _nodes(child, join(pointer, key, i), None, node, depth + 1)
+                if _is_map(child):
+                    yield SchemaNode(
+                        pointer=join(pointer, key, i), node=child, parent=node, depth=depth
+                    )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -121,35 +158,140 @@ _FIELDS = {
     "const": "const",
     "name": "name",
 }
+_VALUE_FIELDS = frozenset({"enum", "default", "examples", "const"})
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 
 
 def iter_strings(value: Any, pointer: str = "") -> Iterator[StringSite]:
-    """Every string inside `value` at any depth: values, and property names of schemas."""
-    yield from _strings(value, pointer, "other", 0)
-
-
-def _strings(value: Any, pointer: str, field: str, depth: int) -> Iterator[StringSite]:
-    if depth > _MAX_DEPTH:
-        return
-    if isinstance(value, str):
-        yield StringSite(pointer=pointer, text=value, field=field)
-    elif isinstance(value, Mapping):
-        for key, child in value.items():
-            key = str(key)
-            where = join(pointer, key)
-            if key in _STRUCTURAL:
-                continue
-            if key in ("properties", "patternProperties", "$defs", "definitions") and isinstance(
-                child, Mapping
-            ):
-                for name in child:
-                    yield StringSite(
-                        pointer=join(where, str(name)), text=str(name), field="property"
-                    )
-            inner = _FIELDS.get(
-                key, field if field in ("enum", "default", "examples", "const") else "other"
+    """Every string inside `value`, in document order: values, and property names of
+    schemas. Within `MAX_DEPTH` and `MAX_VALUES`; `unreadable()` reports what lies beyond."""
+    stack: list[tuple[Any, str, str, int]] = [(value, pointer, "other", 0)]
+    seen = 0
+    while stack and seen < MAX_VALUES:
+        current, where, field, depth = stack.pop()
+        seen += 1
+        if isinstance(current, str):
+            yield StringSite(pointer=where, text=current, field=field)
+            continue
+        if depth >= MAX_DEPTH:
+            continue
+        if isinstance(current, Mapping):
+            children: list[tuple[Any, str, str, int]] = []
+            for key, child in current.items():
+                if not isinstance(key, str) or key in _STRUCTURAL:
+                    continue
+                inner = join(where, key)
+                if key in _NAMED and isinstance(child, Mapping):
+                    for name in child:
+                        if isinstance(name, str):
+                            children.append((name, join(inner, name), "property", depth + 1))
+                kind = _FIELDS.get(key, field if field in _VALUE_FIELDS else "other")
+                children.append((child, inner, kind, depth + 1))
+            stack.extend(reversed(children))
+        elif isinstance(current, list | tuple):
+            stack.extend(
+                (child, join(where, i), field, depth + 1)
+                for i, child in reversed(list(enumerate(current)))
             )
-            yield from _strings(child, where, inner, depth + 1)
-    elif isinstance(value, list):
-        for i, child in enumerate(value):
-            yield from _strings(child, join(pointer, i), field, depth + 1)
+
+
+_Path = tuple[Any, str | int] | None
+"""A pointer as a chain (parent chain, token), made into text only when reported."""
+
+
+def unreadable(value: Any, pointer: str = "") -> tuple[tuple[str, str], ...]:
+    """(pointer, reason) for each part of `value` that is not plain JSON or lies beyond a
+    walking bound: lone surrogates, NaN and infinities, integers of more than 4,300
+    digits, keys that are not strings, values of other types, nesting deeper than
+    `MAX_DEPTH`, more than `MAX_VALUES` values. At most 20 are listed, then a count."""
+    found: list[tuple[str, str]] = []
+    more = 0
+    stack: list[tuple[Any, _Path, int]] = [(value, None, 0)]
+    seen = 0
+    while stack:
+        current, path, depth = stack.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            found.append(
+                (_text(pointer, path), f"more than {MAX_VALUES:,} values; the rest unread")
+            )
+            break
+        reasons = _inspect(current, path, depth, stack)
+        for reason in reasons:
+            if len(found) < _MAX_REPORTED:
+                found.append((_text(pointer, path), reason))
+            else:
+                more += 1
+    if more:
+        found.append((printable(pointer), f"and {more:,} more parts that cannot be read"))
+    return tuple(found)
+
+
+def _text(pointer: str, path: _Path) -> str:
+    tokens: list[str | int] = []
+    while path is not None:
+        path, token = path
+        tokens.append(token)
+    return printable(join(pointer, *reversed(tokens)))
+
+
+def _inspect(value: Any, path: _Path, depth: int, stack: list[tuple[Any, _Path, int]]) -> list[str]:
+    """Why `value` itself cannot be read; its children go on `stack`, last one first."""
+    kind = type(value)
+    mapping = kind is dict or (kind is not list and isinstance(value, Mapping))
+    if not mapping and not isinstance(value, list | tuple):
+        return _scalar_problems(value)
+    if depth >= MAX_DEPTH:
+        return [f"nested deeper than {MAX_DEPTH} levels; what lies below was not read"]
+    if not mapping:
+        stack.extend((value[i], (path, i), depth + 1) for i in range(len(value) - 1, -1, -1))
+        return []
+    reasons: list[str] = []
+    for key, child in reversed(list(value.items())):
+        if not isinstance(key, str):
+            reasons.append(f"a key of type {type(key).__name__} is not a JSON object key")
+            continue
+        if not key.isascii():
+            reasons += [f"key {key[:40]!r}: {reason}" for reason in _text_problems(key)]
+        stack.append((child, (path, key), depth + 1))
+    reasons.reverse()
+    return reasons
+
+
+def _scalar_problems(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [] if value.isascii() else _text_problems(value)
+    if value is None or isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return _integer_problems(value)
+    if isinstance(value, float):
+        return [] if math.isfinite(value) else [_NON_FINITE[str(float(value))]]
+    return [f"a Python {type(value).__name__} is not a JSON value"]
+
+
+_NON_FINITE = {
+    "nan": "NaN is not a JSON number",
+    "inf": "Infinity is not a JSON number",
+    "-inf": "-Infinity is not a JSON number",
+}
+
+
+def _text_problems(text: str) -> list[str]:
+    if text.isascii():
+        return []
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return [f"lone surrogate U+{ord(text[exc.start]):04X} is not Unicode text"]
+    return []
+
+
+_DIGIT_BITS = int(MAX_DIGITS / math.log10(2))
+_TOO_LONG = 10**MAX_DIGITS
+
+
+def _integer_problems(number: int) -> list[str]:
+    if number.bit_length() < _DIGIT_BITS or abs(number) < _TOO_LONG:
+        return []
+    return [f"an integer of more than {MAX_DIGITS:,} digits"]

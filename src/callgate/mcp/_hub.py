@@ -20,7 +20,7 @@ import anyio.abc
 import anyio.to_thread
 import mcp_types
 
-from callgate._errors import UserError
+from callgate._errors import UserError, shown
 from callgate.contract import CallContext, Catalog, Effect, Tool
 from callgate.lint import LoadedCatalog, ToolEntry, entry_from_declaration, pin_catalog, scan
 from callgate.mcp._config import ServerConfig, UpstreamConfig
@@ -28,6 +28,7 @@ from callgate.mcp._connection import Connection, UpstreamError
 from callgate.mcp._declaration import declaration, gateway_tool, public_name
 from callgate.mcp._pins import PinBook, pin_source
 from callgate.mcp._results import outcome
+from callgate.schema import content_hash
 
 __all__ = ["IDEMPOTENCY_META", "Quarantined", "Upstreams"]
 
@@ -317,6 +318,9 @@ class Upstreams:
 
 
 def _fingerprint(entry: ToolEntry) -> str:
+    """The pin fingerprint of a declaration (of its raw content, when it cannot be read)."""
+    if entry.unreadable:
+        return content_hash(shown(entry.raw))
     catalog = LoadedCatalog(source=pin_source(entry.group or ""), entries=(entry,))
     return next(iter(pin_catalog(catalog).pins.values())).fingerprint
 

@@ -23,7 +23,7 @@ from callgate.lint import (
     Finding,
     LoadedCatalog,
     Lockfile,
-    Pin,
+    PinnedTool,
     Severity,
     ToolEntry,
     check_pins,
@@ -60,7 +60,7 @@ class PinReview:
     """The upstream name."""
     state: PinState
     pinned: Mapping[str, Any] | None = None
-    """The approved contract (lint `Pin` form: fingerprint, parts, contract)."""
+    """The approved contract (lint `PinnedTool` form: fingerprint, parts, contract)."""
     observed: Mapping[str, Any] | None = None
     """The contract seen last while it differed from the pin."""
     reasons: tuple[str, ...] = ()
@@ -113,7 +113,11 @@ class PinBook:
         self.store = store
 
     def assess(self, entry: ToolEntry, findings: Iterable[Finding]) -> Verdict:
-        """Pin or quarantine one tool as seen now (`entry.group` is its server)."""
+        """Pin or quarantine one tool as seen now (`entry.group` is its server). A
+        declaration that cannot be read is held, never pinned: there is no contract to pin."""
+        if entry.unreadable:
+            reasons = tuple(f"cannot be used: {reason}" for _, reason in entry.unreadable)
+            return Verdict(allowed=False, reasons=reasons)
         server, tool = _names(entry)
         current = _pin_of(entry)
         high = [f for f in findings if f.severity >= Severity.HIGH and not f.suppressed]
@@ -134,9 +138,11 @@ class PinBook:
         pin = self.store.pins.get(pin_source(server), tool)
         return pin is not None and pin.fingerprint == fingerprint
 
-    def approve(self, server: str, tool: str, *, by: str, fingerprint: str | None = None) -> Pin:
-        """Pin the observed contract of a quarantined tool; `fingerprint`, when given, must be
-        the one shown to the person (the tool may have changed again since)."""
+    def approve(
+        self, server: str, tool: str, *, by: str, fingerprint: str | None = None
+    ) -> PinnedTool:
+        """Pin the observed contract of a quarantined tool; `fingerprint`, when given, must
+        be the one shown to the person (the tool may have changed again since)."""
         review = self._require(server, tool)
         if review.state == "pinned" or review.observed is None:
             raise UserError(f"{server}/{tool} is not waiting for approval")
@@ -184,7 +190,7 @@ class PinBook:
         self,
         server: str,
         tool: str,
-        current: Pin,
+        current: PinnedTool,
         high: list[Finding],
         review: PinReview | None,
     ) -> Verdict:
@@ -208,7 +214,7 @@ class PinBook:
         server: str,
         tool: str,
         pin: StoredPin,
-        current: Pin,
+        current: PinnedTool,
         high: list[Finding],
         review: PinReview | None,
         entry: ToolEntry,
@@ -294,12 +300,12 @@ def _catalog(entry: ToolEntry) -> LoadedCatalog:
     return LoadedCatalog(source=pin_source(entry.group or ""), entries=(entry,))
 
 
-def _pin_of(entry: ToolEntry) -> Pin:
+def _pin_of(entry: ToolEntry) -> PinnedTool:
     return next(iter(pin_catalog(_catalog(entry)).pins.values()))
 
 
-def _lint_pin(data: Mapping[str, Any]) -> Pin:
-    return Pin(
+def _lint_pin(data: Mapping[str, Any]) -> PinnedTool:
+    return PinnedTool(
         key=str(data["key"]),
         fingerprint=str(data["fingerprint"]),
         parts=dict(data.get("parts", {})),
@@ -307,7 +313,7 @@ def _lint_pin(data: Mapping[str, Any]) -> Pin:
     )
 
 
-def _plain_pin(pin: Pin) -> dict[str, Any]:
+def _plain_pin(pin: PinnedTool) -> dict[str, Any]:
     plain: dict[str, Any] = json.loads(
         json.dumps(
             {
@@ -322,7 +328,7 @@ def _plain_pin(pin: Pin) -> dict[str, Any]:
     return plain
 
 
-def _same(data: Mapping[str, Any] | None, pin: Pin) -> bool:
+def _same(data: Mapping[str, Any] | None, pin: PinnedTool) -> bool:
     return _same_fingerprint(data, pin.fingerprint)
 
 
@@ -330,7 +336,7 @@ def _same_fingerprint(data: Mapping[str, Any] | None, fingerprint: str) -> bool:
     return data is not None and data.get("fingerprint") == fingerprint
 
 
-def _only_narrowed(old: Pin, new: Pin) -> bool:
+def _only_narrowed(old: PinnedTool, new: PinnedTool) -> bool:
     """Only hints moved (no text, no title, no schema): nothing a model reads changed."""
     moved = {k for k in set(old.parts) | set(new.parts) if old.parts.get(k) != new.parts.get(k)}
     if not moved <= {"annotations", "effect"}:
@@ -340,7 +346,7 @@ def _only_narrowed(old: Pin, new: Pin) -> bool:
 
 
 def _pinned(
-    server: str, tool: str, pin: Pin, review: PinReview | None, *, by: str | None
+    server: str, tool: str, pin: PinnedTool, review: PinReview | None, *, by: str | None
 ) -> PinReview:
     return PinReview(
         server=server,
@@ -357,7 +363,7 @@ def _held(
     server: str,
     tool: str,
     state: PinState,
-    observed: Pin,
+    observed: PinnedTool,
     pinned: Mapping[str, Any] | None,
     reasons: tuple[str, ...],
     details: tuple[str, ...],
