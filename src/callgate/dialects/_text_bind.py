@@ -8,26 +8,34 @@ its arguments, which are not JSON, so the gate answers `invalid` and says what t
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from callgate.contract import Tool, ToolCall
-from callgate.dialects._coerce import coerce_arguments
+from callgate.dialects._coerce import coerce_arguments, drop_strict_nulls
 from callgate.dialects._data import new_call_id
 from callgate.dialects._text_decode import RawCall
-from callgate.dialects._text_values import Expr, exprs_in
+from callgate.dialects._text_values import NO_VALUE, Expr, exprs_in, read_value
 from callgate.schema import resolve_local
 
 __all__ = ["bind"]
 
 
-def bind(raw: RawCall, tool: Tool | None) -> ToolCall:
+Variables = Callable[[str], Any]
+"""The literal a name was assigned in the text before the call, else `NO_VALUE`."""
+
+
+def bind(raw: RawCall, tool: Tool | None, variables: Variables) -> ToolCall:
     """The canonical call for `raw`, typed by `tool`'s schema, every change reported."""
     notes = list(raw.repairs)
-    args = raw.arguments
+    args = _substituted(raw.arguments, variables, notes)
+    positional = _substituted(list(raw.positional), variables, notes)
     schema: Mapping[str, Any] = tool.input_schema if tool else {}
-    if isinstance(args, dict) and raw.positional:
-        args = _positional(raw.positional, args, schema, notes)
+    if isinstance(args, dict) and isinstance(args.get("**"), dict):
+        notes.append("read the ** expansion of a dict as keyword arguments")
+        args = {**{k: v for k, v in args.items() if k != "**"}, **args["**"]}
+    if isinstance(args, dict) and positional:
+        args = _positional(tuple(positional), args, schema, notes)
     if isinstance(args, dict):
         args = _words(args, schema, notes)
     if isinstance(args, Expr) or exprs_in(args):
@@ -36,9 +44,26 @@ def bind(raw: RawCall, tool: Tool | None) -> ToolCall:
         notes.append("the arguments are not an object")
         return _call(raw, json.dumps(args, ensure_ascii=False), notes)
     if tool is not None:
+        args, dropped = drop_strict_nulls(args, schema)
         args, more = coerce_arguments(args, schema, "text")
-        notes += more
+        notes += dropped + more
     return _call(raw, args, notes)
+
+
+def _substituted(value: Any, variables: Variables, notes: list[str]) -> Any:
+    if isinstance(value, Expr):
+        if not value.bare:
+            return value
+        assigned = variables(value.source)
+        if assigned is NO_VALUE:
+            return value
+        notes.append(f"read the variable {value.source} as the literal assigned to it before")
+        return assigned
+    if isinstance(value, dict):
+        return {k: _substituted(v, variables, notes) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substituted(v, variables, notes) for v in value]
+    return value
 
 
 def _call(raw: RawCall, arguments: dict[str, Any] | str, notes: list[str]) -> ToolCall:
@@ -56,9 +81,21 @@ def _positional(
 ) -> dict[str, Any]:
     props = _properties(schema)
     free = [p for p in props if p not in kwargs]
+    if len(values) == 1 and isinstance(values[0], str) and values[0].lstrip()[:1] == "{":
+        parsed = read_value(values[0], [])
+        if isinstance(parsed, dict) and _keywords_dict(parsed, props, schema):
+            values = (parsed,)
     if len(values) == 1 and not kwargs and _keywords_dict(values[0], props, schema):
         notes.append("a single dict argument read as the keyword arguments")
         return dict(values[0])
+    last = values[-1]
+    later = free[len(values) - 1 :]
+    if len(values) > 1 and isinstance(last, dict) and last and set(last) <= set(later):
+        # f('johndoe', {validity: 3600}): an options object after positional arguments.
+        notes.append("a trailing dict argument read as keyword arguments")
+        kwargs = {**kwargs, **last}
+        values = values[:-1]
+        free = [p for p in props if p not in kwargs]
     out = dict(kwargs)
     for i, value in enumerate(values):
         if i < len(free):
@@ -88,6 +125,10 @@ def _words(args: dict[str, Any], schema: Mapping[str, Any], notes: list[str]) ->
     """Unquoted words (`entity=Google`) read as the strings they spell, where the
     parameter takes a string; every other `Expr` stays for `_invalid`."""
     props = _properties(schema)
+    if args and all(isinstance(v, Expr) and v.bare and v.source == k for k, v in args.items()):
+        # f(city, days): the tool's signature written out, a template and not a call.
+        reason = "a placeholder: the call is written with its parameter names"
+        return {k: Expr(source=v.source, reason=reason) for k, v in args.items()}
     out: dict[str, Any] = {}
     for key, value in args.items():
         sub = props.get(key)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from callgate.dialects._text_names import Names
@@ -21,10 +21,11 @@ from callgate.dialects._text_values import (
     Expr,
     parse_python,
     read_value,
+    split_top,
     to_value,
 )
 
-__all__ = ["Decoded", "RawCall", "decode", "decode_xml", "from_value"]
+__all__ = ["Decoded", "RawCall", "decode", "decode_call", "decode_xml", "from_value"]
 
 _ARG_KEYS = (
     "arguments",
@@ -52,6 +53,8 @@ class RawCall:
     """A dict whose values may hold `Expr`s, or one `Expr` for arguments unread."""
     positional: tuple[Any, ...] = ()
     repairs: tuple[str, ...] = ()
+    statement: bool = True
+    """False for a call inside an expression (`f(x)['a']`): the same one twice is one."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -237,7 +240,11 @@ def _python(
         strings = _string_calls(node, names, notes)
         return strings or None
     calls.sort(key=lambda n: (n.lineno, n.col_offset))
-    return [_python_call(n, source, names, list(notes)) for n in calls]
+    direct = {id(item) for item in items}
+    return [
+        replace(_python_call(n, source, names, list(notes)), statement=id(n) in direct)
+        for n in calls
+    ]
 
 
 def _known(node: ast.Call, names: Names) -> bool:
@@ -305,6 +312,54 @@ def _dotted(node: ast.expr) -> str | None:
 
 def _segment(node: ast.expr, source: str) -> str:
     return ast.get_source_segment(source, node) or ast.unparse(node)
+
+
+def decode_call(span: str, names: Names) -> Decoded:
+    """`name(...)` at a tool's name: read by `ast`, else argument by argument, so a call
+    whose syntax is clear keeps its name even where its values are not literals."""
+    decoded = decode(span, names)
+    if decoded.calls:
+        return decoded
+    match = _CALL.match(span)
+    found = names.find(match.group(1)) if match else None
+    if match is None or found is None:
+        return decoded
+    notes = list(found[1])
+    body = match.group(2)
+    if body.rstrip().endswith(")"):
+        body = body.rstrip()[:-1]
+    else:
+        notes.append("the call is cut off before its closing parenthesis")
+    kwargs: dict[str, Any] = {}
+    positional: list[Any] = []
+    params = names.params(found[0])
+    for part in split_top(body):
+        keyword = _KEYWORD.match(part)
+        if keyword and (keyword.group(2) == "=" or keyword.group(1) in params):
+            kwargs[keyword.group(1)] = _loose_value(keyword.group(3), notes)
+        else:
+            positional.append(_loose_value(part, notes))
+    notes.append("read argument by argument: the call is not valid Python")
+    call = RawCall(name=found[0], arguments=kwargs, positional=tuple(positional), repairs=tuple(notes))
+    return Decoded(calls=[call], dropped=decoded.dropped)
+
+
+_CALL = re.compile(r"\s*([\w.\\-]+)\s*\((.*)\Z", re.S)
+_KEYWORD = re.compile(r"\s*([A-Za-z_]\w*)\s*(=(?!=)|:(?!//))\s*(.*?)\s*\Z", re.S)
+_WORDS = re.compile(r"[\w][\w .:/@#&+'\-]*")
+
+
+def _loose_value(text: str, notes: list[str]) -> Any:
+    text = text.strip()
+    node = parse_python(_unescape(text))
+    if node is not None:
+        return to_value(node, _unescape(text), notes)
+    value = read_value(text, notes) if text[:1] in "{[" else NO_VALUE
+    if value is not NO_VALUE:
+        return value
+    if _WORDS.fullmatch(text):
+        return Expr(source=text.rstrip(), reason="unquoted text", bare=True)
+    return Expr(source=text, reason="text that is not a value")
 
 
 # --- Qwen3-Coder XML ----------------------------------------------------------------------

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 from dataclasses import dataclass, replace
 
 from callgate.contract import Tool, ToolCall
 from callgate.dialects._aliases import Aliases
+from callgate.dialects._text_assign import Assignments
 from callgate.dialects._text_bind import bind
-from callgate.dialects._text_decode import RawCall, decode, decode_xml, from_value
-from callgate.dialects._text_names import Mentions, Names
+from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_xml, from_value
+from callgate.dialects._text_names import Mention, Names
 from callgate.dialects._text_scan import Scan
 from callgate.dialects._text_values import read_value
 
@@ -40,6 +42,7 @@ _FENCE = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>")
 _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
 _NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)\s+$")
+_PAREN = re.compile(r"[ \t]*\(")
 _THEN_JSON = re.compile(r"[ \t]*[`'\"]?[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?=\{)")
 
 
@@ -72,11 +75,15 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
         dropped.append(
             f"the text is {len(text)} characters; only the first {MAX_CHARS} were read for calls"
         )
-    regions = _Finder(read, names, dropped).regions()
+    finder = _Finder(read, names, dropped)
+    regions = finder.regions()
     if not regions:
         return Extracted(text=text.strip(), dropped=tuple(dropped))
-    calls = _meant(regions, dropped)
-    bound = tuple(bind(raw, names.tools.get(raw.name)) for raw in calls)
+    assignments = Assignments(read, finder.scan)
+    bound = tuple(
+        bind(raw, names.tools.get(raw.name), lambda name, at=at: assignments.before(name, at))
+        for at, raw in _meant(regions, dropped)
+    )
     return Extracted(text=_prose(text, regions), calls=bound, dropped=tuple(dropped))
 
 
@@ -96,6 +103,7 @@ class _Finder:
         self.names = names
         self.dropped = dropped
         self.taken: list[tuple[int, int]] = []
+        self.scan = Scan(text)
         self.covered = 0
         """End of the furthest region taken so far: bare candidates come in text order."""
 
@@ -106,9 +114,10 @@ class _Finder:
             return found
         if not self.names.lookup:
             return []
-        self.scan = Scan(self.text)
         self.mentions = self.names.mentions(self.text)
         found = [r for r in self._bare() if r.calls]
+        if not found:
+            found = self._arguments_only()
         return sorted(found, key=lambda r: r.start)
 
     def _markup(self) -> Iterator[_Region]:
@@ -170,18 +179,13 @@ class _Finder:
 
     def _bare(self) -> Iterator[_Region]:
         """JSON values and pythonic calls of known tools, outside markup, in text order."""
-        starts = sorted(
-            [i for i in self.scan.ends if self.text[i] in "{["]
-            + [start for start, _, _ in self.mentions.found]
-        )
-        mention_at = {start: (end, name) for start, end, name in self.mentions.found}
+        mention_at = {m.start: m for m in self.mentions.found}
+        starts = sorted([i for i in self.scan.ends if self.text[i] in "{["] + list(mention_at))
         for start in starts:
             if start < self.covered:
                 continue
-            if start in mention_at:
-                region = self._mention(start, *mention_at[start])
-            else:
-                region = self._json(start)
+            mention = mention_at.get(start)
+            region = self._json(start) if mention is None else self._mention(mention)
             if region is not None and region.calls:
                 self.covered = region.end
                 yield region
@@ -200,17 +204,19 @@ class _Finder:
         self.dropped += decoded.dropped
         return _Region(start=start, end=end, calls=decoded.calls)
 
-    def _mention(self, start: int, name_end: int, name: str) -> _Region | None:
-        text = self.text
+    def _mention(self, mention: Mention) -> _Region | None:
+        text, start, name_end, name = self.text, mention.start, mention.end, mention.name
         if _NOT_A_CALL.search(text, max(0, start - 12), start):
             return None
-        rest = re.compile(r"[ \t]*\(").match(text, name_end)
+        rest = _PAREN.match(text, name_end)
         if rest is not None:
+            if mention.after_dot:
+                return None  # obj.name(...) calls a method of some object
             paren = rest.end() - 1
             if self.scan.depth.get(paren, 0) > MAX_DEPTH:
                 return None
             end = self.scan.end(paren)
-            decoded = decode(text[start:end], self.names)
+            decoded = decode_call(text[start:end], self.names)
             self.dropped += decoded.dropped
             return _Region(start=start, end=end, calls=decoded.calls)
         then = _THEN_JSON.match(text, name_end)
@@ -233,28 +239,69 @@ class _Finder:
         return _Region(start=start, end=end, calls=[call])
 
 
-def _meant(regions: list[_Region], dropped: list[str]) -> list[RawCall]:
-    """The calls the model meant: a call restated in a later region is taken once."""
-    first: dict[str, int] = {}
-    out: list[RawCall] = []
+    def _arguments_only(self) -> list[_Region]:
+        """Only an arguments object was written: the call of the one tool it fits.
+
+        It must be the only JSON object in the text, and fit exactly one offered tool:
+        every key a parameter of it, every required parameter present.
+        """
+        objects = [i for i in _top_level(self.scan) if self.text[i] == "{"]
+        if len(objects) != 1 or self.scan.depth.get(objects[0], 0) > MAX_DEPTH:
+            return []
+        start = objects[0]
+        end = self.scan.end(start)
+        notes: list[str] = []
+        value = read_value(self.text[start:end], notes)
+        if not isinstance(value, dict) or not value:
+            return []
+        fits = [name for name in self.names.tools if _fits(value, self.names.schema(name))]
+        if len(fits) != 1:
+            return []
+        notes.append(f"no tool is named; the object's keys fit only the parameters of {fits[0]!r}")
+        call = RawCall(name=fits[0], arguments=value, repairs=tuple(notes))
+        return [_Region(start=start, end=end, calls=[call])]
+
+
+def _top_level(scan: Scan) -> list[int]:
+    """Openers not inside another bracket's span."""
+    out, covered = [], 0
+    for start in sorted(scan.ends):
+        if start >= covered:
+            out.append(start)
+            covered = scan.ends[start]
+    return out
+
+
+def _fits(value: dict[str, Any], schema: Mapping[str, Any]) -> bool:
+    props = schema.get("properties")
+    if not isinstance(props, Mapping) or not props:
+        return False
+    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    return set(value) <= set(props) and set(required) <= set(value)
+
+
+def _meant(regions: list[_Region], dropped: list[str]) -> list[tuple[int, RawCall]]:
+    """The calls the model meant, with where each was written: a call restated later
+    is taken once."""
+    first: dict[str, tuple[int, int]] = {}
+    out: list[tuple[int, RawCall]] = []
     repeats: dict[int, int] = {}
-    for region in regions:
-        here: set[str] = set()
+    for number, region in enumerate(regions):
         for call in region.calls:
             key = _identity(call)
-            if key in first and key not in here:
-                repeats[first[key]] = repeats.get(first[key], 0) + 1
+            seen = first.get(key)
+            # The same call twice as statements of one list is meant twice ("roll twice").
+            if seen is not None and not (seen[0] == number and call.statement):
+                repeats[seen[1]] = repeats.get(seen[1], 0) + 1
                 continue
-            here.add(key)
-            first.setdefault(key, len(out))
-            out.append(call)
+            first.setdefault(key, (number, len(out)))
+            out.append((region.start, call))
     for index, count in repeats.items():
         times = "once more" if count == 1 else f"{count} more times"
-        out[index] = replace(
-            out[index],
-            repairs=(*out[index].repairs, f"the same call was written {times}; taken once"),
-        )
-        dropped.append(f"{out[index].name}: a restated call ({times}), taken once")
+        at, call = out[index]
+        note = f"the same call was written {times}; taken once"
+        out[index] = (at, replace(call, repairs=(*call.repairs, note)))
+        dropped.append(f"{call.name}: a restated call ({times}), taken once")
     return out
 
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from callgate.contract import Tool
 from callgate.dialects._aliases import Aliases
 
-__all__ = ["Names"]
+__all__ = ["Mention", "Mentions", "Names"]
 
 _PREFIXES = ("functions.", "function.", "tools.", "tool.")
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w.\\-]*")
 
 
 class Names:
@@ -55,27 +57,55 @@ class Names:
         return Mentions(self, text)
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Mention:
+    start: int
+    end: int
+    name: str
+    """The canonical tool name."""
+    after_dot: bool
+    """Written right after a `.` (`obj.name(` is a method; `call.name` then JSON is not)."""
+
+
 class Mentions:
-    """Positions of tool names in one text, for quick "does this span name a tool?"."""
+    """Positions of tool names in one text, for quick "does this span name a tool?".
+
+    Every identifier of the text is looked up (dotted ones whole, then from each dot on),
+    so the cost is linear in the text whatever the size of the catalog.
+    """
 
     def __init__(self, names: Names, text: str) -> None:
         self.starts: list[int] = []
-        self.found: list[tuple[int, int, str]] = []
+        self.found: list[Mention] = []
         if not names.lookup:
             return
-        spelled = {v for k in names.lookup for v in (k, k.replace("_", "\\_"))}
-        alternatives = "|".join(map(re.escape, sorted(spelled, key=len, reverse=True)))
-        prefixes = "|".join(re.escape(p) for p in _PREFIXES)
-        pattern = re.compile(rf"(?<![\w.])(?:{prefixes})?(?:{alternatives})(?![\w])", re.I)
-        for match in pattern.finditer(text):
-            found = names.find(match.group(0))
-            if found is not None:
-                self.starts.append(match.start())
-                self.found.append((match.start(), match.end(), found[0]))
+        for match in _IDENTIFIER.finditer(text):
+            mention = _mention(names, text, match.start(), match.group(0).rstrip(".-"))
+            if mention is not None:
+                self.starts.append(mention.start)
+                self.found.append(mention)
 
     def any_in(self, start: int, end: int) -> bool:
         i = bisect.bisect_left(self.starts, start)
         return i < len(self.starts) and self.starts[i] < end
+
+
+def _mention(names: Names, text: str, start: int, token: str) -> Mention | None:
+    offset = 0
+    while True:
+        found = names.find(token[offset:])
+        if found is not None:
+            at = start + offset
+            return Mention(
+                start=at,
+                end=start + len(token),
+                name=found[0],
+                after_dot=at > 0 and text[at - 1] == ".",
+            )
+        dot = token.find(".", offset)
+        if dot < 0:
+            return None
+        offset = dot + 1
 
 
 def _fold(name: str) -> str:

@@ -31,7 +31,9 @@ __all__ = [
     "read_literal",
     "read_value",
     "source_value",
+    "split_top",
     "to_value",
+    "without_comments",
 ]
 
 _LITERAL_NAMES = {
@@ -102,7 +104,7 @@ def read_value(text: str, notes: list[str]) -> Any:
 
 def read_literal(text: str, notes: list[str]) -> Any:
     """Python/JavaScript literal syntax (comments, unquoted keys, a cut-off end allowed)."""
-    cleaned = _without_comments(text)
+    cleaned = without_comments(text)
     if cleaned != text:
         notes.append("ignored comments in the JSON")
     node = parse_python(cleaned)
@@ -270,7 +272,8 @@ def exprs_in(value: Any) -> list[Expr]:
     return found
 
 
-def _without_comments(text: str) -> str:
+def without_comments(text: str) -> str:
+    """`text` without `//`, `/* */` and `#` comments outside strings."""
     if "//" not in text and "/*" not in text and "#" not in text:
         return text
     return _COMMENT.sub(lambda m: m.group(1) or "", text)
@@ -303,7 +306,7 @@ def _closed(text: str) -> str:
 # --- json-repair, refused when it would change the text's content -------------------------
 
 _WORDS = re.compile(r"\b(?:true|True|false|False|null|None)\b")
-_SIGNIFICANT = re.compile(r"[A-Za-z0-9+*/=<>%&|^~@$!?]")
+_SIGNIFICANT = re.compile(r"[A-Za-z0-9+*/=<>%&|^~@$!?`]")
 
 
 def _repaired(text: str, notes: list[str]) -> Any:
@@ -313,7 +316,7 @@ def _repaired(text: str, notes: list[str]) -> Any:
         return NO_VALUE
     if not isinstance(value, dict | list) or not value:
         return NO_VALUE
-    if _content(json.dumps(value)) != _content(_without_comments(text)):
+    if _content(json.dumps(value)) != _content(without_comments(text)):
         return NO_VALUE
     notes.append("repaired malformed JSON")
     notes += [str(e.get("text")) for e in log[:3] if isinstance(e, Mapping) and e.get("text")]
@@ -374,7 +377,7 @@ def _array(text: str, notes: list[str]) -> Any:
     match = _JAVA_ARRAY.match(text) or _JAVA_LIST.match(text)
     if match is None:
         return NO_VALUE
-    items = [_java_item(part, notes) for part in _split(match.group(1))]
+    items = [_java_item(part, notes) for part in split_top(match.group(1))]
     return NO_VALUE if any(i is NO_VALUE for i in items) else items
 
 
@@ -414,7 +417,7 @@ def _java_item(part: str, notes: list[str]) -> Any:
     return nested if nested is not NO_VALUE else _object(part, notes)
 
 
-def _split(body: str) -> list[str]:
+def split_top(body: str) -> list[str]:
     """Top-level comma-separated parts of `body`, quotes and brackets respected."""
     parts: list[str] = []
     depth, start, quote = 0, 0, ""
