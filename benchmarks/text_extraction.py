@@ -333,7 +333,7 @@ def _java(text: str) -> Any:
     if listed:
         body = listed.group(1) if listed.group(1) is not None else listed.group(2)
         return [_java_item(part) for part in _split(body)]
-    if text.startswith("new HashMap") or text.startswith("Map.of"):
+    if text.startswith(("new HashMap", "Map.of")):
         return {k: _java_item(v) for k, v in _JAVA_PUT.findall(text)}
     return None
 

@@ -28,6 +28,8 @@ scalars and source text for arrays and objects (text mode)."""
 _INT = re.compile(r"^-?\d+$")
 _NUM = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 _TYPES = frozenset({"string", "integer", "number", "boolean", "array", "object", "null"})
+_MAX_TEXT = 64 * 1024
+"""Longest string read as a number or a structure (a 5,000-digit "number" is not one)."""
 _MAX_WALK = 64
 """Deepest nesting walked (arguments are limited to 32 before they get here)."""
 
@@ -172,10 +174,7 @@ def _convert(
             new = _from_text(value, accepted)
     elif kind == "text" and _single(value) and "array" not in accepted:
         # ["Paris"] where one string is wanted: the list is only the model's wrapping.
-        if _json_type(value[0]) in accepted or (
-            _json_type(value[0]) == "integer" and "number" in accepted
-        ):
-            new = value[0]
+        new = value[0] if _json_type(value[0]) in accepted else NO_VALUE
     if new is NO_VALUE or (new == value and type(new) is type(value)):
         return value
     label = "/".join(sorted(accepted - {"null"})) or "enum"
@@ -211,6 +210,8 @@ def _enum_options(node: Mapping[str, Any], root: Mapping[str, Any]) -> list[Any]
 def _from_text(value: str, accepted: frozenset[str]) -> Any:
     """The value a string spells for the one non-string type the schema accepts."""
     text = value.strip()
+    if len(text) > _MAX_TEXT:
+        return NO_VALUE
     if accepted == frozenset({"string"}) or accepted == frozenset({"string", "null"}):
         return _unquoted(text)
     targets = accepted - {"null"}
@@ -219,11 +220,13 @@ def _from_text(value: str, accepted: frozenset[str]) -> Any:
     if "string" in accepted or len(targets) != 1:
         return NO_VALUE
     (declared,) = targets
+    if declared in ("integer", "number") and len(text) > 400:
+        return NO_VALUE  # past 4,300 digits Python cannot even print it; a float is infinite
     if declared == "integer" and _INT.match(text):
         return int(text)
     if declared == "number" and _NUM.match(text):
         number = float(text)
-        return int(number) if _INT.match(text) else number
+        return int(text) if _INT.match(text) else number
     if declared == "boolean":
         bare = _unquoted(text)
         bare = text if bare is NO_VALUE else bare
@@ -245,7 +248,9 @@ def _unquoted(text: str) -> Any:
     return NO_VALUE
 
 
-def accepted_types(node: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0) -> frozenset[str]:
+def accepted_types(
+    node: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0
+) -> frozenset[str]:
     """The JSON types `node` admits; every type when it does not say."""
     node = resolve_local(root, node)
     if depth > 8:

@@ -201,7 +201,9 @@ def _render(value: Any) -> str:
     if isinstance(value, Expr):
         return value.source
     if isinstance(value, dict):
-        inner = ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {_render(v)}" for k, v in value.items())
+        inner = ", ".join(
+            f"{json.dumps(k, ensure_ascii=False)}: {_render(v)}" for k, v in value.items()
+        )
         return "{" + inner + "}"
     if isinstance(value, list):
         return "[" + ", ".join(_render(v) for v in value) + "]"

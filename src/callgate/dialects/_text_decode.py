@@ -10,6 +10,7 @@ XML. Values are read by `_text_values` (literals only); what is not a literal st
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -19,8 +20,10 @@ from callgate.dialects._text_names import Names
 from callgate.dialects._text_values import (
     NO_VALUE,
     Expr,
+    parse_lenient,
     parse_python,
     read_value,
+    segment,
     split_top,
     to_value,
 )
@@ -70,19 +73,45 @@ def decode(body: str, names: Names, *, markup: bool = False) -> Decoded:
     if "<function=" in text:
         return Decoded(calls=decode_xml(text, names), dropped=[])
     notes: list[str] = []
-    node = parse_python(_unescape(text))
-    if node is not None:
-        calls = _python(node, _unescape(text), names, notes)
+    value = _json(text)
+    parsed = _tree(text, notes) if value is NO_VALUE else None
+    if parsed is not None:
+        node, source = parsed
+        calls = _python(node, source, names, notes)
         if calls is not None:
             return _done(calls, [], markup)
-        value = to_value(node, _unescape(text), notes)
-    else:
-        value = read_value(text, notes) if text[:1] in "{[(" else NO_VALUE
+        value = to_value(node, source, notes)
+        if isinstance(node, ast.Dict | ast.List | ast.Tuple) and not notes:
+            notes.append("read as Python literal syntax: the text is not valid JSON")
+    elif value is NO_VALUE and text[:1] in "{[(":
+        value = read_value(text, notes)
     if value is NO_VALUE:
         return _unread(text, names)
     dropped: list[str] = []
     calls = from_value(value, names, notes, dropped, markup=markup)
     return _done(calls, dropped, markup)
+
+
+def _tree(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
+    """`parse_lenient`, and `recipe\\_search(...)` read without its Markdown escapes
+    (invalid in Python, and never meant)."""
+    parsed = parse_lenient(text, notes)
+    if "\\_" not in text:
+        return parsed
+    unescaped = parse_lenient(_unescape(text), [])
+    if unescaped is not None and (parsed is None or ast.dump(parsed[0]) != ast.dump(unescaped[0])):
+        notes.append("read Markdown escapes (\\_) as underscores")
+        return unescaped
+    return parsed
+
+
+def _json(text: str) -> Any:
+    if text[:1] not in "{[":
+        return NO_VALUE
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return NO_VALUE
 
 
 def _done(calls: list[RawCall], dropped: list[str], markup: bool) -> Decoded:
@@ -182,9 +211,7 @@ def _keyed(value: Mapping[str, Any], names: Names, notes: list[str]) -> list[Raw
         found = names.find(written)
         if found is None or not isinstance(args, Mapping):
             return []
-        calls.append(
-            RawCall(name=found[0], arguments=dict(args), repairs=(*notes, *found[1]))
-        )
+        calls.append(RawCall(name=found[0], arguments=dict(args), repairs=(*notes, *found[1])))
     return calls
 
 
@@ -225,9 +252,7 @@ def _declaration(args: Any, params: list[str]) -> bool:
 # --- Python calls -------------------------------------------------------------------------
 
 
-def _python(
-    node: ast.expr, source: str, names: Names, notes: list[str]
-) -> list[RawCall] | None:
+def _python(node: ast.expr, source: str, names: Names, notes: list[str]) -> list[RawCall] | None:
     """Calls of known tools in a Python expression, in source order; None when none.
 
     A dict or a list of dicts is data (JSON in Python spelling), read by `from_value`.
@@ -274,11 +299,11 @@ def _python_call(node: ast.Call, source: str, names: Names, notes: list[str]) ->
     kwargs: dict[str, Any] = {}
     for keyword in node.keywords:
         if keyword.arg is None:
-            kwargs["**"] = Expr(source=_segment(keyword.value, source), reason="a ** expansion")
+            kwargs["**"] = Expr(source=segment(keyword.value, source), reason="a ** expansion")
         else:
             kwargs[keyword.arg] = to_value(keyword.value, source, notes)
     positional = tuple(
-        Expr(source=_segment(a, source), reason="a * expansion")
+        Expr(source=segment(a, source), reason="a * expansion")
         if isinstance(a, ast.Starred)
         else to_value(a, source, notes)
         for a in node.args
@@ -310,10 +335,6 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
-def _segment(node: ast.expr, source: str) -> str:
-    return ast.get_source_segment(source, node) or ast.unparse(node)
-
-
 def decode_call(span: str, names: Names) -> Decoded:
     """`name(...)` at a tool's name: read by `ast`, else argument by argument, so a call
     whose syntax is clear keeps its name even where its values are not literals."""
@@ -340,7 +361,9 @@ def decode_call(span: str, names: Names) -> Decoded:
         else:
             positional.append(_loose_value(part, notes))
     notes.append("read argument by argument: the call is not valid Python")
-    call = RawCall(name=found[0], arguments=kwargs, positional=tuple(positional), repairs=tuple(notes))
+    call = RawCall(
+        name=found[0], arguments=kwargs, positional=tuple(positional), repairs=tuple(notes)
+    )
     return Decoded(calls=[call], dropped=decoded.dropped)
 
 

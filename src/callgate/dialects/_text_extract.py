@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 
 from callgate.contract import Tool, ToolCall
 from callgate.dialects._aliases import Aliases
@@ -78,13 +79,13 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
     finder = _Finder(read, names, dropped)
     regions = finder.regions()
     if not regions:
-        return Extracted(text=text.strip(), dropped=tuple(dropped))
+        return Extracted(text=text.strip(), dropped=_counted(dropped))
     assignments = Assignments(read, finder.scan)
     bound = tuple(
-        bind(raw, names.tools.get(raw.name), lambda name, at=at: assignments.before(name, at))
+        bind(raw, names.tools.get(raw.name), partial(assignments.before, position=at))
         for at, raw in _meant(regions, dropped)
     )
-    return Extracted(text=_prose(text, regions), calls=bound, dropped=tuple(dropped))
+    return Extracted(text=_prose(text, regions), calls=bound, dropped=_counted(dropped))
 
 
 @dataclass(slots=True)
@@ -116,8 +117,6 @@ class _Finder:
             return []
         self.mentions = self.names.mentions(self.text)
         found = [r for r in self._bare() if r.calls]
-        if not found:
-            found = self._arguments_only()
         return sorted(found, key=lambda r: r.start)
 
     def _markup(self) -> Iterator[_Region]:
@@ -132,28 +131,30 @@ class _Finder:
                 if _inside(match.start(), match.end(), self.taken):
                     continue
                 self.taken.append((match.start(), match.end()))
-                yield _Region(
-                    start=match.start(), end=match.end(), calls=read(body), markup=True
-                )
+                yield _Region(start=match.start(), end=match.end(), calls=read(body), markup=True)
 
     def _payload(self, body: str) -> list[RawCall]:
         """A markup body: one payload, or several JSON values separated by `;` or lines."""
-        decoded = decode(body, self.names, markup=True)
-        self.dropped += decoded.dropped
-        if decoded.calls:
-            return decoded.calls
         scan = Scan(body)
+        if max(scan.depth.values(), default=0) <= MAX_DEPTH:
+            decoded = decode(body, self.names, markup=True)
+            self.dropped += decoded.dropped
+            if decoded.calls:
+                return decoded.calls
         calls: list[RawCall] = []
         i = 0
         while i < len(body):
-            if body[i] in "{[" and scan.depth.get(i, 0) <= MAX_DEPTH:
-                end = scan.end(i)
+            if body[i] not in "{[" or i not in scan.ends:
+                i += 1
+                continue
+            end = scan.end(i)
+            if scan.depth[i] > MAX_DEPTH:
+                self.dropped.append(f"a call nested more than {MAX_DEPTH} levels deep; not read")
+            else:
                 part = decode(body[i:end], self.names, markup=True)
                 self.dropped += part.dropped
                 calls += part.calls
-                i = end
-            else:
-                i += 1
+            i = end
         return calls
 
     def _mistral(self, body: str) -> list[RawCall]:
@@ -196,9 +197,9 @@ class _Finder:
             return None
         if self.scan.depth.get(start, 0) > MAX_DEPTH:
             self.dropped.append(
-                f"a value at character {start} is nested more than {MAX_DEPTH} levels deep; "
-                "not read"
+                f"characters {start}-{end} are nested more than {MAX_DEPTH} levels deep; not read"
             )
+            self.covered = end  # nothing inside it is read either
             return None
         decoded = decode(self.text[start:end], self.names)
         self.dropped += decoded.dropped
@@ -213,9 +214,14 @@ class _Finder:
             if mention.after_dot:
                 return None  # obj.name(...) calls a method of some object
             paren = rest.end() - 1
-            if self.scan.depth.get(paren, 0) > MAX_DEPTH:
-                return None
             end = self.scan.end(paren)
+            if self.scan.depth.get(paren, 0) > MAX_DEPTH:
+                self.dropped.append(
+                    f"characters {start}-{end} are nested more than {MAX_DEPTH} levels deep; "
+                    "not read"
+                )
+                self.covered = end
+                return None
             decoded = decode_call(text[start:end], self.names)
             self.dropped += decoded.dropped
             return _Region(start=start, end=end, calls=decoded.calls)
@@ -237,47 +243,6 @@ class _Finder:
         notes.append("read the JSON object after the tool's name as its arguments")
         call = RawCall(name=name, arguments=value, repairs=tuple(notes))
         return _Region(start=start, end=end, calls=[call])
-
-
-    def _arguments_only(self) -> list[_Region]:
-        """Only an arguments object was written: the call of the one tool it fits.
-
-        It must be the only JSON object in the text, and fit exactly one offered tool:
-        every key a parameter of it, every required parameter present.
-        """
-        objects = [i for i in _top_level(self.scan) if self.text[i] == "{"]
-        if len(objects) != 1 or self.scan.depth.get(objects[0], 0) > MAX_DEPTH:
-            return []
-        start = objects[0]
-        end = self.scan.end(start)
-        notes: list[str] = []
-        value = read_value(self.text[start:end], notes)
-        if not isinstance(value, dict) or not value:
-            return []
-        fits = [name for name in self.names.tools if _fits(value, self.names.schema(name))]
-        if len(fits) != 1:
-            return []
-        notes.append(f"no tool is named; the object's keys fit only the parameters of {fits[0]!r}")
-        call = RawCall(name=fits[0], arguments=value, repairs=tuple(notes))
-        return [_Region(start=start, end=end, calls=[call])]
-
-
-def _top_level(scan: Scan) -> list[int]:
-    """Openers not inside another bracket's span."""
-    out, covered = [], 0
-    for start in sorted(scan.ends):
-        if start >= covered:
-            out.append(start)
-            covered = scan.ends[start]
-    return out
-
-
-def _fits(value: dict[str, Any], schema: Mapping[str, Any]) -> bool:
-    props = schema.get("properties")
-    if not isinstance(props, Mapping) or not props:
-        return False
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
-    return set(value) <= set(props) and set(required) <= set(value)
 
 
 def _meant(regions: list[_Region], dropped: list[str]) -> list[tuple[int, RawCall]]:
@@ -305,10 +270,14 @@ def _meant(regions: list[_Region], dropped: list[str]) -> list[tuple[int, RawCal
     return out
 
 
+def _counted(notes: list[str]) -> tuple[str, ...]:
+    """Each note once, with how often it applied."""
+    counts = Counter(notes)
+    return tuple(n if counts[n] == 1 else f"{n} ({counts[n]} times)" for n in counts)
+
+
 def _identity(call: RawCall) -> str:
-    return json.dumps(
-        [call.name, call.arguments, call.positional], sort_keys=True, default=repr
-    )
+    return json.dumps([call.name, call.arguments, call.positional], sort_keys=True, default=repr)
 
 
 def _inside(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:

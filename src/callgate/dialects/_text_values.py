@@ -11,6 +11,7 @@ grammar reads, and its result is refused when it would drop or add text.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import operator
 import re
@@ -27,9 +28,11 @@ __all__ = [
     "NO_VALUE",
     "Expr",
     "exprs_in",
+    "parse_lenient",
     "parse_python",
     "read_literal",
     "read_value",
+    "segment",
     "source_value",
     "split_top",
     "to_value",
@@ -53,7 +56,12 @@ _BINARY: Mapping[type[ast.operator], Callable[[Fraction, Fraction], Fraction]] =
 _MAX_POWER = 400
 """Largest exponent computed (10**400 already leaves the float range); past it, an Expr."""
 _MAX_BITS = 4096
-_COMMENT = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|//[^\n]*|/\*.*?\*/|#[^\n]*""", re.S)
+_MAX_DIGITS = 400
+"""Longest number read from text: past it an integer cannot be printed back and a float
+is infinite."""
+_COMMENT = re.compile(
+    r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|//[^\n]*|/\*.*?\*/|#[^\n]*""", re.S
+)
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -96,25 +104,47 @@ def read_value(text: str, notes: list[str]) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError):
         pass
-    value = read_literal(text, notes)
+    read: list[str] = []
+    value = read_literal(text, read)
     if value is not NO_VALUE:
+        notes += read or ["read as Python literal syntax: the text is not valid JSON"]
         return value
     return _repaired(text, notes)
 
 
 def read_literal(text: str, notes: list[str]) -> Any:
     """Python/JavaScript literal syntax (comments, unquoted keys, a cut-off end allowed)."""
+    parsed = parse_lenient(text, notes)
+    return NO_VALUE if parsed is None else to_value(parsed[0], parsed[1], notes)
+
+
+_MAX_CUTS = 16
+"""Line ends tried when a cut-off value is followed by prose."""
+
+
+def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
+    """The expression tree of `text` and the source it was read from, trying in turn: the
+    text without comments, the text as is, and a cut-off text closed at its end or at one
+    of its last line ends (prose after it). Notes say which reading was taken."""
     cleaned = without_comments(text)
-    if cleaned != text:
-        notes.append("ignored comments in the JSON")
-    node = parse_python(cleaned)
-    if node is None:
-        closed = _closed(cleaned)
-        node = parse_python(closed) if closed != cleaned else None
-        if node is None:
-            return NO_VALUE
-        notes.append("closed the brackets the output left open (it was cut off)")
-    return to_value(node, cleaned, notes)
+    for source in dict.fromkeys((cleaned, text)):
+        node = parse_python(source)
+        if node is not None:
+            if source != text:
+                notes.append("ignored comments in the JSON")
+            return node, source
+    ends = [i for i, char in enumerate(cleaned) if char == "\n"][-_MAX_CUTS:]
+    for end in (len(cleaned), *reversed(ends)):
+        closed = _closed(cleaned[:end])
+        if closed == cleaned[:end] and end == len(cleaned):
+            continue
+        node = parse_python(closed)
+        if node is not None:
+            notes.append("closed the brackets the output left open (it was cut off)")
+            if end < len(cleaned):
+                notes.append(f"ignored the text after the cut: {cleaned[end:].strip()[:40]!r}")
+            return node, closed
+    return None
 
 
 def to_value(node: ast.expr, source: str, notes: list[str]) -> Any:
@@ -128,26 +158,26 @@ def to_value(node: ast.expr, source: str, notes: list[str]) -> Any:
     if isinstance(node, ast.Name) and node.id in _LITERAL_NAMES:
         return _LITERAL_NAMES[node.id]
     if isinstance(node, ast.Name | ast.Attribute) and _dotted(node):
-        return Expr(source=_text(node, source), reason=f"the name {_dotted(node)!r}", bare=True)
+        return Expr(source=segment(node, source), reason=f"the name {_dotted(node)!r}", bare=True)
     if isinstance(node, ast.UnaryOp | ast.BinOp):
         return _arithmetic(node, source, notes)
-    return Expr(source=_text(node, source), reason=_describe(node))
+    return Expr(source=segment(node, source), reason=_describe(node))
 
 
 def _constant(node: ast.Constant, source: str) -> Any:
     value = node.value
     if isinstance(value, float) and not (value == value and abs(value) != float("inf")):
-        return Expr(source=_text(node, source), reason="a number outside JSON's range")
+        return Expr(source=segment(node, source), reason="a number outside JSON's range")
     if value is None or isinstance(value, str | int | float | bool):
         return value
-    return Expr(source=_text(node, source), reason=f"a {type(value).__name__} literal")
+    return Expr(source=segment(node, source), reason=f"a {type(value).__name__} literal")
 
 
 def _dict(node: ast.Dict, source: str, notes: list[str]) -> Any:
     out: dict[str, Any] = {}
     for key, value in zip(node.keys, node.values, strict=True):
         if key is None:
-            return Expr(source=_text(node, source), reason="a dict unpacking (**)")
+            return Expr(source=segment(node, source), reason="a dict unpacking (**)")
         name = key.id if isinstance(key, ast.Name) else None
         if name is not None and name not in _LITERAL_NAMES:
             notes.append(f"read the unquoted key {name} as a string")
@@ -155,14 +185,16 @@ def _dict(node: ast.Dict, source: str, notes: list[str]) -> Any:
             continue
         read = to_value(key, source, notes)
         if not isinstance(read, str):
-            return Expr(source=_text(node, source), reason="an object with a key that is not text")
+            return Expr(
+                source=segment(node, source), reason="an object with a key that is not text"
+            )
         out[read] = to_value(value, source, notes)
     return out
 
 
 def _arithmetic(node: ast.UnaryOp | ast.BinOp, source: str, notes: list[str]) -> Any:
     """Arithmetic on numeric literals only, computed exactly; anything else is an Expr."""
-    text = _text(node, source)
+    text = segment(node, source)
     result = _exact(node)
     if isinstance(result, str):
         return Expr(source=text, reason=result)
@@ -253,8 +285,33 @@ def _describe(node: ast.expr) -> str:
     return "an expression"
 
 
-def _text(node: ast.expr, source: str) -> str:
-    return ast.get_source_segment(source, node) or ast.unparse(node)
+def segment(node: ast.expr, source: str) -> str:
+    """The source text of `node` (`ast.get_source_segment` re-splits the source on every
+    call, which is quadratic over a call with thousands of arguments)."""
+    lines = _lines(source)
+    end_line, end_col = node.end_lineno, node.end_col_offset
+    if end_line is None or end_col is None or node.lineno > len(lines) or end_line > len(lines):
+        return ast.unparse(node)
+    start = _offset(lines[node.lineno - 1], node.col_offset)
+    end = _offset(lines[end_line - 1], end_col)
+    return source[start:end]
+
+
+@functools.lru_cache(maxsize=16)
+def _lines(source: str) -> list[tuple[int, str]]:
+    out, at = [], 0
+    for line in source.splitlines(keepends=True) or [""]:
+        out.append((at, line))
+        at += len(line)
+    return out
+
+
+def _offset(line: tuple[int, str], byte_col: int) -> int:
+    """Character offset in the source of a UTF-8 byte column of one line."""
+    start, text = line
+    if text.isascii():
+        return start + byte_col
+    return start + len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
 
 
 def exprs_in(value: Any) -> list[Expr]:
@@ -358,7 +415,7 @@ def source_value(text: str, declared: str, notes: list[str]) -> Any:
 
 
 def _number(text: str, declared: str) -> Any:
-    match = _NUMBER.match(text)
+    match = _NUMBER.match(text) if len(text) <= _MAX_DIGITS else None
     if match is None:
         return NO_VALUE
     digits, suffix = match.groups()
