@@ -21,22 +21,35 @@ from callgate.dialects._text_values import (
     without_comments,
 )
 
-__all__ = ["Assignments"]
+__all__ = ["NOT_LITERAL", "Assignments"]
 
 _TYPES = (
     r"(?:let|const|var|final|static|val|"
     r"[A-Za-z_][\w.]*(?:\s*<[^=;\n]*>)?(?:\s*\[\s*\])*)"
 )
 # `[ \t]` and not `\s`: a type list must not run across lines (that would be quadratic).
+_LOOP = re.compile(r"\bfor\s*\(?\s*(?:[\w.<>\[\]]+[ \t]+)?([A-Za-z_]\w*)[ \t]+(?:in|of|:)[ \t]")
 _ASSIGN = re.compile(rf"(?m)^[ \t]*(?:{_TYPES}[ \t]+)*([A-Za-z_]\w*)[ \t]*=(?![=>])[ \t]*")
 
 
+class _NotLiteral:
+    def __repr__(self) -> str:
+        return "NOT_LITERAL"
+
+
+NOT_LITERAL: Any = _NotLiteral()
+"""What `Assignments.before` returns for a variable assigned something that is not a
+literal (a loop variable, a call's result)."""
+
+
 class Assignments:
-    """`name = literal` lines of one text, by position."""
+    """`name = value` lines and loop variables of one text, by position."""
 
     def __init__(self, text: str, scan: Scan) -> None:
         self.at: dict[str, list[int]] = {}
         self.values: dict[tuple[str, int], Any] = {}
+        for match in _LOOP.finditer(text):
+            self._add(match.group(1), match.start(), NOT_LITERAL)
         for match in _ASSIGN.finditer(text):
             start = match.end()
             if start < len(text) and text[start] in "{[(":
@@ -45,13 +58,17 @@ class Assignments:
                 line_end = text.find("\n", start)
                 source = without_comments(text[start : len(text) if line_end < 0 else line_end])
             value = _literal(source.strip().rstrip(";"))
-            if value is not NO_VALUE:
-                name = match.group(1)
-                self.at.setdefault(name, []).append(match.start())
-                self.values[(name, match.start())] = value
+            self._add(match.group(1), match.start(), NOT_LITERAL if value is NO_VALUE else value)
+        for places in self.at.values():
+            places.sort()
+
+    def _add(self, name: str, at: int, value: Any) -> None:
+        self.at.setdefault(name, []).append(at)
+        self.values[(name, at)] = value
 
     def before(self, name: str, position: int) -> Any:
-        """The literal last assigned to `name` before `position`, else `NO_VALUE`."""
+        """What was last assigned to `name` before `position`: a literal, `NOT_LITERAL`,
+        or `NO_VALUE` when the text assigns it nothing before."""
         places = self.at.get(name)
         if not places:
             return NO_VALUE

@@ -14,6 +14,7 @@ from typing import Any
 from callgate.contract import Tool, ToolCall
 from callgate.dialects._coerce import coerce_arguments, drop_strict_nulls
 from callgate.dialects._data import new_call_id
+from callgate.dialects._text_assign import NOT_LITERAL
 from callgate.dialects._text_decode import RawCall
 from callgate.dialects._text_values import NO_VALUE, Expr, exprs_in, read_value
 from callgate.schema import resolve_local
@@ -57,6 +58,8 @@ def _substituted(value: Any, variables: Variables, notes: list[str]) -> Any:
         assigned = variables(value.source)
         if assigned is NO_VALUE:
             return value
+        if assigned is NOT_LITERAL:
+            return Expr(source=value.source, reason="a variable the text does not set to a literal")
         notes.append(f"read the variable {value.source} as the literal assigned to it before")
         return assigned
     if isinstance(value, dict):
@@ -141,6 +144,8 @@ def _word(
 ) -> Any:
     node = resolve_local(root, node)
     if isinstance(value, Expr):
+        if value.bare and value.source == where:
+            return Expr(source=value.source, reason="a placeholder named like the parameter")
         if value.bare and _accepts(node, root, "string"):
             notes.append(f"read the unquoted {value.source} of '{where}' as a string")
             return value.source

@@ -81,11 +81,14 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
     if not regions:
         return Extracted(text=text.strip(), dropped=_counted(dropped))
     assignments = Assignments(read, finder.scan)
-    bound = tuple(
-        bind(raw, names.tools.get(raw.name), partial(assignments.before, position=at))
-        for at, raw in _meant(regions, dropped)
-    )
-    return Extracted(text=_prose(text, regions), calls=bound, dropped=_counted(dropped))
+    written = [
+        (number, raw.statement, bind(raw, names.tools.get(raw.name), variables))
+        for number, region in enumerate(regions)
+        for raw in region.calls
+        for variables in [partial(assignments.before, position=region.start)]
+    ]
+    calls = tuple(_meant(written, dropped))
+    return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
 
 
 @dataclass(slots=True)
@@ -245,27 +248,25 @@ class _Finder:
         return _Region(start=start, end=end, calls=[call])
 
 
-def _meant(regions: list[_Region], dropped: list[str]) -> list[tuple[int, RawCall]]:
-    """The calls the model meant, with where each was written: a call restated later
-    is taken once."""
+def _meant(written: list[tuple[int, bool, ToolCall]], dropped: list[str]) -> list[ToolCall]:
+    """The calls the model meant: a call restated later (same tool, same arguments once
+    read) is taken once; the same call twice as statements of one list is meant twice."""
     first: dict[str, tuple[int, int]] = {}
-    out: list[tuple[int, RawCall]] = []
+    out: list[ToolCall] = []
     repeats: dict[int, int] = {}
-    for number, region in enumerate(regions):
-        for call in region.calls:
-            key = _identity(call)
-            seen = first.get(key)
-            # The same call twice as statements of one list is meant twice ("roll twice").
-            if seen is not None and not (seen[0] == number and call.statement):
-                repeats[seen[1]] = repeats.get(seen[1], 0) + 1
-                continue
-            first.setdefault(key, (number, len(out)))
-            out.append((region.start, call))
+    for region, statement, call in written:
+        key = _identity(call)
+        seen = first.get(key)
+        if seen is not None and not (seen[0] == region and statement):
+            repeats[seen[1]] = repeats.get(seen[1], 0) + 1
+            continue
+        first.setdefault(key, (region, len(out)))
+        out.append(call)
     for index, count in repeats.items():
         times = "once more" if count == 1 else f"{count} more times"
-        at, call = out[index]
+        call = out[index]
         note = f"the same call was written {times}; taken once"
-        out[index] = (at, replace(call, repairs=(*call.repairs, note)))
+        out[index] = replace(call, repairs=(*call.repairs, note))
         dropped.append(f"{call.name}: a restated call ({times}), taken once")
     return out
 
@@ -276,8 +277,8 @@ def _counted(notes: list[str]) -> tuple[str, ...]:
     return tuple(n if counts[n] == 1 else f"{n} ({counts[n]} times)" for n in counts)
 
 
-def _identity(call: RawCall) -> str:
-    return json.dumps([call.name, call.arguments, call.positional], sort_keys=True, default=repr)
+def _identity(call: ToolCall) -> str:
+    return json.dumps([call.name, call.arguments], sort_keys=True, default=repr)
 
 
 def _inside(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
