@@ -131,7 +131,10 @@ def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
         ('search\n{"entity": "Google", "exact": true}', {"entity": "Google", "exact": True}),
         ('I will call finance.search:\n```json\n{"entity": "X"}\n```', {"entity": "X"}),
         ("search(entity: 'Google', limit: 4)", {"entity": "Google", "limit": 4}),
-        ("search('Google', {limit: 4, exact: true})", {"entity": "Google", "limit": 4, "exact": True}),
+        (
+            "search('Google', {limit: 4, exact: true})",
+            {"entity": "Google", "limit": 4, "exact": True},
+        ),
         ("recipe\\_search(a=1) or search(entity='A\\_B')", {"entity": "A_B"}),
     ],
 )
@@ -148,7 +151,7 @@ def test_a_single_dict_goes_to_an_object_parameter_when_its_keys_are_not_paramet
 def test_a_variable_assigned_a_literal_before_the_call_is_read_as_that_literal() -> None:
     text = (
         "```python\nparams = {'entity': 'Tech Inc', 'limit': 3}\nresult = search(params)\n```\n"
-        "```java\nString who = \"Acme\";\nsearch(who, 2);\n```"
+        '```java\nString who = "Acme";\nsearch(who, 2);\n```'
     )
     calls = extract_calls(text, TOOLS).calls
     assert [c.arguments for c in calls] == [
@@ -167,9 +170,9 @@ def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> N
 
 def test_a_call_restated_in_a_second_fence_or_a_summary_is_taken_once() -> None:
     text = (
-        "```json\n{\"name\": \"search\", \"arguments\": {\"entity\": \"Google\"}}\n```\n"
+        '```json\n{"name": "search", "arguments": {"entity": "Google"}}\n```\n'
         "That is:\n```python\nsearch(entity='Google')\n```\n"
-        "In short, `search(entity=\"Google\")` does it."
+        'In short, `search(entity="Google")` does it.'
     )
     found = extract_calls(text, TOOLS)
     (call,) = found.calls
@@ -237,13 +240,16 @@ def test_a_tool_call_block_naming_an_unknown_tool_still_reaches_the_gate() -> No
     [
         ('"limit": "25L"', {"limit": 25}),
         ('"exact": "true"', {"exact": True}),
-        ("\"exact\": \"'false'\"", {"exact": False}),
-        ("\"entity\": \"'Acme'\"", {"entity": "Acme"}),
+        ('"exact": "\'false\'"', {"exact": False}),
+        ('"entity": "\'Acme\'"', {"entity": "Acme"}),
         ('"tags": "new String[]{\\"a\\", \\"b\\"}"', {"tags": ["a", "b"]}),
         ('"tags": "Arrays.asList(\\"a\\", \\"b\\")"', {"tags": ["a", "b"]}),
         ('"tags": "new ArrayList<>(Arrays.asList(\\"x\\"))"', {"tags": ["x"]}),
         ("\"tags\": \"['a', 'b']\"", {"tags": ["a", "b"]}),
-        ('"filters": "new HashMap<String, Object>() {{ put(\\"k\\", 1L); }}"', {"filters": {"k": 1}}),
+        (
+            '"filters": "new HashMap<String, Object>() {{ put(\\"k\\", 1L); }}"',
+            {"filters": {"k": 1}},
+        ),
         ('"filters": "{region: \'EU\', open: true}"', {"filters": {"region": "EU", "open": True}}),
         ('"tags": ["solo"], "entity": ["Acme"]', {"tags": ["solo"], "entity": "Acme"}),
     ],
@@ -280,7 +286,9 @@ HOSTILE = {
     "thirty thousand arguments": "search(" + "a," * 30_000 + ")",
     "twenty thousand assignments": "x = 1\n" * 20_000 + "search(entity=x)",
     "a 5,000-digit number": '{"name": "search", "arguments": {"limit": ' + "9" * 5_000 + "}}",
-    "a 5,000-digit number in text": '{"name": "search", "arguments": {"limit": "' + "9" * 5_000 + '"}}',
+    "a 5,000-digit number in text": '{"name": "search", "arguments": {"limit": "'
+    + "9" * 5_000
+    + '"}}',
     "nested arguments": '{"name": "search", "arguments": {"tags": ' + "[" * 500 + "]" * 500 + "}}",
     "NaN and Infinity": "search(entity=NaN, limit=Infinity)",
     "a lone surrogate": '{"name": "search", "arguments": {"entity": "\\ud800"}}',
