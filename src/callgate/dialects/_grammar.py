@@ -158,7 +158,8 @@ class CallGrammar:
         first complete match, so with the text wrapper it allows one block (see
         `unenforced`); the JSON wrapper's array holds several calls."""
         module = require("outlines_core.json_schema", extra="grammar", package="outlines-core")
-        call = module.build_regex_from_schema(json.dumps(self.schema), None)
+        # outlines-core refuses a node that only annotates (`{"description": ...}`).
+        call = module.build_regex_from_schema(json.dumps(_bare(self.schema)), None)
         if self.wrapper == "text":
             return f"{_escape(_OPEN)}{call}{_escape(_CLOSE)}"
         return f"\\[({call})(,({call}))*\\]" if self.parallel else call
@@ -289,6 +290,33 @@ def _rewrite(
 def _is_object(node: Mapping[str, Any]) -> bool:
     kind = node.get("type")
     return kind == "object" or (isinstance(kind, list) and "object" in kind)
+
+
+_ANNOTATIONS = frozenset({"description", "title", "default", "examples", "$comment"})
+
+
+_ANY_VALUE = {
+    "anyOf": [{"type": t} for t in ("string", "number", "boolean", "null", "array", "object")]
+}
+
+
+def _bare(node: Any) -> Any:
+    """`node` without annotations, which constrain nothing, and with "any value" spelled
+    out: outlines-core refuses a node that only annotates, and its regex for `{}` does
+    not group its alternatives, so it breaks inside an object."""
+    if isinstance(node, list):
+        return [_bare(v) for v in node]
+    if not isinstance(node, Mapping):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("properties", "$defs", "definitions") and isinstance(value, Mapping):
+            out[key] = {k: _bare(v) for k, v in value.items()}
+        elif key in ("enum", "const"):
+            out[key] = value
+        elif key not in _ANNOTATIONS:
+            out[key] = _bare(value)
+    return out or dict(_ANY_VALUE)
 
 
 def _escape(text: str) -> str:
