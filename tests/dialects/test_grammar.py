@@ -40,10 +40,11 @@ CATEGORIES = (
 class _Bytes:
     """A 256-token vocabulary, one token per byte, and an end token: any text tokenizes."""
 
-    tokens = [bytes([i]) for i in range(256)] + [b"<eos>"]
-    eos_token_id = 256
-    bos_token_id = None
-    special_token_ids = [256]
+    def __init__(self) -> None:
+        self.tokens = [bytes([i]) for i in range(256)] + [b"<eos>"]
+        self.eos_token_id = 256
+        self.bos_token_id = None
+        self.special_token_ids = [256]
 
     def __call__(self, data: bytes | str) -> list[int]:
         return list(data.encode() if isinstance(data, str) else data)

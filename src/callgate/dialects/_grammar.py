@@ -251,7 +251,8 @@ def _embedded(
     for name, sub in own.items():
         where = f"/$defs/{pointer_token(name)}"
         defs[f"{prefix}.{name}"] = _rewrite(sub, refs, closed, tool, where)
-    return _rewrite(body, refs, closed, tool, "")
+    out: dict[str, Any] = _rewrite(body, refs, closed, tool, "")
+    return out
 
 
 def _self_referencing(schema: Mapping[str, Any]) -> bool:
