@@ -228,7 +228,9 @@ def test_bfcl_gold_calls_are_accepted_and_invalid_variants_rejected(
                     continue  # e.g. a wrong type an untyped parameter accepts
                 assert not accepts(_compact(variant)), (uid, kind, variant)
                 rejected += 1
-    assert golds > 2500 and rejected > 10_000 and skipped < golds / 5
+    # Measured: 3,097 gold calls and 18,651 invalid variants (8,600 wrong types, 5,797
+    # missing required, 3,097 extra fields, 1,157 enum misses) for both engines.
+    assert golds > 3000 and rejected > 18_000 and skipped < golds / 10
 
 
 def test_the_text_wrapper_is_what_the_text_prompt_asks_for_and_extract_reads() -> None:
