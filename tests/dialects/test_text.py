@@ -18,6 +18,7 @@ from callgate.dialects import (
     render_tools,
     write_messages,
 )
+from callgate.schema import ArgumentError, parse_arguments
 
 CORPUS = Path(__file__).parent / "data" / "text_corpus.jsonl"
 WEATHER = Tool(
@@ -118,7 +119,7 @@ def test_formats(text: str, expected: list[tuple[str, Any]]) -> None:
 def test_broken_json_is_repaired_and_the_repair_reported(broken: str) -> None:
     (call,) = extract_calls(f"Here you go: {broken}", TOOLS).calls
     assert (call.name, call.arguments) == ("get_weather", {"city": "Oslo"})
-    assert call.repairs and call.repairs[0].startswith("repaired malformed JSON")
+    assert call.repairs  # how the text was read when it was not JSON
 
 
 def test_python_literals_and_coercion_are_reported() -> None:
@@ -167,7 +168,12 @@ def test_pythonic_calls_are_never_evaluated(tmp_path: Path) -> None:
         f"get_weather(city=__import__('pathlib').Path({str(marker)!r}).touch())\n"
         f"math_sum(a=open({str(marker)!r}, 'w'))"
     )
-    assert calls(hostile) == []
+    found = extract_calls(hostile, TOOLS).calls
+    # The calls are recognised, but their arguments are expressions: left invalid, not run.
+    assert [c.name for c in found] == ["get_weather", "math_sum"]
+    assert all(isinstance(c.arguments, str) for c in found)
+    assert all(isinstance(parse_arguments(c.arguments), ArgumentError) for c in found)
+    assert any("not evaluated" in r for c in found for r in c.repairs)
     assert not marker.exists()
 
 
@@ -224,7 +230,12 @@ def _corpus() -> list[dict[str, Any]]:
     return [json.loads(line) for line in CORPUS.read_text().splitlines()]
 
 
-def test_corpus_is_large_and_varied() -> None:
+# The synthetic corpus (`benchmarks/text_corpus.py`) is built from the formats the
+# extractor reads, so it is a regression test, not a measurement: the measurement is
+# `benchmarks/text_extraction.py` on real model outputs.
+
+
+def test_synthetic_corpus_is_large_and_varied() -> None:
     cases = _corpus()
     assert len(cases) >= 300
     assert len({c["form"] for c in cases}) >= 10
@@ -232,7 +243,7 @@ def test_corpus_is_large_and_varied() -> None:
     assert sum(not c["expected"] for c in cases) >= 30
 
 
-def test_corpus_extraction_meets_the_target() -> None:
+def test_synthetic_corpus_still_extracts_and_reports_its_repairs() -> None:
     right = 0
     repaired_unreported = []
     for case in _corpus():
@@ -251,5 +262,5 @@ def test_corpus_extraction_meets_the_target() -> None:
             } & set(case["breaks"])
             if broken and not any(c.repairs for c in got):
                 repaired_unreported.append(case["id"])
-    assert right / len(_corpus()) >= 0.75
+    assert right / len(_corpus()) >= 0.95
     assert repaired_unreported == []

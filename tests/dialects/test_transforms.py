@@ -194,3 +194,227 @@ def test_unknown_dialect_and_choice_are_user_errors() -> None:
         render_tools([], "cohere")
     with pytest.raises(UserError, match="not rendered"):
         render_tools([_tool(WEATHER)], "openai_chat", choice=ToolChoice.tool("nope"))
+
+
+# --- regressions: strict-schema edges -------------------------------------------------
+
+
+def _strict_params(schema: dict[str, Any], dialect: str = "openai_chat") -> dict[str, Any]:
+    rendered = render_tools([_tool(schema)], dialect, strict=True)
+    fn = _fn(rendered)
+    assert fn["strict"] is True, rendered.warnings
+    params: dict[str, Any] = fn["parameters"]
+    return params
+
+
+def test_openai_strict_types_an_untyped_value_as_any_json_but_an_object() -> None:
+    params = _strict_params(
+        {"type": "object", "properties": {"v": {"description": "anything"}}, "required": ["v"]}
+    )
+    v = params["properties"]["v"]
+    kinds = {b.get("type") for b in v["anyOf"]}
+    assert {"string", "number", "boolean", "null", "array"} <= kinds
+    assert v["description"] == "anything"
+    assert params["$defs"]["callgate_any_json"]["anyOf"]
+    checked = compile_schema(params)
+    assert all(checked.is_valid({"v": x}) for x in ("a", 1, 2.5, True, None, [1, ["x"]]))
+
+
+def test_openai_strict_types_a_typeless_enum_and_implied_types() -> None:
+    params = _strict_params(
+        {
+            "type": "object",
+            "properties": {"e": {"enum": ["a", 1]}, "xs": {"items": {"type": "string"}}},
+            "required": ["e", "xs"],
+        }
+    )
+    assert params["properties"]["e"]["type"] == ["string", "integer"]
+    assert params["properties"]["xs"]["type"] == "array"
+
+
+def test_a_single_branch_allof_survives_however_deeply_it_nests() -> None:
+    host = {"allOf": [{"allOf": [{"type": "string", "format": "hostname"}]}]}
+    params = _strict_params({"type": "object", "properties": {"h": host}, "required": ["h"]})
+    assert params["properties"]["h"] == {"type": "string", "format": "hostname"}
+
+
+def test_allof_around_oneof_becomes_anyof() -> None:
+    either = {"allOf": [{"oneOf": [{"type": "string"}, {"type": "integer"}]}]}
+    params = _strict_params({"type": "object", "properties": {"x": either}, "required": ["x"]})
+    assert params["properties"]["x"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+
+
+def test_strict_nulls_are_dropped_inside_arrays_and_under_allof() -> None:
+    item = {
+        "type": "object",
+        "properties": {"sku": {"type": "string"}, "qty": {"type": "integer"}},
+        "required": ["sku"],
+    }
+    schema = {
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "items": item},
+            "meta": {"allOf": [{"type": "object", "properties": {"tag": {"type": "string"}}}]},
+        },
+        "required": ["items"],
+    }
+    tool = _tool(schema, "order")
+    rendered = render_tools([tool], "openai_chat", strict=True)
+    message = {
+        "role": "assistant",
+        "tool_calls": [
+            {
+                "id": "c",
+                "type": "function",
+                "function": {
+                    "name": "order",
+                    "arguments": '{"items": [{"sku": "A1", "qty": null}], "meta": {"tag": null}}',
+                },
+            }
+        ],
+    }
+    (call,) = parse_response("openai_chat", message, rendered=rendered).calls
+    assert call.arguments == {"items": [{"sku": "A1"}], "meta": {}}
+    assert compile_schema(schema).is_valid(dict(call.arguments))
+    assert any("items[0].qty" in r for r in call.repairs)
+
+
+def test_a_null_a_typeless_allof_forbids_is_not_taken_as_allowed() -> None:
+    from callgate.dialects._coerce import allows_null
+
+    assert not allows_null({"allOf": [{"type": "string"}]}, {})
+    assert allows_null({"allOf": [{"type": ["string", "null"]}]}, {})
+    assert allows_null({}, {})
+
+
+@pytest.mark.parametrize(
+    ("schema", "sent", "expected"),
+    [
+        ({"type": "integer", "enum": [1, 2, 3]}, "2", 2),
+        ({"type": "boolean", "enum": [True, False]}, "false", False),
+        ({"const": 3}, "3", 3),
+        ({"anyOf": [{"type": "integer", "enum": [7]}, {"type": "null"}]}, "7", 7),
+        ({"type": "string", "enum": ["1", "2"]}, "1", "1"),
+    ],
+)
+def test_gemini_openapi_enums_sent_as_strings_come_back_typed(
+    schema: dict[str, Any], sent: str, expected: Any
+) -> None:
+    tool = _tool({"type": "object", "properties": {"level": schema}}, "lvl")
+    rendered = render_tools([tool], "gemini", gemini_schema="openapi")
+    declared = rendered.payload["tools"][0]["functionDeclarations"][0]["parameters"]
+    level = declared["properties"]["level"]
+    assert all(isinstance(v, str) for v in level.get("enum", []))
+    content = {
+        "role": "model",
+        "parts": [{"functionCall": {"name": "lvl", "args": {"level": sent}}}],
+    }
+    (call,) = parse_response("gemini", content, rendered=rendered).calls
+    assert isinstance(call.arguments, dict) and call.arguments == {"level": expected}
+    assert type(call.arguments["level"]) is type(expected)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+        {"oneOf": [{"type": "integer"}, {"type": "null"}]},
+        {"allOf": [{"type": "integer"}]},
+        {"type": ["integer", "null"]},
+        {"$ref": "#/$defs/n"},
+    ],
+)
+def test_gemini_integral_floats_become_integers_under_unions_and_type_lists(
+    schema: dict[str, Any],
+) -> None:
+    tool = _tool(
+        {"type": "object", "properties": {"n": schema}, "$defs": {"n": {"type": "integer"}}}, "g"
+    )
+    rendered = render_tools([tool], "gemini")
+    content = {"role": "model", "parts": [{"functionCall": {"name": "g", "args": {"n": 3.0}}}]}
+    (call,) = parse_response("gemini", content, rendered=rendered).calls
+    assert isinstance(call.arguments, dict) and call.arguments == {"n": 3}
+    assert type(call.arguments["n"]) is int
+
+
+def test_a_number_parameter_keeps_its_float() -> None:
+    tool = _tool({"type": "object", "properties": {"x": {"type": "number"}}}, "g")
+    rendered = render_tools([tool], "gemini")
+    content = {"role": "model", "parts": [{"functionCall": {"name": "g", "args": {"x": 3.0}}}]}
+    (call,) = parse_response("gemini", content, rendered=rendered).calls
+    assert call.arguments == {"x": 3.0} and not call.repairs
+    assert isinstance(call.arguments, dict) and type(call.arguments["x"]) is float
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "object", "properties": {"leaf": {"type": "string"}}}
+    for _ in range(depth - 1):
+        node = {"type": "object", "properties": {"child": node}, "required": ["child"]}
+    return node
+
+
+def test_openai_nesting_limit_sends_a_deeper_schema_without_strict_mode() -> None:
+    ok = render_tools([_tool(_nested(10), "ten")], "openai_chat", strict=True)
+    assert _fn(ok)["strict"] is True
+    deep = render_tools([_tool(_nested(12), "twelve")], "openai_chat", strict=True)
+    assert _fn(deep)["strict"] is False
+    (warning,) = [w for w in deep.warnings if w.action == "not_strict"]
+    assert "12 levels" in warning.message
+
+
+def test_openai_size_limits_are_checked() -> None:
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(5001)}}
+    many = {"type": "object", "properties": {"e": {"enum": [f"v{i}" for i in range(1001)]}}}
+    for schema in (wide, many):
+        assert _fn(render_tools([_tool(schema)], "openai_chat", strict=True))["strict"] is False
+
+
+def test_converted_ids_restore_ids_reused_across_turns() -> None:
+    from callgate.dialects import convert
+
+    def turn(result: str) -> list[dict[str, Any]]:
+        call = {"id": "call.1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        return [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call.1", "content": result},
+        ]
+
+    chat = [{"role": "user", "content": "go"}, *turn("1"), {"role": "user", "content": "again"}]
+    chat += turn("2")
+    there = convert(chat, source="openai_chat", target="anthropic")
+    firsts = [m["content"][0]["id"] for m in there.messages if m["role"] == "assistant"]
+    assert len(set(firsts)) == 2 and set(there.restore) == set(firsts)
+    back = convert(there.messages, source="anthropic", target="openai_chat", ids=there.restore)
+    ids = [m["tool_calls"][0]["id"] for m in back.messages if m["role"] == "assistant"]
+    answers = [m["tool_call_id"] for m in back.messages if m["role"] == "tool"]
+    assert ids == ["call.1", "call.1"] and answers == ["call.1", "call.1"]
+
+
+@pytest.mark.parametrize("name", ["a/b", "x~y", "~/"])
+def test_warning_paths_are_valid_json_pointers(name: str) -> None:
+    schema: dict[str, Any] = {"type": "object", "properties": {name: {"type": "string"}}}
+    warnings = render_tools([_tool(schema)], "openai_chat", strict=True).warnings
+    warnings += render_tools([_tool(schema)], "gemini", gemini_schema="openapi").warnings
+    paths = [w.path for w in warnings if w.path.startswith("/properties/")]
+    assert paths and all(_resolve(schema, p) is schema["properties"][name] for p in paths)
+
+
+def _resolve(schema: Any, pointer: str) -> Any:
+    node = schema
+    for token in pointer.split("/")[1:]:
+        node = node[token.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def test_make_nullable_does_not_repeat_null() -> None:
+    from callgate.dialects._strict_openai import make_nullable
+
+    out = make_nullable({"type": "string", "enum": ["a", None]})
+    assert out["enum"] == ["a", None] and out["type"] == ["string", "null"]
+
+
+@pytest.mark.parametrize("dialect", ["openai_chat", "openai_responses", "anthropic", "gemini"])
+def test_no_tools_send_no_tool_choice(dialect: str) -> None:
+    rendered = render_tools([], dialect, choice="auto")
+    assert not {"tool_choice", "toolConfig"} & set(rendered.payload)
+    assert any(w.keyword == "tool_choice" for w in rendered.warnings)

@@ -42,11 +42,6 @@ async def test_deep_arguments_with_a_store() -> None:
     assert result.route == Route.INVALID
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="text mode: _text_decode.decode_json recurses once per bracket and "
-    "RecursionError escapes extract_calls",
-)
 @pytest.mark.parametrize(
     "text", ["[" * 5000, '{"name": "lookup", "arguments": ' * 1000], ids=["brackets", "repeated"]
 )
@@ -63,21 +58,11 @@ def test_diff_of_a_bound_that_is_not_a_number() -> None:
     diff_catalogs(declare(7), declare({"": ""}))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="text mode: _text_decode.decode_python hands a lone surrogate to ast.parse, "
-    "which raises UnicodeEncodeError",
-)
 def test_extract_calls_survives_a_lone_surrogate_in_a_pythonic_call() -> None:
     with contextlib.suppress(DialectError):
         extract_calls('lookup(query="\ud800")', [lookup])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="strict transforms / id mapping: _convert._safe_id encodes a call id with a lone "
-    "surrogate as UTF-8 and raises UnicodeEncodeError",
-)
 def test_convert_rewrites_a_call_id_with_a_lone_surrogate() -> None:
     history = [
         {"role": "assistant", "tool_calls": [{"id": "\ud800", "function": {"name": "lookup"}}]},

@@ -6,7 +6,8 @@
     render_results(dialect, results)        -> messages to append
     read_messages / write_messages          <-> Transcript
     convert(messages, source=, target=)     -> Converted
-    extract_calls(text, tools)              -> Extracted(text, calls)
+    extract_calls(text, tools)              -> Extracted(text, calls, dropped)
+    call_grammar(catalog)                   -> CallGrammar: .lark() .regex() .ebnf()
 
 No function here does I/O; SDK objects are read when given, never required.
 """
@@ -15,6 +16,7 @@ from callgate.dialects._aliases import Aliases, make_aliases, name_ok
 from callgate.dialects._api import parse_response, render_results
 from callgate.dialects._convert import INTERRUPTED, Converted, convert
 from callgate.dialects._errors import DialectError
+from callgate.dialects._grammar import CallGrammar, Engine, GrammarGap, call_grammar
 from callgate.dialects._kinds import ChoiceMode, Dialect, DialectWarning, ToolChoice
 from callgate.dialects._model import Message, ParsedTurn, Rendered
 from callgate.dialects._render import render_tools
@@ -30,12 +32,15 @@ from callgate.dialects._transcript import (
 __all__ = [
     "INTERRUPTED",
     "Aliases",
+    "CallGrammar",
     "ChoiceMode",
     "Converted",
     "Dialect",
     "DialectError",
     "DialectWarning",
+    "Engine",
     "Extracted",
+    "GrammarGap",
     "Message",
     "ParsedTurn",
     "Rendered",
@@ -43,6 +48,7 @@ __all__ = [
     "ToolChoice",
     "Transcript",
     "WireConversation",
+    "call_grammar",
     "convert",
     "extract_calls",
     "make_aliases",

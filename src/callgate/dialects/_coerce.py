@@ -2,7 +2,9 @@
 
 Two sources of mismatch are undone here: nulls that strict mode made the model send for
 optional properties, and values of the wrong JSON type where the intent is unambiguous
-("3" for an integer; Gemini's 3.0 for an integer). Anything else is left for the host's
+("3" for an integer; Gemini's 3.0 for an integer; a string enum value Gemini's OpenAPI
+form sent for an integer or boolean enum). The types a subschema accepts are read through
+`$ref`, `allOf`, `anyOf`, `oneOf` and type lists. Anything else is left for the host's
 validation to report.
 """
 
@@ -13,25 +15,32 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from callgate.dialects._text_values import NO_VALUE, source_value
 from callgate.schema import resolve_local
 
 __all__ = ["Coercion", "coerce_arguments", "drop_strict_nulls"]
 
-Coercion = Literal["float_int", "text"]
-"""`float_int`: integral floats for integers only; `text`: also strings for scalars and
-JSON text for arrays and objects."""
+Coercion = Literal["gemini", "text"]
+"""`gemini`: integral floats for integers, and strings that spell a value of a non-string
+enum (Gemini's OpenAPI form sends every enum as strings); `text`: also strings for
+scalars and source text for arrays and objects (text mode)."""
 
 _INT = re.compile(r"^-?\d+$")
 _NUM = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
-_MISSING = object()
+_TYPES = frozenset({"string", "integer", "number", "boolean", "array", "object", "null"})
+_MAX_TEXT = 64 * 1024
+"""Longest string read as a number or a structure (a 5,000-digit "number" is not one)."""
+_MAX_WALK = 64
+"""Deepest nesting walked (arguments are limited to 32 before they get here)."""
 
 
 def drop_strict_nulls(
     args: dict[str, Any], schema: Mapping[str, Any]
 ) -> tuple[dict[str, Any], list[str]]:
-    """Remove nulls the original schema does not allow for optional properties."""
+    """Remove nulls the original schema does not allow for optional properties, at any
+    depth (inside arrays and `allOf` too)."""
     notes: list[str] = []
-    return _drop(args, schema, schema, "", notes), notes
+    return _drop(args, schema, schema, "", notes, 0), notes
 
 
 def _drop(
@@ -40,23 +49,72 @@ def _drop(
     root: Mapping[str, Any],
     where: str,
     notes: list[str],
+    depth: int,
 ) -> dict[str, Any]:
-    node = resolve_local(root, node)
-    props = node.get("properties")
-    if not isinstance(props, Mapping):
+    props, required = _object_shape(node, root)
+    if not props or depth > _MAX_WALK:
         return value
-    required = set(node.get("required") or ())
     out: dict[str, Any] = {}
     for key, item in value.items():
         sub = props.get(key)
         sub = resolve_local(root, sub) if isinstance(sub, Mapping) else None
-        if item is None and key not in required and sub is not None and not _allows_null(sub):
-            notes.append(f"dropped null for optional '{where}{key}' (strict mode)")
+        if item is None and key not in required and sub is not None and not allows_null(sub, root):
+            notes.append(f"dropped null for optional '{where}{key}', read as left out")
             continue
-        if isinstance(item, dict) and sub is not None:
-            item = _drop(item, sub, root, f"{where}{key}.", notes)
+        if sub is not None:
+            item = _drop_in(item, sub, root, f"{where}{key}", notes, depth + 1)
         out[key] = item
     return out
+
+
+def _drop_in(
+    item: Any,
+    node: Mapping[str, Any],
+    root: Mapping[str, Any],
+    where: str,
+    notes: list[str],
+    depth: int,
+) -> Any:
+    if isinstance(item, dict):
+        return _drop(item, node, root, f"{where}.", notes, depth)
+    items = node.get("items")
+    if isinstance(item, list) and isinstance(items, Mapping):
+        items = resolve_local(root, items)
+        return [_drop_in(v, items, root, f"{where}[{i}]", notes, depth) for i, v in enumerate(item)]
+    return item
+
+
+def _object_shape(
+    node: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0
+) -> tuple[dict[str, Any], set[str]]:
+    """Properties and required names of an object schema, `allOf` branches merged."""
+    node = resolve_local(root, node)
+    props = dict(node["properties"]) if isinstance(node.get("properties"), Mapping) else {}
+    required = set(node.get("required") or ()) if isinstance(node.get("required"), list) else set()
+    for branch in node.get("allOf") or () if depth < 8 else ():
+        if isinstance(branch, Mapping):
+            more, needed = _object_shape(branch, root, depth + 1)
+            props = {**more, **props}
+            required |= needed
+    return props, required
+
+
+def allows_null(node: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0) -> bool:
+    """True when `null` is a valid instance of `node` as far as its types say."""
+    node = resolve_local(root, node)
+    if depth > 8:
+        return True
+    if any(not allows_null(b, root, depth + 1) for b in _branches(node, "allOf")):
+        return False
+    if "const" in node:
+        return node["const"] is None
+    if isinstance(node.get("enum"), list):
+        return None in node["enum"]
+    kind = node.get("type")
+    if kind is not None and not (kind == "null" or (isinstance(kind, list) and "null" in kind)):
+        return False
+    unions = _branches(node, "anyOf") + _branches(node, "oneOf")
+    return not unions or any(allows_null(b, root, depth + 1) for b in unions)
 
 
 def coerce_arguments(
@@ -64,7 +122,7 @@ def coerce_arguments(
 ) -> tuple[dict[str, Any], list[str]]:
     """Convert values whose schema names one type and whose meaning is unambiguous."""
     notes: list[str] = []
-    value = _walk(args, schema, schema, "", kind, notes)
+    value = _walk(args, schema, schema, "", kind, notes, 0)
     return (value if isinstance(value, dict) else args), notes
 
 
@@ -75,68 +133,161 @@ def _walk(
     where: str,
     kind: Coercion,
     notes: list[str],
+    depth: int,
 ) -> Any:
     node = resolve_local(root, node)
-    declared = node.get("type")
-    if isinstance(declared, str):
-        value = _convert(value, declared, where, kind, notes)
-    if isinstance(value, dict) and isinstance(node.get("properties"), Mapping):
-        props = node["properties"]
+    if depth > _MAX_WALK:
+        return value
+    value = _convert(value, node, root, where, kind, notes)
+    if isinstance(value, dict):
+        props, _ = _object_shape(node, root)
         return {
-            k: _walk(v, props[k], root, f"{where}{k}.", kind, notes)
+            k: _walk(v, props[k], root, f"{where}{k}.", kind, notes, depth + 1)
             if isinstance(props.get(k), Mapping)
             else v
             for k, v in value.items()
         }
     if isinstance(value, list) and isinstance(node.get("items"), Mapping):
         return [
-            _walk(v, node["items"], root, f"{where}{i}.", kind, notes) for i, v in enumerate(value)
+            _walk(v, node["items"], root, f"{where}{i}.", kind, notes, depth + 1)
+            for i, v in enumerate(value)
         ]
     return value
 
 
-def _convert(value: Any, declared: str, where: str, kind: Coercion, notes: list[str]) -> Any:
-    new = _MISSING
-    if declared == "integer" and isinstance(value, float) and value.is_integer():
-        new = int(value)
-    elif kind == "text":
-        new = _from_text(value, declared)
-    if new is _MISSING or (new == value and type(new) is type(value)):
+def _convert(
+    value: Any,
+    node: Mapping[str, Any],
+    root: Mapping[str, Any],
+    where: str,
+    kind: Coercion,
+    notes: list[str],
+) -> Any:
+    accepted = accepted_types(node, root)
+    new: Any = NO_VALUE
+    if isinstance(value, float) and value.is_integer():
+        if "integer" in accepted and "number" not in accepted:
+            new = int(value)
+    elif isinstance(value, str):
+        new = _enum_value(value, node, root)
+        if new is NO_VALUE and kind == "text":
+            new = _from_text(value, accepted)
+    elif kind == "text" and _single(value) and "array" not in accepted:
+        # ["Paris"] where one string is wanted: the list is only the model's wrapping.
+        new = value[0] if _json_type(value[0]) in accepted else NO_VALUE
+    if new is NO_VALUE or (new == value and type(new) is type(value)):
         return value
-    notes.append(
-        f"coerced '{where.rstrip('.') or '(arguments)'}' {value!r} -> {new!r} ({declared})"
-    )
+    label = "/".join(sorted(accepted - {"null"})) or "enum"
+    notes.append(f"coerced '{where.rstrip('.') or '(arguments)'}' {value!r} -> {new!r} ({label})")
     return new
 
 
-def _from_text(value: Any, declared: str) -> Any:
-    if not isinstance(value, str):
-        return _MISSING
+def _single(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 1 and not isinstance(value[0], list | dict)
+
+
+def _enum_value(value: str, node: Mapping[str, Any], root: Mapping[str, Any]) -> Any:
+    """The one non-string enum value `value` spells (`"2"` for 2, `"true"` for True)."""
+    options = [o for o in _enum_options(node, root) if not isinstance(o, str)]
+    if not options or value in _enum_options(node, root):
+        return NO_VALUE
+    matches = [o for o in options if json.dumps(o) == value.strip()]
+    return matches[0] if len(matches) == 1 else NO_VALUE
+
+
+def _enum_options(node: Mapping[str, Any], root: Mapping[str, Any]) -> list[Any]:
+    node = resolve_local(root, node)
+    if "const" in node:
+        return [node["const"]]
+    if isinstance(node.get("enum"), list):
+        return list(node["enum"])
+    out: list[Any] = []
+    for branch in _branches(node, "anyOf") + _branches(node, "oneOf") + _branches(node, "allOf"):
+        out += _enum_options(branch, root)
+    return out
+
+
+def _from_text(value: str, accepted: frozenset[str]) -> Any:
+    """The value a string spells for the one non-string type the schema accepts."""
     text = value.strip()
+    if len(text) > _MAX_TEXT:
+        return NO_VALUE
+    if accepted == frozenset({"string"}) or accepted == frozenset({"string", "null"}):
+        return _unquoted(text)
+    targets = accepted - {"null"}
+    if "number" in targets:
+        targets -= {"integer"}
+    if "string" in accepted or len(targets) != 1:
+        return NO_VALUE
+    (declared,) = targets
+    if declared in ("integer", "number") and len(text) > 400:
+        return NO_VALUE  # past 4,300 digits Python cannot even print it; a float is infinite
     if declared == "integer" and _INT.match(text):
         return int(text)
     if declared == "number" and _NUM.match(text):
         number = float(text)
-        return int(number) if _INT.match(text) else number
-    if declared == "boolean" and text.lower() in ("true", "false"):
-        return text.lower() == "true"
+        return int(text) if _INT.match(text) else number
+    if declared == "boolean":
+        bare = _unquoted(text)
+        bare = text if bare is NO_VALUE else bare
+        return bare.lower() == "true" if bare.lower() in ("true", "false") else NO_VALUE
     if declared in ("array", "object") and text[:1] in "[{":
         try:
             parsed = json.loads(text)
         except ValueError:
-            return _MISSING
-        wanted = list if declared == "array" else dict
-        return parsed if isinstance(parsed, wanted) else _MISSING
-    return _MISSING
+            parsed = None
+        if isinstance(parsed, list if declared == "array" else dict):
+            return parsed
+    return source_value(text, declared, [])
 
 
-def _allows_null(node: Mapping[str, Any]) -> bool:
+def _unquoted(text: str) -> Any:
+    """`'urgent'` inside a string: a JavaScript or Python string literal written as text."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" and text[0] not in text[1:-1]:
+        return text[1:-1]
+    return NO_VALUE
+
+
+def accepted_types(
+    node: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0
+) -> frozenset[str]:
+    """The JSON types `node` admits; every type when it does not say."""
+    node = resolve_local(root, node)
+    if depth > 8:
+        return _TYPES
+    found = _TYPES
     kind = node.get("type")
-    if kind is None and not any(k in node for k in ("anyOf", "oneOf", "enum", "const")):
-        return True
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    if isinstance(node.get("enum"), list) and None in node["enum"]:
-        return True
-    branches = (node.get("anyOf") or []) + (node.get("oneOf") or [])
-    return any(isinstance(b, Mapping) and _allows_null(b) for b in branches)
+    if isinstance(kind, str):
+        found = frozenset({kind}) & _TYPES
+    elif isinstance(kind, list):
+        found = frozenset(k for k in kind if isinstance(k, str)) & _TYPES
+    options = _enum_options({k: v for k, v in node.items() if k in ("enum", "const")}, root)
+    if options:
+        found &= frozenset(_json_type(o) for o in options) | (
+            {"number"} if any(_json_type(o) == "integer" for o in options) else set()
+        )
+    for branch in _branches(node, "allOf"):
+        found &= accepted_types(branch, root, depth + 1)
+    unions = _branches(node, "anyOf") + _branches(node, "oneOf")
+    if unions:
+        found &= frozenset().union(*(accepted_types(b, root, depth + 1) for b in unions))
+    return found | {"integer"} if "number" in found else found
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _branches(node: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    value = node.get(key)
+    return [b for b in value if isinstance(b, Mapping)] if isinstance(value, list) else []

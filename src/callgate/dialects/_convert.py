@@ -50,8 +50,11 @@ class Converted(WireConversation):
     transcript: Transcript = field(default_factory=Transcript)
     """The canonical transcript that was written (after the repairs)."""
     ids: Mapping[str, str] = field(default_factory=dict)
-    """Source call id -> target call id, for every id that changed. Pass the inverse to
-    the conversion back to restore the originals."""
+    """Source call id -> target call id, for every id that changed (for an id reused
+    across turns, its first rewrite)."""
+    restore: Mapping[str, str] = field(default_factory=dict)
+    """Target call id -> source call id, for every id that changed, reused ids included:
+    pass it as `convert(..., ids=)` on the way back to restore every original."""
 
 
 def convert(
@@ -69,7 +72,7 @@ def convert(
     earlier conversion's `ids`). `aliases` are the source's name aliases.
     """
     read = read_messages(source, messages, system=system, aliases=aliases)
-    prepared, id_map = prepare_transcript(read, to_dialect(target), ids=ids)
+    prepared, id_map, restore = _prepare(read, to_dialect(target), ids or {})
     wire = write_messages(target, prepared)
     return Converted(
         dialect=wire.dialect,
@@ -79,6 +82,7 @@ def convert(
         notes=prepared.notes,
         transcript=prepared,
         ids=id_map,
+        restore=restore,
     )
 
 
@@ -86,15 +90,24 @@ def prepare_transcript(
     transcript: Transcript, target: Dialect, ids: Mapping[str, str] | None = None
 ) -> tuple[Transcript, dict[str, str]]:
     """The repairs `convert` makes before writing `transcript` for `target`."""
+    prepared, id_map, _ = _prepare(transcript, target, ids or {})
+    return prepared, id_map
+
+
+def _prepare(
+    transcript: Transcript, target: Dialect, ids: Mapping[str, str]
+) -> tuple[Transcript, dict[str, str], dict[str, str]]:
     notes = list(transcript.notes)
     messages = [_drop_state(m, target, notes) for m in transcript.messages]
-    rule = _ID if target is Dialect.ANTHROPIC else _ANY_ID
-    messages, id_map = _rewrite_ids(messages, ids or {}, rule)
+    messages, renamed = _rewrite_ids(messages, ids, target)
     messages = _answer_dangling(messages, notes)
     if target in _OBJECT_ARGS:
         messages = [_object_arguments(m, notes) for m in messages]
-    notes += [f"call id {old!r} sent as {new!r}" for old, new in id_map.items()]
-    return Transcript(messages=tuple(messages), notes=tuple(notes)), id_map
+    notes += [f"call id {old!r} sent as {new!r}" for new, old in renamed.items()]
+    id_map: dict[str, str] = {}
+    for new, old in renamed.items():
+        id_map.setdefault(old, new)
+    return Transcript(messages=tuple(messages), notes=tuple(notes)), id_map, renamed
 
 
 def _drop_state(message: Message, target: Dialect, notes: list[str]) -> Message:
@@ -120,34 +133,41 @@ def _drop_state(message: Message, target: Dialect, notes: list[str]) -> Message:
 
 
 def _rewrite_ids(
-    messages: Sequence[Message], pinned: Mapping[str, str], rule: re.Pattern[str]
+    messages: Sequence[Message], pinned: Mapping[str, str], target: Dialect
 ) -> tuple[list[Message], dict[str, str]]:
-    """Ids the target rejects or that repeat, rewritten in calls and their results.
+    """Ids the target rejects or that repeat, rewritten in calls and their results;
+    returns the new id -> old id of every call renamed.
 
     The mapping is scoped to one assistant turn and the results after it, because some
-    servers reuse ids across turns.
+    servers reuse ids across turns. A pinned id (restoring an earlier conversion) may
+    repeat an earlier turn's id where the target allows that; never within one turn.
     """
+    rule = _ID if target is Dialect.ANTHROPIC else _ANY_ID
     out: list[Message] = []
-    id_map: dict[str, str] = {}
+    renamed: dict[str, str] = {}
     seen: set[str] = set()
     local: dict[str, str] = {}
     for message in messages:
         if message.role == "assistant":
             local = {}
+            turn: set[str] = set()
             for call in message.calls:
                 new = pinned.get(call.id, call.id)
-                if not rule.match(new) or new in seen:
-                    new = _safe_id(call.id, seen)
+                reuse_ok = call.id in pinned and target is not Dialect.ANTHROPIC
+                if not rule.match(new) or new in turn or (new in seen and not reuse_ok):
+                    new = _safe_id(call.id, seen | turn)
                 seen.add(new)
+                turn.add(new)
                 if new != call.id:
-                    local[call.id] = id_map[call.id] = new
+                    local[call.id] = new
+                    renamed[new] = call.id
         out.append(_rename(message, local))
-    return out, id_map
+    return out, renamed
 
 
 def _safe_id(old: str, seen: set[str]) -> str:
     clean = re.sub(r"[^A-Za-z0-9_-]", "_", old)[:40] or "call"
-    digest = hashlib.sha256(old.encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(old.encode("utf-8", "surrogatepass")).hexdigest()
     for size in range(8, 65, 8):
         candidate = f"{clean}_{digest[:size]}"
         if candidate not in seen:

@@ -112,7 +112,7 @@ def _model_content(data: Mapping[str, Any], where: str, ctx: WireContext) -> Mes
         signature = field(part, "thoughtSignature", "thought_signature")
         call = field(part, "functionCall", "function_call")
         if isinstance(call, Mapping):
-            calls.append(ctx.finish(_call(call, signature, f"{where}.parts[{i}]"), "float_int"))
+            calls.append(ctx.finish(_call(call, signature, f"{where}.parts[{i}]"), "gemini"))
         elif part.get("thought"):
             thoughts.append(dict(part))
         elif isinstance(part.get("text"), str):

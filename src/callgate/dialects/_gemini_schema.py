@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from callgate.dialects._kinds import Dialect
-from callgate.dialects._walker import SchemaWalker
+from callgate.dialects._strict_openai import OriginalPaths
+from callgate.dialects._walker import pointer_token
 from callgate.schema import resolve_local
 
 __all__ = ["GeminiSubset"]
@@ -45,7 +46,7 @@ _KEEP = frozenset(
 _PROPERTY = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
 
 
-class GeminiSubset(SchemaWalker):
+class GeminiSubset(OriginalPaths):
     """Rewrite JSON Schema into what `types.Schema` and the Developer API accept."""
 
     dialect = Dialect.GEMINI
@@ -67,6 +68,7 @@ class GeminiSubset(SchemaWalker):
             )
             return {}
         target = resolve_local(self.root, node)
+        self.moved(target, _pointer_of(self.root, ref))
         self._expanding.append(ref)
         try:
             siblings = {k: v for k, v in node.items() if k != "$ref"}
@@ -79,6 +81,16 @@ class GeminiSubset(SchemaWalker):
         if not path:
             node.pop("$defs", None)
             node.pop("definitions", None)
+        if isinstance(node.get("allOf"), list):
+            merged = self.merge_all_of(node, path)
+            if merged is None:
+                node.pop("allOf")
+                self.warn(path, "allOf", "dropped", "allOf is not part of Gemini's subset")
+            else:
+                node = merged
+        if not self.one_of_as_any_of(node, path):
+            node.pop("oneOf")
+            self.warn(path, "oneOf", "dropped", "oneOf beside anyOf cannot be sent")
         self._types(node, path)
         self._unions(node, path)
         self._enum(node, path)
@@ -114,20 +126,6 @@ class GeminiSubset(SchemaWalker):
             self.warn(path, "type", "rewritten", f"type {kind!r} rewritten for Gemini")
 
     def _unions(self, node: dict[str, Any], path: str) -> None:
-        if "oneOf" in node:
-            node["anyOf"] = node.pop("oneOf")
-            self.warn(path, "oneOf", "rewritten", "oneOf sent as anyOf")
-        if "allOf" in node:
-            branches = node.pop("allOf")
-            if (
-                isinstance(branches, list)
-                and len(branches) == 1
-                and isinstance(branches[0], Mapping)
-            ):
-                node.update({k: v for k, v in branches[0].items() if k not in node})
-                self.warn(path, "allOf", "rewritten", "single-branch allOf merged")
-            else:
-                self.warn(path, "allOf", "dropped", "allOf is not part of Gemini's subset")
         branches = node.get("anyOf")
         if isinstance(branches, list) and {"type": "null"} in branches:
             node["anyOf"] = [b for b in branches if b != {"type": "null"}]
@@ -163,14 +161,25 @@ class GeminiSubset(SchemaWalker):
         node["format"] = "enum"
 
     def _check_names(self, node: dict[str, Any], path: str) -> None:
-        for name in node.get("properties") or {}:
+        for name, value in (node.get("properties") or {}).items():
             if not re.match(_PROPERTY, name):
                 self.warn(
-                    f"{path}/properties/{name}",
+                    self.path_of(value, f"{path}/properties/{pointer_token(name)}"),
                     "properties",
                     "ignored",
                     f"property name {name!r} is outside Gemini's documented charset",
                 )
+
+
+def _pointer_of(root: Mapping[str, Any], ref: str) -> str:
+    """Where the schema a (possibly chained) local `$ref` ends at sits in `root`."""
+    for _ in range(32):
+        target = resolve_local(root, {"$ref": ref}, max_hops=1)
+        nxt = target.get("$ref")
+        if not isinstance(nxt, str) or not nxt.startswith("#"):
+            break
+        ref = nxt
+    return ref[1:]
 
 
 def _text(value: Any) -> str:

@@ -64,6 +64,9 @@ def render_tools(
         tools={t.name: t for t in listed},
         strict=frozenset(w.tool.name for w in wire if w.strict),
     )
+    if choice is not None and not listed:
+        warnings.append(_no_choice(target))
+        choice = None  # with no tools a choice is meaningless, and providers reject it
     payload, more = codec(target).tools(wire, to_tool_choice(choice, ctx), parallel, ctx)
     return Rendered(
         dialect=target,
@@ -97,6 +100,17 @@ def to_tool_choice(choice: ToolChoice | ChoiceMode | None, ctx: WireContext) -> 
     if unknown:
         raise UserError(f"tool choice names tools that are not rendered: {unknown}")
     return replace(choice, tools=tuple(dict.fromkeys(choice.tools)))
+
+
+def _no_choice(dialect: Dialect) -> DialectWarning:
+    return DialectWarning(
+        dialect=dialect,
+        tool=None,
+        path="",
+        keyword="tool_choice",
+        action="ignored",
+        message="no tools are rendered, so no tool choice is sent",
+    )
 
 
 def _alias_warnings(aliases: Aliases, dialect: Dialect) -> list[DialectWarning]:

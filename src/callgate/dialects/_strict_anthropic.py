@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from callgate.dialects._kinds import Dialect
-from callgate.dialects._walker import NotStrict, SchemaWalker, is_object
+from callgate.dialects._strict_openai import OriginalPaths
+from callgate.dialects._walker import NotStrict, is_object
 
 __all__ = ["LIMITS", "AnthropicStrict", "StrictCost"]
 
@@ -55,7 +56,7 @@ LIMITS = {"tools": 20, "optional": 24, "unions": 16}
 """Per request, across all strict tools (Anthropic structured-outputs documentation)."""
 
 
-class AnthropicStrict(SchemaWalker):
+class AnthropicStrict(OriginalPaths):
     """Tighten a schema for `strict: true`, or raise `NotStrict`."""
 
     dialect = Dialect.ANTHROPIC
@@ -75,9 +76,8 @@ class AnthropicStrict(SchemaWalker):
         return StrictCost(optional=self.optional, unions=self.unions)
 
     def keywords(self, node: dict[str, Any], path: str) -> dict[str, Any]:
-        if "oneOf" in node:
-            node["anyOf"] = node.pop("oneOf")
-            self.warn(path, "oneOf", "rewritten", "oneOf sent as anyOf")
+        if not self.one_of_as_any_of(node, path):
+            raise NotStrict(path, "oneOf", "a node with both oneOf and anyOf cannot be strict")
         moved: dict[str, Any] = {}
         for key in list(node):
             if key not in _KEEP or not _supported(key, node[key]):

@@ -115,4 +115,7 @@ def _call_block(call: ToolCall, ctx: WireContext) -> str:
     parsed = parse_arguments(call.arguments)
     args: Any = parsed if isinstance(parsed, dict) else call.arguments
     body = json.dumps({"name": ctx.wire(call.name), "arguments": args}, ensure_ascii=False)
+    # Arguments that could not be parsed are the model's text as it came: a lone surrogate
+    # in it is written as the escape JSON has for it, so the message stays valid UTF-8.
+    body = body.encode("utf-8", "backslashreplace").decode("utf-8")
     return f"<tool_call>\n{body}\n</tool_call>"

@@ -1,7 +1,10 @@
-"""Decode one payload found in model text into raw calls: JSON, pythonic or XML.
+"""Decode one payload found in model text into the calls it writes: JSON, pythonic or XML.
 
-Broken JSON is repaired by `json_repair`; pythonic calls are read from the `ast` tree
-(literals only, never evaluated). Every repair is reported with the call.
+The shapes are the ones models write: `{"name", "arguments"}` (and its many key
+spellings), flat `{"name": "f", "a": 1}`, `{"f": {...}}`, `[name, {args}]` pairs,
+`f(a=1)` and lists of them, calls inside string literals (`['f(a=1)']`), and Qwen3-Coder
+XML. Values are read by `_text_values` (literals only); what is not a literal stays an
+`Expr` for the binder to judge. Tool declarations a model echoes back are not calls.
 """
 
 from __future__ import annotations
@@ -10,134 +13,316 @@ import ast
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-import json_repair
+from callgate.dialects._text_names import Names
+from callgate.dialects._text_values import (
+    NO_VALUE,
+    Expr,
+    parse_lenient,
+    parse_python,
+    read_value,
+    segment,
+    split_top,
+    to_value,
+)
 
-__all__ = ["RawCall", "calls_from_value", "decode_json", "decode_python", "decode_xml"]
+__all__ = ["Decoded", "RawCall", "decode", "decode_call", "decode_xml", "from_value"]
 
 _ARG_KEYS = (
     "arguments",
     "parameters",
     "args",
+    "params",
     "input",
     "tool_input",
     "action_input",
-    "params",
     "kwargs",
 )
-_NAME_KEYS = ("name", "tool", "tool_name", "function", "action", "function_name")
-_JS_LITERALS = {
-    "true": True,
-    "false": False,
-    "null": None,
-    "True": True,
-    "False": False,
-    "None": None,
-}
+_NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name", "action", "api_name")
+_META_KEYS = frozenset({"id", "type", "call_id", "tool_call_id", "index"})
+_NAMED = re.compile(r"""["']?(?:name|tool|function)["']?\s*:\s*["']([^"'\n]{1,200})["']""")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class RawCall:
-    """A call as written: name and arguments not yet checked against the catalog."""
+    """A call as written, its tool resolved; arguments not yet checked against the schema."""
 
     name: str
-    arguments: Any
+    known: bool = True
+    """False for a name no offered tool has (kept only inside call markup)."""
+    arguments: Any = None
+    """A dict whose values may hold `Expr`s, or one `Expr` for arguments unread."""
     positional: tuple[Any, ...] = ()
     repairs: tuple[str, ...] = ()
+    statement: bool = True
+    """False for a call inside an expression (`f(x)['a']`): the same one twice is one."""
 
 
-def decode_json(payload: str) -> tuple[Any, list[str]] | None:
-    """The JSON value of `payload`, repaired if need be, with the repairs made."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Decoded:
+    calls: list[RawCall]
+    dropped: list[str]
+    """Fragments that looked like calls and were not taken, and why."""
+
+
+def decode(body: str, names: Names, *, markup: bool = False) -> Decoded:
+    """The calls in one payload of unknown form (JSON, pythonic, XML)."""
+    text = body.strip()
+    if "<function=" in text:
+        return Decoded(calls=decode_xml(text, names), dropped=[])
+    notes: list[str] = []
+    value = _json(text)
+    parsed = _tree(text, notes) if value is NO_VALUE else None
+    if parsed is not None:
+        node, source = parsed
+        calls = _python(node, source, names, notes)
+        if calls is not None:
+            return _done(calls, [], markup)
+        value = to_value(node, source, notes)
+        if isinstance(node, ast.Dict | ast.List | ast.Tuple) and not notes:
+            notes.append("read as Python literal syntax: the text is not valid JSON")
+    elif value is NO_VALUE and text[:1] in "{[(":
+        value = read_value(text, notes)
+    if value is NO_VALUE:
+        return _unread(text, names)
+    dropped: list[str] = []
+    calls = from_value(value, names, notes, dropped, markup=markup)
+    return _done(calls, dropped, markup)
+
+
+def _tree(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
+    """`parse_lenient`, and `recipe\\_search(...)` read without its Markdown escapes
+    (invalid in Python, and never meant)."""
+    parsed = parse_lenient(text, notes)
+    if "\\_" not in text:
+        return parsed
+    unescaped = parse_lenient(_unescape(text), [])
+    if unescaped is not None and (parsed is None or ast.dump(parsed[0]) != ast.dump(unescaped[0])):
+        notes.append("read Markdown escapes (\\_) as underscores")
+        return unescaped
+    return parsed
+
+
+def _json(text: str) -> Any:
+    if text[:1] not in "{[":
+        return NO_VALUE
     try:
-        return json.loads(payload), []
-    except ValueError as exc:
-        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-    try:
-        value, log = json_repair.repair_json(payload, return_objects=True, logging=True)
-    except Exception:  # json_repair gives up with assorted errors on hopeless input
-        return None
-    if not isinstance(value, dict | list) or not value:
-        return None
-    notes = [f"repaired malformed JSON ({reason})"]
-    notes += [str(entry.get("text")) for entry in log[:4] if isinstance(entry, Mapping)]
-    return value, notes
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return NO_VALUE
 
 
-def calls_from_value(value: Any, repairs: list[str]) -> list[RawCall]:
-    """Calls in a decoded JSON value, in the shapes models write them."""
+def _done(calls: list[RawCall], dropped: list[str], markup: bool) -> Decoded:
+    kept = [c for c in calls if c.known or markup]
+    return Decoded(calls=kept, dropped=dropped)
+
+
+def _unescape(text: str) -> str:
+    """Markdown escapes models put in code (`recipe\\_search`)."""
+    return text.replace("\\_", "_") if "\\_" in text else text
+
+
+def _unread(text: str, names: Names) -> Decoded:
+    """Text no reading accepts: a call whose name is legible gets an argument error."""
+    named = _NAMED.search(text)
+    found = names.find(named.group(1)) if named else None
+    if found is None:
+        return Decoded(calls=[], dropped=[])
+    reason = "arguments that no JSON or Python reading accepts"
+    return Decoded(
+        calls=[
+            RawCall(
+                name=found[0],
+                arguments=Expr(source=text, reason=reason),
+                repairs=(*found[1], f"the call's {reason}"),
+            )
+        ],
+        dropped=[],
+    )
+
+
+# --- JSON shapes --------------------------------------------------------------------------
+
+
+def from_value(
+    value: Any, names: Names, notes: list[str], dropped: list[str], *, markup: bool = False
+) -> list[RawCall]:
+    """Calls in a decoded value, in the shapes models write them."""
     if isinstance(value, list):
-        return [c for item in value for c in calls_from_value(item, repairs)]
+        pair = _pair(value, names, notes)
+        if pair is not None:
+            return [pair]
+        return [c for item in value for c in from_value(item, names, notes, dropped, markup=markup)]
+    if isinstance(value, str):
+        node = parse_python(_unescape(value)) if "(" in value else None
+        found = _python(node, _unescape(value), names, notes) if node is not None else None
+        return found or []
     if not isinstance(value, Mapping):
         return []
-    if isinstance(value.get("tool_calls"), list):
-        return calls_from_value(value["tool_calls"], repairs)
+    for wrapper in ("tool_calls", "function_call", "calls", "function_calls"):
+        if isinstance(value.get(wrapper), list | Mapping):
+            return from_value(value[wrapper], names, notes, dropped, markup=markup)
     if isinstance(value.get("function"), Mapping):
-        return calls_from_value(value["function"], repairs)
-    name = next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str)), None)
-    if name is None:
-        return _single_key(value, repairs)
-    args: Any = next((value[k] for k in _ARG_KEYS if k in value), {})
-    notes = list(repairs)
-    if isinstance(args, str):
-        args, notes = _string_arguments(args, notes)
-    return [RawCall(name=name, arguments=args, repairs=tuple(notes))]
+        inner = dict(value["function"])
+        return from_value(inner, names, notes, dropped, markup=markup)
+    key = next((k for k in _NAME_KEYS if isinstance(value.get(k), str)), None)
+    if key is None:
+        return _keyed(value, names, notes)
+    return _named(value, key, names, notes, dropped, markup)
 
 
-def _single_key(value: Mapping[str, Any], repairs: list[str]) -> list[RawCall]:
-    """`{"tool_name": {...arguments}}`, the shape of several leaderboards' answers."""
-    if len(value) == 1:
-        name, args = next(iter(value.items()))
-        if isinstance(args, Mapping):
-            return [RawCall(name=name, arguments=dict(args), repairs=tuple(repairs))]
-    return []
+def _named(
+    value: Mapping[str, Any],
+    key: str,
+    names: Names,
+    notes: list[str],
+    dropped: list[str],
+    markup: bool,
+) -> list[RawCall]:
+    written = value[key]
+    found = names.find(written)
+    name, more = found if found else (written, [])
+    arg_key = next((k for k in _ARG_KEYS if k in value), None)
+    if arg_key is None:
+        args: Any = {k: v for k, v in value.items() if k != key and k not in _META_KEYS}
+        if args:
+            more.append(f"read the keys beside {key!r} as the arguments")
+    else:
+        args = _string_arguments(value[arg_key], notes)
+    if _declaration(args, names.params(name)):
+        dropped.append(f"a declaration of the tool {written!r} written back, not a call")
+        return []
+    return [
+        RawCall(
+            name=name,
+            known=found is not None,
+            arguments=args,
+            repairs=tuple(dict.fromkeys([*notes, *more])),
+        )
+    ]
 
 
-def _string_arguments(text: str, notes: list[str]) -> tuple[Any, list[str]]:
-    if not text.strip():
-        return {}, notes
-    decoded = decode_json(text)
-    if decoded is None or not isinstance(decoded[0], dict):
-        return text, notes
-    return decoded[0], notes + decoded[1]
+def _keyed(value: Mapping[str, Any], names: Names, notes: list[str]) -> list[RawCall]:
+    """`{"tool_name": {...arguments}}`, one call per key that names a tool."""
+    calls = []
+    for written, args in value.items():
+        found = names.find(written)
+        if found is None or not isinstance(args, Mapping):
+            return []
+        calls.append(RawCall(name=found[0], arguments=dict(args), repairs=(*notes, *found[1])))
+    return calls
 
 
-def decode_python(payload: str) -> list[RawCall] | None:
-    """Calls written as Python: `f(a=1)`, `[f(a=1), g(b="x")]`, one per line."""
-    text = payload.strip().rstrip(";")
-    try:
-        tree = ast.parse(text, mode="exec")
-    except SyntaxError:
+def _pair(value: list[Any], names: Names, notes: list[str]) -> RawCall | None:
+    """`[name, {args}]` or `(name, {args})`."""
+    if len(value) != 2 or not isinstance(value[0], str) or not isinstance(value[1], Mapping):
         return None
-    nodes: list[ast.expr] = []
-    for statement in tree.body:
-        if not isinstance(statement, ast.Expr):
-            return None
-        value = statement.value
-        nodes += list(value.elts) if isinstance(value, ast.List | ast.Tuple) else [value]
-    calls = [_python_call(node) for node in nodes]
-    if not calls or any(c is None for c in calls):
+    found = names.find(value[0])
+    if found is None:
         return None
-    return [c for c in calls if c is not None]
+    repairs = (*notes, *found[1], "read a [name, arguments] pair as a call")
+    return RawCall(name=found[0], arguments=dict(value[1]), repairs=repairs)
 
 
-def _python_call(node: ast.expr) -> RawCall | None:
-    if not isinstance(node, ast.Call):
+def _string_arguments(args: Any, notes: list[str]) -> Any:
+    """Arguments given as JSON text inside the JSON (OpenAI's own convention)."""
+    if not isinstance(args, str):
+        return args
+    if not args.strip():
+        return {}
+    value = read_value(args, notes)
+    if isinstance(value, dict):
+        return value
+    return Expr(source=args, reason="arguments text that is not a JSON object")
+
+
+def _declaration(args: Any, params: list[str]) -> bool:
+    """An echoed tool declaration: the "arguments" are a JSON Schema of an object."""
+    if not isinstance(args, Mapping) or "properties" in params:
+        return False
+    return isinstance(args.get("properties"), Mapping) and args.get("type") in (
+        "object",
+        "dict",
+        None,
+    )
+
+
+# --- Python calls -------------------------------------------------------------------------
+
+
+def _python(node: ast.expr, source: str, names: Names, notes: list[str]) -> list[RawCall] | None:
+    """Calls of known tools in a Python expression, in source order; None when none.
+
+    A dict or a list of dicts is data (JSON in Python spelling), read by `from_value`.
+    """
+    items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
+    if any(isinstance(item, ast.Dict) for item in items):
         return None
-    name = _dotted(node.func)
-    if name is None:
-        return None
-    notes: list[str] = []
-    try:
-        kwargs = {kw.arg: _literal(kw.value, notes) for kw in node.keywords if kw.arg}
-        positional = tuple(_literal(arg, notes) for arg in node.args)
-    except ValueError:
-        return None
-    if any(kw.arg is None for kw in node.keywords):
-        return None
+    calls = [n for n in ast.walk(node) if isinstance(n, ast.Call) and _known(n, names)]
+    if not calls:
+        strings = _string_calls(node, names, notes)
+        return strings or None
+    calls.sort(key=lambda n: (n.lineno, n.col_offset))
+    direct = {id(item) for item in items}
+    return [
+        replace(_python_call(n, source, names, list(notes)), statement=id(n) in direct)
+        for n in calls
+    ]
+
+
+def _known(node: ast.Call, names: Names) -> bool:
+    written = _dotted(node.func)
+    return written is not None and names.find(written) is not None
+
+
+def _string_calls(node: ast.expr, names: Names, notes: list[str]) -> list[RawCall]:
+    """`['f(a=1)', 'g(b=2)']`: calls written inside string literals."""
+    items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
+    out: list[RawCall] = []
+    for item in items:
+        if not (isinstance(item, ast.Constant) and isinstance(item.value, str)):
+            return []
+        inner = parse_python(_unescape(item.value))
+        found = _python(inner, _unescape(item.value), names, notes) if inner else None
+        if not found:
+            return []
+        out += [_note(c, "read a call written inside a string") for c in found]
+    return out
+
+
+def _python_call(node: ast.Call, source: str, names: Names, notes: list[str]) -> RawCall:
+    written = _dotted(node.func) or ""
+    found = names.find(written)
+    assert found is not None
+    kwargs: dict[str, Any] = {}
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            kwargs["**"] = Expr(source=segment(keyword.value, source), reason="a ** expansion")
+        else:
+            kwargs[keyword.arg] = to_value(keyword.value, source, notes)
+    positional = tuple(
+        Expr(source=segment(a, source), reason="a * expansion")
+        if isinstance(a, ast.Starred)
+        else to_value(a, source, notes)
+        for a in node.args
+    )
     return RawCall(
-        name=name, arguments=kwargs, positional=positional, repairs=tuple(dict.fromkeys(notes))
+        name=found[0],
+        arguments=kwargs,
+        positional=positional,
+        repairs=tuple(dict.fromkeys([*notes, *found[1]])),
+    )
+
+
+def _note(call: RawCall, note: str) -> RawCall:
+    return RawCall(
+        name=call.name,
+        known=call.known,
+        arguments=call.arguments,
+        positional=call.positional,
+        repairs=(*call.repairs, note),
     )
 
 
@@ -150,28 +335,57 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
-def _literal(node: ast.expr, notes: list[str]) -> Any:
-    """A JSON value from a literal expression; anything else raises ValueError."""
-    if isinstance(node, ast.Constant) and isinstance(
-        node.value, str | int | float | bool | type(None)
-    ):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        value = _literal(node.operand, notes)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return -value if isinstance(node.op, ast.USub) else value
-    if isinstance(node, ast.List | ast.Tuple):
-        return [_literal(e, notes) for e in node.elts]
-    if isinstance(node, ast.Dict) and all(k is not None for k in node.keys):
-        keys = [_literal(k, notes) for k in node.keys if k is not None]
-        if all(isinstance(k, str) for k in keys):
-            return dict(zip(keys, [_literal(v, notes) for v in node.values], strict=True))
-    if isinstance(node, ast.Name) and node.id in _JS_LITERALS:
-        if node.id in ("true", "false", "null"):
-            notes.append(f"read '{node.id}' as a JSON literal in a Python call")
-        return _JS_LITERALS[node.id]
-    raise ValueError("not a literal")
+def decode_call(span: str, names: Names) -> Decoded:
+    """`name(...)` at a tool's name: read by `ast`, else argument by argument, so a call
+    whose syntax is clear keeps its name even where its values are not literals."""
+    decoded = decode(span, names)
+    if decoded.calls:
+        return decoded
+    match = _CALL.match(span)
+    found = names.find(match.group(1)) if match else None
+    if match is None or found is None:
+        return decoded
+    notes = list(found[1])
+    body = match.group(2)
+    if body.rstrip().endswith(")"):
+        body = body.rstrip()[:-1]
+    else:
+        notes.append("the call is cut off before its closing parenthesis")
+    kwargs: dict[str, Any] = {}
+    positional: list[Any] = []
+    params = names.params(found[0])
+    for part in split_top(body):
+        keyword = _KEYWORD.match(part)
+        if keyword and (keyword.group(2) == "=" or keyword.group(1) in params):
+            kwargs[keyword.group(1)] = _loose_value(keyword.group(3), notes)
+        else:
+            positional.append(_loose_value(part, notes))
+    notes.append("read argument by argument: the call is not valid Python")
+    call = RawCall(
+        name=found[0], arguments=kwargs, positional=tuple(positional), repairs=tuple(notes)
+    )
+    return Decoded(calls=[call], dropped=decoded.dropped)
 
+
+_CALL = re.compile(r"\s*([\w.\\-]+)\s*\((.*)\Z", re.S)
+_KEYWORD = re.compile(r"\s*([A-Za-z_]\w*)\s*(=(?!=)|:(?!//))\s*(.*?)\s*\Z", re.S)
+_WORDS = re.compile(r"[\w][\w .:/@#&+'\-]*")
+
+
+def _loose_value(text: str, notes: list[str]) -> Any:
+    text = text.strip()
+    node = parse_python(_unescape(text))
+    if node is not None:
+        return to_value(node, _unescape(text), notes)
+    value = read_value(text, notes) if text[:1] in "{[" else NO_VALUE
+    if value is not NO_VALUE:
+        return value
+    if _WORDS.fullmatch(text):
+        return Expr(source=text.rstrip(), reason="unquoted text", bare=True)
+    return Expr(source=text, reason="text that is not a value")
+
+
+# --- Qwen3-Coder XML ----------------------------------------------------------------------
 
 _FUNCTION = re.compile(r"<function=([^>\s]+)>(.*?)(?:</function>|(?=<function=)|\Z)", re.S)
 _PARAMETER = re.compile(
@@ -179,12 +393,20 @@ _PARAMETER = re.compile(
 )
 
 
-def decode_xml(payload: str) -> list[RawCall]:
-    """Qwen3-Coder's `<function=name><parameter=key>value</parameter></function>`.
+def decode_xml(payload: str, names: Names) -> list[RawCall]:
+    """`<function=name><parameter=key>value</parameter></function>`.
 
     Values are text by the format's own convention; the schema types them later.
     """
-    return [
-        RawCall(name=name, arguments={k: v for k, v in _PARAMETER.findall(body)})
-        for name, body in _FUNCTION.findall(payload)
-    ]
+    out = []
+    for written, body in _FUNCTION.findall(payload):
+        found = names.find(written)
+        out.append(
+            RawCall(
+                name=found[0] if found else written,
+                known=found is not None,
+                arguments={k: v for k, v in _PARAMETER.findall(body)},
+                repairs=tuple(found[1]) if found else (),
+            )
+        )
+    return out

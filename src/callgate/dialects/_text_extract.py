@@ -1,38 +1,50 @@
 """Find tool calls in free text (dialects.md §8), for models without native tools.
 
-Markup is read first (`<tool_call>`, `[TOOL_CALLS]`, `<|python_tag|>`, fenced code,
-`<function=...>`), then bare JSON and pythonic calls in the prose. Only calls of known
-tools count: text that merely contains JSON stays text.
+Markup is read first (`<tool_call>`, `[TOOL_CALLS]`, `<|python_tag|>`, `<function=...>`);
+when a model uses it, nothing outside it is a call. Otherwise fenced code and the prose
+are searched for JSON and pythonic calls of the offered tools. The extractor takes calls
+the way the model meant them and never more: a call restated later (a second fence, a
+summary) is taken once, a tool declaration written back is not a call, a function
+defined or merely named is not called. Every repair, and every fragment left out, is
+reported. Work is linear in the text, and bounded: past `MAX_CHARS` the text is not
+read, and brackets nested deeper than `MAX_DEPTH` are not decoded, both reported.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 from callgate.contract import Tool, ToolCall
 from callgate.dialects._aliases import Aliases
-from callgate.dialects._coerce import coerce_arguments
-from callgate.dialects._data import new_call_id
-from callgate.dialects._text_decode import (
-    RawCall,
-    calls_from_value,
-    decode_json,
-    decode_python,
-    decode_xml,
-)
+from callgate.dialects._text_assign import Assignments
+from callgate.dialects._text_bind import bind
+from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_xml, from_value
+from callgate.dialects._text_names import Mention, Names
+from callgate.dialects._text_scan import Scan
+from callgate.dialects._text_values import read_value
 
-__all__ = ["Extracted", "extract_calls"]
+__all__ = ["MAX_CHARS", "MAX_DEPTH", "Extracted", "extract_calls"]
+
+MAX_CHARS = 256 * 1024
+"""Longest text read for calls; the rest is kept as text and reported."""
+MAX_DEPTH = 32
+"""Deepest bracket nesting decoded, as for arguments (`ArgumentLimits.max_depth`)."""
 
 _TAGGED = re.compile(r"<tool_call>(.*?)(?:</tool_call>|(?=<tool_call>)|\Z)", re.S)
 _MISTRAL = re.compile(r"\[TOOL_CALLS\](.*?)(?=\[TOOL_CALLS\]|</s>|\Z)", re.S)
 _PYTHON_TAG = re.compile(r"<\|python_tag\|>(.*?)(?=<\|eom_id\|>|<\|eot_id\|>|\Z)", re.S)
-_FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _XML = re.compile(r"<function=[^>\s]+>.*?(?:</function>|\Z)", re.S)
-_NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>")
+_FENCE = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)(?:```|\Z)", re.S)
+_NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>")
 _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
+_NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)\s+$")
+_PAREN = re.compile(r"[ \t]*\(")
+_THEN_JSON = re.compile(r"[ \t]*[`'\"]?[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?=\{)")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -43,235 +55,241 @@ class Extracted:
     """The prose left when the calls' markup is taken out (all of it when no call)."""
     calls: tuple[ToolCall, ...] = ()
     """Calls in the order written; ids are generated (`synthetic_id`)."""
+    dropped: tuple[str, ...] = ()
+    """What looked like a call and was not taken, and why (repeats, declarations, limits)."""
 
 
 def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None = None) -> Extracted:
     """The calls of `tools` written anywhere in `text`, repairs reported per call.
 
-    Arguments are typed by the tool's schema where the intent is unambiguous ("3" for
-    an integer); such coercions, JSON repairs and positional arguments all appear in
-    `ToolCall.repairs`.
+    Arguments are typed by the tool's schema where the intent is unambiguous ("3" for an
+    integer, `123L` for a Java long); such coercions, JSON repairs, positional arguments
+    and unquoted words all appear in `ToolCall.repairs`. A call whose arguments cannot be
+    taken literally (`2*pi`, a variable) keeps the model's text as its arguments, so the
+    gate answers `invalid` with what to fix.
     """
-    names = _Names(tools, aliases)
-    spans: list[tuple[int, int, list[ToolCall]]] = []
-    for start, end, raws in _marked(text):
-        calls = names.resolve(raws)
-        if calls and not _inside(start, end, [(s, e) for s, e, _ in spans]):
-            spans.append((start, end, calls))
-    spans += _bare(text, spans, names)
-    if not spans:
-        return Extracted(text=text.strip())
-    spans.sort(key=lambda s: s[0])
-    return Extracted(text=_prose(text, spans), calls=tuple(c for s in spans for c in s[2]))
+    names = Names(tools, aliases)
+    dropped: list[str] = []
+    read = text
+    if len(text) > MAX_CHARS:
+        read = text[:MAX_CHARS]
+        dropped.append(
+            f"the text is {len(text)} characters; only the first {MAX_CHARS} were read for calls"
+        )
+    finder = _Finder(read, names, dropped)
+    regions = finder.regions()
+    if not regions:
+        return Extracted(text=text.strip(), dropped=_counted(dropped))
+    assignments = Assignments(read, finder.scan)
+    written = [
+        (number, raw.statement, bind(raw, names.tools.get(raw.name), variables))
+        for number, region in enumerate(regions)
+        for raw in region.calls
+        for variables in [partial(assignments.before, position=region.start)]
+    ]
+    calls = tuple(_meant(written, dropped))
+    return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
 
 
-class _Names:
-    """Resolves written names (aliases, dotted groups, source names) to tools."""
+@dataclass(slots=True)
+class _Region:
+    start: int
+    end: int
+    calls: list[RawCall]
+    markup: bool = False
 
-    def __init__(self, tools: Iterable[Tool], aliases: Aliases | None) -> None:
-        self.tools = {t.name: t for t in tools}
-        self.lookup: dict[str, str] = {}
-        for tool in self.tools.values():
-            source = tool.metadata.get("source_name")
-            for written in (tool.name, source, (aliases or Aliases()).to_wire(tool.name)):
-                if isinstance(written, str):
-                    self.lookup.setdefault(written, tool.name)
-        self.folded = {k.lower(): v for k, v in self.lookup.items()}
 
-    def find(self, written: str) -> tuple[str, list[str]] | None:
-        if written in self.lookup:
-            return self.lookup[written], []
-        for guess in (written.replace(".", "_"), written.lower(), written.replace("-", "_")):
-            name = self.lookup.get(guess) or self.folded.get(guess.lower())
-            if name is not None:
-                return name, [f"name {written!r} read as {name!r}"]
-        return None
+class _Finder:
+    """The regions of one text that hold calls, in text order."""
 
-    def pattern(self) -> re.Pattern[str] | None:
-        if not self.lookup:
-            return None
-        alternatives = sorted(self.lookup, key=len, reverse=True)
-        return re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, alternatives)) + r")\s*\(")
+    def __init__(self, text: str, names: Names, dropped: list[str]) -> None:
+        self.text = text
+        self.names = names
+        self.dropped = dropped
+        self.taken: list[tuple[int, int]] = []
+        self.scan = Scan(text)
+        self.covered = 0
+        """End of the furthest region taken so far: bare candidates come in text order."""
 
-    def resolve(self, raws: Iterable[RawCall]) -> list[ToolCall]:
-        out = []
-        for raw in raws:
-            found = self.find(raw.name)
-            if found is not None:
-                out.append(self._call(raw, *found))
-        return out
+    def regions(self) -> list[_Region]:
+        found = list(self._markup())
+        if found:
+            self._outside_markup(found)
+            return found
+        if not self.names.lookup:
+            return []
+        self.mentions = self.names.mentions(self.text)
+        found = [r for r in self._bare() if r.calls]
+        return sorted(found, key=lambda r: r.start)
 
-    def _call(self, raw: RawCall, name: str, notes: list[str]) -> ToolCall:
-        tool = self.tools[name]
-        notes = [*raw.repairs, *notes]
-        args = raw.arguments
-        if raw.positional and isinstance(args, dict):
-            args, more = _positional(raw.positional, args, tool)
-            notes += more
-        if isinstance(args, dict):
-            args, more = coerce_arguments(args, tool.input_schema, "text")
-            notes += more
-        return ToolCall(
-            id=new_call_id(),
-            name=name,
-            synthetic_id=True,
-            arguments=args if isinstance(args, dict | str) else json.dumps(args),
-            repairs=tuple(notes),
+    def _markup(self) -> Iterator[_Region]:
+        for pattern, read in (
+            (_TAGGED, self._payload),
+            (_MISTRAL, self._mistral),
+            (_PYTHON_TAG, self._payload),
+            (_XML, lambda body: decode_xml(body, self.names)),
+        ):
+            for match in pattern.finditer(self.text):
+                body = match.group(1) if pattern.groups else match.group(0)
+                if _inside(match.start(), match.end(), self.taken):
+                    continue
+                self.taken.append((match.start(), match.end()))
+                yield _Region(start=match.start(), end=match.end(), calls=read(body), markup=True)
+
+    def _payload(self, body: str) -> list[RawCall]:
+        """A markup body: one payload, or several JSON values separated by `;` or lines."""
+        scan = Scan(body)
+        if max(scan.depth.values(), default=0) <= MAX_DEPTH:
+            decoded = decode(body, self.names, markup=True)
+            self.dropped += decoded.dropped
+            if decoded.calls:
+                return decoded.calls
+        calls: list[RawCall] = []
+        i = 0
+        while i < len(body):
+            if body[i] not in "{[" or i not in scan.ends:
+                i += 1
+                continue
+            end = scan.end(i)
+            if scan.depth[i] > MAX_DEPTH:
+                self.dropped.append(f"a call nested more than {MAX_DEPTH} levels deep; not read")
+            else:
+                part = decode(body[i:end], self.names, markup=True)
+                self.dropped += part.dropped
+                calls += part.calls
+            i = end
+        return calls
+
+    def _mistral(self, body: str) -> list[RawCall]:
+        """`[{"name": ...}]` (before v11) or `name{...}` (v11 and later)."""
+        named = _MISTRAL_V11.match(body)
+        if named is None:
+            return self._payload(body)
+        notes: list[str] = []
+        value = read_value(body[named.end() :].strip(), notes)
+        if not isinstance(value, dict):
+            return []
+        return from_value(
+            {"name": named.group(1), "arguments": value}, self.names, notes, [], markup=True
         )
 
+    def _outside_markup(self, regions: list[_Region]) -> None:
+        rest = _prose(self.text, regions)
+        mentions = self.names.mentions(rest)
+        if mentions.found:
+            self.dropped.append(
+                "text outside the call markup names a tool; taken as commentary, not as a call"
+            )
 
-def _positional(
-    values: tuple[object, ...], kwargs: dict[str, object], tool: Tool
-) -> tuple[dict[str, object], list[str]]:
-    props = [p for p in (tool.input_schema.get("properties") or {}) if p not in kwargs]
-    out = dict(kwargs)
-    notes = []
-    for value, prop in zip(values, props, strict=False):
-        out[prop] = value
-        notes.append(f"positional argument read as '{prop}'")
-    return out, notes
+    def _bare(self) -> Iterator[_Region]:
+        """JSON values and pythonic calls of known tools, outside markup, in text order."""
+        mention_at = {m.start: m for m in self.mentions.found}
+        starts = sorted([i for i in self.scan.ends if self.text[i] in "{["] + list(mention_at))
+        for start in starts:
+            if start < self.covered:
+                continue
+            mention = mention_at.get(start)
+            region = self._json(start) if mention is None else self._mention(mention)
+            if region is not None and region.calls:
+                self.covered = region.end
+                yield region
+
+    def _json(self, start: int) -> _Region | None:
+        end = self.scan.end(start)
+        if not self.mentions.any_in(start, end):
+            return None
+        if self.scan.depth.get(start, 0) > MAX_DEPTH:
+            self.dropped.append(
+                f"characters {start}-{end} are nested more than {MAX_DEPTH} levels deep; not read"
+            )
+            self.covered = end  # nothing inside it is read either
+            return None
+        decoded = decode(self.text[start:end], self.names)
+        self.dropped += decoded.dropped
+        return _Region(start=start, end=end, calls=decoded.calls)
+
+    def _mention(self, mention: Mention) -> _Region | None:
+        text, start, name_end, name = self.text, mention.start, mention.end, mention.name
+        if _NOT_A_CALL.search(text, max(0, start - 12), start):
+            return None
+        rest = _PAREN.match(text, name_end)
+        if rest is not None:
+            if mention.after_dot:
+                return None  # obj.name(...) calls a method of some object
+            paren = rest.end() - 1
+            end = self.scan.end(paren)
+            if self.scan.depth.get(paren, 0) > MAX_DEPTH:
+                self.dropped.append(
+                    f"characters {start}-{end} are nested more than {MAX_DEPTH} levels deep; "
+                    "not read"
+                )
+                self.covered = end
+                return None
+            decoded = decode_call(text[start:end], self.names)
+            self.dropped += decoded.dropped
+            return _Region(start=start, end=end, calls=decoded.calls)
+        then = _THEN_JSON.match(text, name_end)
+        if then is None:
+            return None
+        return self._then_json(start, then.end(), name)
+
+    def _then_json(self, start: int, brace: int, name: str) -> _Region | None:
+        """A tool's name, then its arguments as a JSON object (on the next line, or fenced)."""
+        end = self.scan.end(brace)
+        if self.scan.depth.get(brace, 0) > MAX_DEPTH:
+            return None
+        notes: list[str] = []
+        value = read_value(self.text[brace:end], notes)
+        params = self.names.params(name)
+        if not isinstance(value, dict) or not value or not set(value) <= set(params):
+            return None
+        notes.append("read the JSON object after the tool's name as its arguments")
+        call = RawCall(name=name, arguments=value, repairs=tuple(notes))
+        return _Region(start=start, end=end, calls=[call])
 
 
-def _marked(text: str) -> Iterator[tuple[int, int, list[RawCall]]]:
-    """Payloads inside markup, with the span of text each covers."""
-    for pattern, decode in (
-        (_TAGGED, _payload),
-        (_MISTRAL, _mistral),
-        (_PYTHON_TAG, _python_tag),
-        (_XML, decode_xml),
-    ):
-        for match in pattern.finditer(text):
-            body = match.group(1) if pattern.groups else match.group(0)
-            yield match.start(), match.end(), decode(body)
-    for match in _FENCE.finditer(text):
-        yield match.start(), match.end(), _payload(match.group(2))
-
-
-def _payload(body: str) -> list[RawCall]:
-    """A payload of unknown form: XML, JSON (several separated by `;` too), or Python."""
-    body = body.strip()
-    if "<function=" in body:
-        return decode_xml(body)
-    if body[:1] in "{[":
-        if len(list(_json_spans(body))) > 1:
-            return _several_json(body)
-        decoded = decode_json(body)
-        if decoded is not None:
-            calls = calls_from_value(*decoded)
-            if calls:
-                return calls
-        return _several_json(body)
-    return decode_python(body) or _several_json(body)
-
-
-def _several_json(body: str) -> list[RawCall]:
-    out: list[RawCall] = []
-    for start, end in _json_spans(body):
-        decoded = decode_json(body[start:end])
-        if decoded is not None:
-            out += calls_from_value(*decoded)
+def _meant(written: list[tuple[int, bool, ToolCall]], dropped: list[str]) -> list[ToolCall]:
+    """The calls the model meant: a call restated later (same tool, same arguments once
+    read) is taken once; the same call twice as statements of one list is meant twice."""
+    first: dict[str, tuple[int, int]] = {}
+    out: list[ToolCall] = []
+    repeats: dict[int, int] = {}
+    for region, statement, call in written:
+        key = _identity(call)
+        seen = first.get(key)
+        if seen is not None and not (seen[0] == region and statement):
+            repeats[seen[1]] = repeats.get(seen[1], 0) + 1
+            continue
+        first.setdefault(key, (region, len(out)))
+        out.append(call)
+    for index, count in repeats.items():
+        times = "once more" if count == 1 else f"{count} more times"
+        call = out[index]
+        note = f"the same call was written {times}; taken once"
+        out[index] = replace(call, repairs=(*call.repairs, note))
+        dropped.append(f"{call.name}: a restated call ({times}), taken once")
     return out
 
 
-def _mistral(body: str) -> list[RawCall]:
-    """`[{"name": ...}]` (before v11) or `name{...}` (v11 and later)."""
-    named = _MISTRAL_V11.match(body)
-    if named is None:
-        return _payload(body)
-    decoded = decode_json(body[named.end() :].strip())
-    if decoded is None:
-        return []
-    value, notes = decoded
-    if isinstance(value, dict):
-        return calls_from_value({"name": named.group(1), "arguments": value}, notes)
-    return []
+def _counted(notes: list[str]) -> tuple[str, ...]:
+    """Each note once, with how often it applied."""
+    counts = Counter(notes)
+    return tuple(n if counts[n] == 1 else f"{n} ({counts[n]} times)" for n in counts)
 
 
-def _python_tag(body: str) -> list[RawCall]:
-    """Llama: JSON calls separated by `;`, or pythonic calls."""
-    return _payload(body) or _several_json(body)
-
-
-def _bare(
-    text: str, spans: list[tuple[int, int, list[ToolCall]]], names: _Names
-) -> list[tuple[int, int, list[ToolCall]]]:
-    """Calls in the prose outside markup: JSON values and pythonic calls of known tools."""
-    taken = [(s, e) for s, e, _ in spans]
-    found: list[tuple[int, int, list[ToolCall]]] = []
-    for start, end in _json_spans(text):
-        if _inside(start, end, taken):
-            continue
-        calls = names.resolve(_span_calls(text[start:end]))
-        if calls:
-            found.append((start, end, calls))
-            taken.append((start, end))
-    pattern = names.pattern()
-    for match in pattern.finditer(text) if pattern else ():
-        end = _closing(text, match.end() - 1, "(", ")")
-        if _inside(match.start(), end, taken):
-            continue
-        raws = decode_python(text[match.start() : end])
-        calls = names.resolve(raws or [])
-        if calls:
-            found.append((match.start(), end, calls))
-            taken.append((match.start(), end))
-    return found
-
-
-def _span_calls(span: str) -> list[RawCall]:
-    decoded = decode_json(span)
-    raws = calls_from_value(*decoded) if decoded else []
-    if not raws and span.startswith("[") and "(" in span:
-        raws = decode_python(span) or []  # a pythonic list: [f(a=1), g(b=2)]
-    return raws
-
-
-def _json_spans(text: str) -> Iterator[tuple[int, int]]:
-    """Top-level `{...}` / `[...]` regions; an unclosed one runs to the end of the text."""
-    i = 0
-    while i < len(text):
-        if text[i] in "{[":
-            end = _closing(text, i, text[i], "}" if text[i] == "{" else "]")
-            yield i, end
-            i = end
-        else:
-            i += 1
-
-
-def _closing(text: str, start: int, opening: str, closing: str) -> int:
-    """Index after the bracket that closes `text[start]`, strings skipped; else the end."""
-    depth = 0
-    quote: str | None = None
-    i = start
-    while i < len(text):
-        char = text[i]
-        if quote:
-            if char == "\\":
-                i += 1
-            elif char == quote:
-                quote = None
-        elif char in "\"'" and (char == '"' or text[i - 1] in "=:,[({ \t\n"):
-            quote = char
-        elif char in "{[(":
-            depth += 1
-        elif char in "}])":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
+def _identity(call: ToolCall) -> str:
+    return json.dumps([call.name, call.arguments], sort_keys=True, default=repr)
 
 
 def _inside(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in taken)
 
 
-def _prose(text: str, spans: list[tuple[int, int, list[ToolCall]]]) -> str:
+def _prose(text: str, regions: Iterable[_Region]) -> str:
     out, at = [], 0
-    for start, end, _ in spans:
-        out.append(text[at:start])
-        at = max(at, end)
+    for region in sorted(regions, key=lambda r: r.start):
+        out.append(text[at : region.start])
+        at = max(at, region.end)
     out.append(text[at:])
     joined = _NOISE.sub("", "".join(out))
-    joined = re.sub(r"\[TOOL_CALLS\]|<\|python_tag\|>", "", joined)
     return re.sub(r"\n{3,}", "\n\n", joined).strip()

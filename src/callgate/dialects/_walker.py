@@ -12,7 +12,7 @@ from typing import Any
 
 from callgate.dialects._kinds import Dialect, DialectWarning, WarningAction
 
-__all__ = ["NotStrict", "SchemaWalker", "accepts_null", "is_object"]
+__all__ = ["NotStrict", "SchemaWalker", "accepts_null", "is_object", "pointer_token"]
 
 _MAPS = ("properties", "$defs", "definitions")
 _ONE = ("items",)
@@ -48,7 +48,8 @@ class SchemaWalker:
         for key in _MAPS:
             if isinstance(out.get(key), Mapping):
                 out[key] = {
-                    k: self.child(v, f"{path}/{key}/{_escape(k)}") for k, v in out[key].items()
+                    k: self.child(v, f"{path}/{key}/{pointer_token(k)}")
+                    for k, v in out[key].items()
                 }
         for key in _ONE:
             if isinstance(out.get(key), Mapping):
@@ -97,5 +98,6 @@ def accepts_null(node: Mapping[str, Any]) -> bool:
     return any(isinstance(b, Mapping) and accepts_null(b) for b in branches)
 
 
-def _escape(key: str) -> str:
+def pointer_token(key: str) -> str:
+    """`key` as one JSON-pointer token (RFC 6901: `~` -> `~0`, `/` -> `~1`)."""
     return key.replace("~", "~0").replace("/", "~1")

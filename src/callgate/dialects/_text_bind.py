@@ -1,0 +1,220 @@
+"""Bind a call read from text to its tool: positional arguments, unquoted words, types.
+
+What cannot be taken literally is never guessed: the call keeps the model's own text as
+its arguments, which are not JSON, so the gate answers `invalid` and says what to send;
+`ToolCall.repairs` names the argument and why.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from callgate.contract import Tool, ToolCall
+from callgate.dialects._coerce import coerce_arguments, drop_strict_nulls
+from callgate.dialects._data import new_call_id
+from callgate.dialects._text_assign import NOT_LITERAL
+from callgate.dialects._text_decode import RawCall
+from callgate.dialects._text_values import NO_VALUE, Expr, exprs_in, read_value
+from callgate.schema import resolve_local
+
+__all__ = ["bind"]
+
+
+Variables = Callable[[str], Any]
+"""The literal a name was assigned in the text before the call, else `NO_VALUE`."""
+
+
+def bind(raw: RawCall, tool: Tool | None, variables: Variables) -> ToolCall:
+    """The canonical call for `raw`, typed by `tool`'s schema, every change reported."""
+    notes = list(raw.repairs)
+    args = _substituted(raw.arguments, variables, notes)
+    positional = _substituted(list(raw.positional), variables, notes)
+    schema: Mapping[str, Any] = tool.input_schema if tool else {}
+    if isinstance(args, dict) and isinstance(args.get("**"), dict):
+        notes.append("read the ** expansion of a dict as keyword arguments")
+        args = {**{k: v for k, v in args.items() if k != "**"}, **args["**"]}
+    if isinstance(args, dict) and positional:
+        args = _positional(tuple(positional), args, schema, notes)
+    if isinstance(args, dict):
+        args = _words(args, schema, notes)
+    if isinstance(args, Expr) or exprs_in(args):
+        return _invalid(raw, args, notes)
+    if not isinstance(args, dict):
+        notes.append("the arguments are not an object")
+        return _call(raw, json.dumps(args, ensure_ascii=False), notes)
+    if tool is not None:
+        args, dropped = drop_strict_nulls(args, schema)
+        args, more = coerce_arguments(args, schema, "text")
+        notes += dropped + more
+    return _call(raw, args, notes)
+
+
+def _substituted(value: Any, variables: Variables, notes: list[str]) -> Any:
+    if isinstance(value, Expr):
+        if not value.bare:
+            return value
+        assigned = variables(value.source)
+        if assigned is NO_VALUE:
+            return value
+        if assigned is NOT_LITERAL:
+            return Expr(source=value.source, reason="a variable the text does not set to a literal")
+        notes.append(f"read the variable {value.source} as the literal assigned to it before")
+        return assigned
+    if isinstance(value, dict):
+        return {k: _substituted(v, variables, notes) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substituted(v, variables, notes) for v in value]
+    return value
+
+
+def _call(raw: RawCall, arguments: dict[str, Any] | str, notes: list[str]) -> ToolCall:
+    return ToolCall(
+        id=new_call_id(),
+        name=raw.name,
+        synthetic_id=True,
+        arguments=arguments,
+        repairs=tuple(dict.fromkeys(notes)),
+    )
+
+
+def _positional(
+    values: tuple[Any, ...], kwargs: dict[str, Any], schema: Mapping[str, Any], notes: list[str]
+) -> dict[str, Any]:
+    props = _properties(schema)
+    free = [p for p in props if p not in kwargs]
+    if len(values) == 1 and isinstance(values[0], str) and values[0].lstrip()[:1] == "{":
+        parsed = read_value(values[0], [])
+        if isinstance(parsed, dict) and _keywords_dict(parsed, props, schema):
+            values = (parsed,)
+    if len(values) == 1 and not kwargs and _keywords_dict(values[0], props, schema):
+        notes.append("a single dict argument read as the keyword arguments")
+        return dict(values[0])
+    last = values[-1]
+    later = free[len(values) - 1 :]
+    if len(values) > 1 and isinstance(last, dict) and last and set(last) <= set(later):
+        # f('johndoe', {validity: 3600}): an options object after positional arguments.
+        notes.append("a trailing dict argument read as keyword arguments")
+        kwargs = {**kwargs, **last}
+        values = values[:-1]
+        free = [p for p in props if p not in kwargs]
+    out = dict(kwargs)
+    for i, value in enumerate(values):
+        if i < len(free):
+            out[free[i]] = value
+            notes.append(f"positional argument {i + 1} read as '{free[i]}'")
+        else:
+            out[f"*{i + 1}"] = Expr(
+                source=_render(value),
+                reason="a positional argument beyond the tool's parameters",
+            )
+    return out
+
+
+def _keywords_dict(value: Any, props: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:
+    """`f({'a': 1, 'b': 2})`: the dict holds the arguments unless the first parameter
+    takes an object and the keys are not all parameter names."""
+    if not isinstance(value, dict) or not value or not props:
+        return False
+    if not set(value) <= set(props):
+        return False
+    first = resolve_local(schema, next(iter(props.values())))
+    takes_object = isinstance(first, Mapping) and _accepts(first, schema, "object")
+    return not (takes_object and len(props) == 1)
+
+
+def _words(args: dict[str, Any], schema: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
+    """Unquoted words (`entity=Google`) read as the strings they spell, where the
+    parameter takes a string; every other `Expr` stays for `_invalid`."""
+    props = _properties(schema)
+    if args and all(isinstance(v, Expr) and v.bare and v.source == k for k, v in args.items()):
+        # f(city, days): the tool's signature written out, a template and not a call.
+        reason = "a placeholder: the call is written with its parameter names"
+        return {k: Expr(source=v.source, reason=reason) for k, v in args.items()}
+    out: dict[str, Any] = {}
+    for key, value in args.items():
+        sub = props.get(key)
+        out[key] = _word(value, sub, schema, key, notes) if isinstance(sub, Mapping) else value
+    return out
+
+
+def _word(
+    value: Any, node: Mapping[str, Any], root: Mapping[str, Any], where: str, notes: list[str]
+) -> Any:
+    node = resolve_local(root, node)
+    if isinstance(value, Expr):
+        if value.bare and value.source == where:
+            return Expr(source=value.source, reason="a placeholder named like the parameter")
+        if value.bare and _accepts(node, root, "string"):
+            notes.append(f"read the unquoted {value.source} of '{where}' as a string")
+            return value.source
+        return value
+    if isinstance(value, list) and isinstance(node.get("items"), Mapping):
+        return [_word(v, node["items"], root, f"{where}[{i}]", notes) for i, v in enumerate(value)]
+    if isinstance(value, dict) and isinstance(node.get("properties"), Mapping):
+        props = node["properties"]
+        return {
+            k: _word(v, props[k], root, f"{where}.{k}", notes)
+            if isinstance(props.get(k), Mapping)
+            else v
+            for k, v in value.items()
+        }
+    return value
+
+
+def _accepts(node: Mapping[str, Any], root: Mapping[str, Any], kind: str) -> bool:
+    """True when `node` names `kind` among its types, or names no type at all."""
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return declared == kind
+    if isinstance(declared, list):
+        return kind in declared
+    branches = [resolve_local(root, b) for b in node.get("anyOf") or node.get("oneOf") or []]
+    if branches:
+        return any(isinstance(b, Mapping) and _accepts(b, root, kind) for b in branches)
+    return "enum" not in node and "const" not in node and "properties" not in node
+
+
+def _invalid(raw: RawCall, args: Any, notes: list[str]) -> ToolCall:
+    """A call whose arguments cannot be taken literally: sent on as the model's text."""
+    for where, expr in _located(args, ""):
+        notes.append(
+            f"{where or 'the arguments'}: {expr.source!r} is {expr.reason}, not a value; "
+            "it is not evaluated, so the call is passed on invalid"
+        )
+    text = _render(args)
+    try:
+        json.loads(text)  # a bare NaN or Infinity is JSON to Python: keep it unreadable
+    except (ValueError, RecursionError):
+        return _call(raw, text, notes)
+    return _call(raw, f"<not a literal> {text}", notes)
+
+
+def _located(value: Any, where: str) -> list[tuple[str, Expr]]:
+    if isinstance(value, Expr):
+        return [(where, value)]
+    if isinstance(value, dict):
+        return [f for k, v in value.items() for f in _located(v, f"{where}.{k}" if where else k)]
+    if isinstance(value, list):
+        return [f for i, v in enumerate(value) for f in _located(v, f"{where}[{i}]")]
+    return []
+
+
+def _render(value: Any) -> str:
+    """JSON, except that each `Expr` stands as the model wrote it (so it is not JSON)."""
+    if isinstance(value, Expr):
+        return value.source
+    if isinstance(value, dict):
+        inner = ", ".join(
+            f"{json.dumps(k, ensure_ascii=False)}: {_render(v)}" for k, v in value.items()
+        )
+        return "{" + inner + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_render(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _properties(schema: Mapping[str, Any]) -> dict[str, Any]:
+    props = schema.get("properties")
+    return dict(props) if isinstance(props, Mapping) else {}

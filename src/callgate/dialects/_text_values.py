@@ -1,0 +1,495 @@
+"""Literal values written by a model: JSON, Python and JavaScript literals, and what is not one.
+
+A value is read from the syntax tree (`ast`), never evaluated, except arithmetic on
+numeric literals, which is computed exactly with fractions and reported. A name, a call
+or any other expression comes back as an `Expr` marker holding the source text, so the
+caller decides: an unquoted word may be read as a string, anything else makes the call
+invalid instead of passing on a guess. `json-repair` is the last resort for JSON that no
+grammar reads, and its result is refused when it would drop or add text.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import operator
+import re
+import warnings
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import json_repair
+
+__all__ = [
+    "NO_VALUE",
+    "Expr",
+    "exprs_in",
+    "parse_lenient",
+    "parse_python",
+    "read_literal",
+    "read_value",
+    "segment",
+    "source_value",
+    "split_top",
+    "to_value",
+    "without_comments",
+]
+
+_LITERAL_NAMES = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "True": True,
+    "False": False,
+    "None": None,
+}
+_BINARY: Mapping[type[ast.operator], Callable[[Fraction, Fraction], Fraction]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+}
+_MAX_POWER = 400
+"""Largest exponent computed (10**400 already leaves the float range); past it, an Expr."""
+_MAX_BITS = 4096
+_MAX_DIGITS = 400
+"""Longest number read from text: past it an integer cannot be printed back and a float
+is infinite."""
+_COMMENT = re.compile(
+    r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|//[^\n]*|/\*.*?\*/|#[^\n]*""", re.S
+)
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+
+
+class _NoValue:
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+NO_VALUE: Any = _NoValue()
+"""What `read_value` returns when the text spells no value at all."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Expr:
+    """Source text where a value was expected that is not a literal."""
+
+    source: str
+    reason: str
+    """What it is: "the name 'pi'", "a call of 'Paths.get'", ..."""
+    bare: bool = False
+    """True for a single word or dotted name with nothing else (`Google`, `System.out`)."""
+
+
+def parse_python(text: str) -> ast.expr | None:
+    """The expression tree of `text`, or None; warnings about escapes are not errors."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return ast.parse(text.strip(), mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+
+
+def read_value(text: str, notes: list[str]) -> Any:
+    """The value `text` spells as JSON, a Python or JavaScript literal, else `NO_VALUE`.
+
+    Notes say how it was read when that was not plain JSON.
+    """
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        pass
+    read: list[str] = []
+    value = read_literal(text, read)
+    if value is not NO_VALUE:
+        notes += read or ["read as Python literal syntax: the text is not valid JSON"]
+        return value
+    return _repaired(text, notes)
+
+
+def read_literal(text: str, notes: list[str]) -> Any:
+    """Python/JavaScript literal syntax (comments, unquoted keys, a cut-off end allowed)."""
+    parsed = parse_lenient(text, notes)
+    return NO_VALUE if parsed is None else to_value(parsed[0], parsed[1], notes)
+
+
+_MAX_CUTS = 16
+"""Line ends tried when a cut-off value is followed by prose."""
+
+
+def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
+    """The expression tree of `text` and the source it was read from, trying in turn: the
+    text without comments, the text as is, and a cut-off text closed at its end or at one
+    of its last line ends (prose after it). Notes say which reading was taken."""
+    cleaned = without_comments(text)
+    for source in dict.fromkeys((cleaned, text)):
+        node = parse_python(source)
+        if node is not None:
+            if source != text:
+                notes.append("ignored comments in the JSON")
+            return node, source
+    ends = [i for i, char in enumerate(cleaned) if char == "\n"][-_MAX_CUTS:]
+    for end in (len(cleaned), *reversed(ends)):
+        closed = _closed(cleaned[:end])
+        if closed == cleaned[:end] and end == len(cleaned):
+            continue
+        node = parse_python(closed)
+        if node is not None:
+            notes.append("closed the brackets the output left open (it was cut off)")
+            if end < len(cleaned):
+                notes.append(f"ignored the text after the cut: {cleaned[end:].strip()[:40]!r}")
+            return node, closed
+    return None
+
+
+def to_value(node: ast.expr, source: str, notes: list[str]) -> Any:
+    """A JSON value from a literal expression; non-literal parts become `Expr`."""
+    if isinstance(node, ast.Constant):
+        return _constant(node, source)
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return [to_value(e, source, notes) for e in node.elts]
+    if isinstance(node, ast.Dict):
+        return _dict(node, source, notes)
+    if isinstance(node, ast.Name) and node.id in _LITERAL_NAMES:
+        return _LITERAL_NAMES[node.id]
+    if isinstance(node, ast.Name | ast.Attribute) and _dotted(node):
+        return Expr(source=segment(node, source), reason=f"the name {_dotted(node)!r}", bare=True)
+    if isinstance(node, ast.UnaryOp | ast.BinOp):
+        return _arithmetic(node, source, notes)
+    return Expr(source=segment(node, source), reason=_describe(node))
+
+
+def _constant(node: ast.Constant, source: str) -> Any:
+    value = node.value
+    if isinstance(value, float) and not (value == value and abs(value) != float("inf")):
+        return Expr(source=segment(node, source), reason="a number outside JSON's range")
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return Expr(source=segment(node, source), reason=f"a {type(value).__name__} literal")
+
+
+def _dict(node: ast.Dict, source: str, notes: list[str]) -> Any:
+    out: dict[str, Any] = {}
+    for key, value in zip(node.keys, node.values, strict=True):
+        if key is None:
+            return Expr(source=segment(node, source), reason="a dict unpacking (**)")
+        name = key.id if isinstance(key, ast.Name) else None
+        if name is not None and name not in _LITERAL_NAMES:
+            notes.append(f"read the unquoted key {name} as a string")
+            out[name] = to_value(value, source, notes)
+            continue
+        read = to_value(key, source, notes)
+        if not isinstance(read, str):
+            return Expr(
+                source=segment(node, source), reason="an object with a key that is not text"
+            )
+        out[read] = to_value(value, source, notes)
+    return out
+
+
+def _arithmetic(node: ast.UnaryOp | ast.BinOp, source: str, notes: list[str]) -> Any:
+    """Arithmetic on numeric literals only, computed exactly; anything else is an Expr."""
+    text = segment(node, source)
+    result = _exact(node)
+    if isinstance(result, str):
+        return Expr(source=text, reason=result)
+    number, integral = result
+    try:
+        value: int | float = int(number) if integral else float(number)
+    except OverflowError:
+        return Expr(source=text, reason="a number outside JSON's range")
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return value  # a signed literal (-5) is a literal, not arithmetic
+    notes.append(f"computed {text} = {value!r} (arithmetic on number literals, exact)")
+    return value
+
+
+def _exact(node: ast.expr) -> tuple[Fraction, bool] | str:
+    """(value, is an integer in Python's sense) or why it cannot be computed safely."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return "arithmetic on something other than numbers"
+        if isinstance(value, float) and not (value == value and abs(value) != float("inf")):
+            return "a number outside JSON's range"
+        return (Fraction(repr(value)) if isinstance(value, float) else Fraction(value)), isinstance(
+            value, int
+        )
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        inner = _exact(node.operand)
+        if isinstance(inner, str):
+            return inner
+        return (-inner[0] if isinstance(node.op, ast.USub) else inner[0]), inner[1]
+    if isinstance(node, ast.BinOp):
+        return _binary(node)
+    if isinstance(node, ast.Name | ast.Attribute) and _dotted(node):
+        return f"an expression with the name {_dotted(node)!r}"
+    return f"an expression with {_describe(node)}"
+
+
+def _binary(node: ast.BinOp) -> tuple[Fraction, bool] | str:
+    left, right = _exact(node.left), _exact(node.right)
+    if isinstance(left, str):
+        return left
+    if isinstance(right, str):
+        return right
+    (a, a_int), (b, b_int) = left, right
+    if isinstance(node.op, ast.Pow):
+        return _power(a, b, a_int and b_int)
+    op = _BINARY.get(type(node.op))
+    if op is None:
+        return f"the operator {type(node.op).__name__}"
+    if isinstance(node.op, ast.Div) and b == 0:
+        return "a division by zero"
+    value = op(a, b)
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) > _MAX_BITS:
+        return "a number too large to compute"
+    return value, a_int and b_int and not isinstance(node.op, ast.Div)
+
+
+def _power(base: Fraction, exponent: Fraction, integral: bool) -> tuple[Fraction, bool] | str:
+    if exponent.denominator != 1 or abs(exponent) > _MAX_POWER:
+        return "a power that is not a small integer power"
+    if base == 0 and exponent < 0:
+        return "a division by zero"
+    value = base ** int(exponent)
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) > _MAX_BITS:
+        return "a number too large to compute"
+    return value, integral and exponent >= 0
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def _describe(node: ast.expr) -> str:
+    if isinstance(node, ast.Call):
+        name = _dotted(node.func)
+        return f"a call of {name!r}" if name else "a call"
+    if isinstance(node, ast.JoinedStr):
+        return "a formatted string"
+    if isinstance(node, ast.Subscript):
+        return "an index into a value"
+    if isinstance(node, ast.Lambda):
+        return "a function"
+    return "an expression"
+
+
+def segment(node: ast.expr, source: str) -> str:
+    """The source text of `node` (`ast.get_source_segment` re-splits the source on every
+    call, which is quadratic over a call with thousands of arguments)."""
+    lines = _lines(source)
+    end_line, end_col = node.end_lineno, node.end_col_offset
+    if end_line is None or end_col is None or node.lineno > len(lines) or end_line > len(lines):
+        return ast.unparse(node)
+    start = _offset(lines[node.lineno - 1], node.col_offset)
+    end = _offset(lines[end_line - 1], end_col)
+    return source[start:end]
+
+
+@functools.lru_cache(maxsize=16)
+def _lines(source: str) -> list[tuple[int, str]]:
+    out, at = [], 0
+    for line in source.splitlines(keepends=True) or [""]:
+        out.append((at, line))
+        at += len(line)
+    return out
+
+
+def _offset(line: tuple[int, str], byte_col: int) -> int:
+    """Character offset in the source of a UTF-8 byte column of one line."""
+    start, text = line
+    if text.isascii():
+        return start + byte_col
+    return start + len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+
+def exprs_in(value: Any) -> list[Expr]:
+    """Every `Expr` inside `value`, in order."""
+    found: list[Expr] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Expr):
+            found.append(item)
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return found
+
+
+def without_comments(text: str) -> str:
+    """`text` without `//`, `/* */` and `#` comments outside strings."""
+    if "//" not in text and "/*" not in text and "#" not in text:
+        return text
+    return _COMMENT.sub(lambda m: m.group(1) or "", text)
+
+
+def _closed(text: str) -> str:
+    """`text` with the brackets still open at its end closed (a cut-off generation)."""
+    stack: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if quote:
+            if char == "\\":
+                i += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in _OPENERS:
+            stack.append(_OPENERS[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+        i += 1
+    if not stack and not quote:
+        return text
+    return text.rstrip().rstrip(",") + quote + "".join(reversed(stack))
+
+
+# --- json-repair, refused when it would change the text's content -------------------------
+
+_WORDS = re.compile(r"\b(?:true|True|false|False|null|None)\b")
+_SIGNIFICANT = re.compile(r"[A-Za-z0-9+*/=<>%&|^~@$!?`]")
+
+
+def _repaired(text: str, notes: list[str]) -> Any:
+    try:
+        value, log = json_repair.repair_json(text, return_objects=True, logging=True)
+    except Exception:  # json_repair gives up with assorted errors on hopeless input
+        return NO_VALUE
+    if not isinstance(value, dict | list) or not value:
+        return NO_VALUE
+    if _content(json.dumps(value)) != _content(without_comments(text)):
+        return NO_VALUE
+    notes.append("repaired malformed JSON")
+    notes += [str(e.get("text")) for e in log[:3] if isinstance(e, Mapping) and e.get("text")]
+    return value
+
+
+def _content(text: str) -> Counter[str]:
+    """What a repair must neither drop nor add: letters, digits and operators."""
+    return Counter(_SIGNIFICANT.findall(_WORDS.sub(lambda m: m.group(0)[0].lower(), text)))
+
+
+# --- values written as Java or JavaScript source inside a string --------------------------
+
+_NUMBER = re.compile(r"^(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)([lLfFdD]?)$")
+_JAVA_ARRAY = re.compile(r"^new\s+[\w.]+(?:<[^>]*>)?\s*(?:\[\s*\])+\s*\{(.*)\}$", re.S)
+_JAVA_LIST = re.compile(
+    r"^(?:new\s+(?:Array|Linked)List<[^>]*>\s*\(\s*)?(?:Arrays\.asList|List\.of)\s*\((.*?)\)\s*\)?$",
+    re.S,
+)
+_JAVA_EMPTY = re.compile(r"^new\s+(?:Array|Linked|Hash)(?:List|Map|Set)\s*<[^>]*>\s*\(\s*\)$")
+_JAVA_PUT = re.compile(r"put\s*\(\s*(\"(?:[^\"\\]|\\.)*\")\s*,\s*(.*?)\)\s*;", re.S)
+_JAVA_MAP = re.compile(r"^new\s+HashMap\s*<[^>]*>\s*\(\s*\)\s*\{\s*\{(.*)\}\s*\}$", re.S)
+
+
+def source_value(text: str, declared: str, notes: list[str]) -> Any:
+    """The value a string spells for a parameter of type `declared`, or `NO_VALUE`.
+
+    Models asked for Java or JavaScript write values as source text: `123L`, `1.5f`,
+    `new int[]{1, 2}`, `Arrays.asList("a")`, `new HashMap<>() {{ put("k", 1); }}`, `{a: 1}`.
+    """
+    text = text.strip()
+    if declared in ("integer", "number"):
+        return _number(text, declared)
+    if declared == "array":
+        return _array(text, notes)
+    if declared == "object":
+        return _object(text, notes)
+    return NO_VALUE
+
+
+def _number(text: str, declared: str) -> Any:
+    match = _NUMBER.match(text) if len(text) <= _MAX_DIGITS else None
+    if match is None:
+        return NO_VALUE
+    digits, suffix = match.groups()
+    integral = re.fullmatch(r"-?\d+", digits) is not None
+    if declared == "integer":
+        return int(digits) if integral and suffix in ("", "l", "L") else NO_VALUE
+    return int(digits) if integral and suffix in ("", "l", "L") else float(digits)
+
+
+def _array(text: str, notes: list[str]) -> Any:
+    if text.startswith("["):
+        value = read_literal(text, notes)
+        return value if isinstance(value, list) and not exprs_in(value) else NO_VALUE
+    if _JAVA_EMPTY.match(text):
+        return []
+    match = _JAVA_ARRAY.match(text) or _JAVA_LIST.match(text)
+    if match is None:
+        return NO_VALUE
+    items = [_java_item(part, notes) for part in split_top(match.group(1))]
+    return NO_VALUE if any(i is NO_VALUE for i in items) else items
+
+
+def _object(text: str, notes: list[str]) -> Any:
+    if text.startswith("{"):
+        value = read_literal(text, notes)
+        return value if isinstance(value, dict) and not exprs_in(value) else NO_VALUE
+    if _JAVA_EMPTY.match(text):
+        return {}
+    match = _JAVA_MAP.match(text)
+    if match is None:
+        return NO_VALUE
+    out: dict[str, Any] = {}
+    for key, value in _JAVA_PUT.findall(match.group(1)):
+        item = _java_item(value, notes)
+        if item is NO_VALUE:
+            return NO_VALUE
+        out[json.loads(key)] = item
+    return out
+
+
+def _java_item(part: str, notes: list[str]) -> Any:
+    part = part.strip()
+    if part in ("true", "false", "null"):
+        return _LITERAL_NAMES[part]
+    if len(part) >= 2 and part[0] == part[-1] == "'":
+        return part[1:-1]
+    if part.startswith('"'):
+        try:
+            return json.loads(part)
+        except ValueError:
+            return NO_VALUE
+    number = _number(part, "number")
+    if number is not NO_VALUE:
+        return number
+    nested = _array(part, notes)
+    return nested if nested is not NO_VALUE else _object(part, notes)
+
+
+def split_top(body: str) -> list[str]:
+    """Top-level comma-separated parts of `body`, quotes and brackets respected."""
+    parts: list[str] = []
+    depth, start, quote = 0, 0, ""
+    for i, char in enumerate(body):
+        if quote:
+            if char == quote and body[i - 1] != "\\":
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    tail = body[start:]
+    return [*parts, tail] if tail.strip() or parts else []

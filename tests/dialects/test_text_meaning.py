@@ -1,0 +1,320 @@
+"""Text mode takes a call the way the model meant it, and never more calls than it meant."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from callgate import Catalog, Gate, Route
+from callgate.contract import Effect, Tool, ToolCall
+from callgate.dialects import extract_calls
+from callgate.schema import ArgumentError, parse_arguments
+
+CIRCLE = Tool(
+    name="circle_area",
+    description="Area of a circle.",
+    effect=Effect.READ,
+    input_schema={
+        "type": "object",
+        "properties": {"radius": {"type": "number"}, "unit": {"type": "string"}},
+        "required": ["radius"],
+    },
+)
+SEARCH = Tool(
+    name="search",
+    description="Search companies.",
+    effect=Effect.READ,
+    metadata={"source_name": "finance.search"},
+    input_schema={
+        "type": "object",
+        "properties": {
+            "entity": {"type": "string"},
+            "limit": {"type": "integer"},
+            "exact": {"type": "boolean"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "filters": {"type": "object"},
+        },
+        "required": ["entity"],
+    },
+)
+CONFIG = Tool(
+    name="configure",
+    description="Apply one settings object.",
+    effect=Effect.READ,
+    input_schema={
+        "type": "object",
+        "properties": {"settings": {"type": "object"}},
+        "required": ["settings"],
+    },
+)
+TOOLS = [CIRCLE, SEARCH, CONFIG]
+
+
+def one(text: str) -> ToolCall:
+    (call,) = extract_calls(text, TOOLS).calls
+    return call
+
+
+def args(text: str) -> list[tuple[str, Any]]:
+    return [(c.name, c.arguments) for c in extract_calls(text, TOOLS).calls]
+
+
+# --- arguments that are not literals ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "circle_area(radius=2*pi)",
+        "circle_area(radius=math.pi * 2, unit='cm')",
+        "circle_area(radius=float(input()))",
+        "circle_area(radius=r)",
+        '{"name": "circle_area", "arguments": {"radius": function_call[0]["return"]}}',
+        "[circle_area(radius=x**2)]",
+    ],
+)
+def test_a_call_whose_arguments_are_not_literals_is_kept_invalid(text: str) -> None:
+    call = one(text)
+    assert call.name == "circle_area"
+    assert isinstance(call.arguments, str)
+    assert isinstance(parse_arguments(call.arguments), ArgumentError)
+    assert any("not evaluated" in r and "radius" in r for r in call.repairs)
+
+
+def test_the_gate_answers_such_a_call_invalid_with_what_to_send() -> None:
+    gate = Gate(Catalog([replace(CIRCLE, executor=lambda radius, unit="m": radius)]))
+    (result,) = gate.run_batch_sync([one("circle_area(radius=2*pi)")])
+    assert result.route is Route.INVALID
+    assert "not valid JSON" in result.content and "Example of a valid call" in result.content
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("circle_area(radius=2*3.5)", 7.0),
+        ("circle_area(radius=8.854 * 10**-12)", 8.854e-12),
+        ("circle_area(radius=1/3)", 1 / 3),
+        ("circle_area(radius=-(2+3))", -5),
+        ("{'name': 'circle_area', 'arguments': {'radius': 4.22 + 6.1 + 5.88}}", 16.2),
+    ],
+)
+def test_arithmetic_on_number_literals_is_computed_exactly_and_reported(
+    text: str, value: float
+) -> None:
+    call = one(text)
+    assert call.arguments == {"radius": value}
+    assert type(call.arguments["radius"]) is type(value)
+    assert any(r.startswith("computed ") for r in call.repairs)
+
+
+@pytest.mark.parametrize("text", ["circle_area(radius=9**9**9)", "circle_area(radius=1/0)"])
+def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
+    assert isinstance(one(text).arguments, str)
+
+
+# --- how models write calls -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("search({'entity': 'Google', 'limit': 5})", {"entity": "Google", "limit": 5}),
+        ('{"name": "search", "entity": "Google", "limit": 5}', {"entity": "Google", "limit": 5}),
+        ("['search', {'entity': 'Google'}]", {"entity": "Google"}),
+        ("[('search', {'entity': 'Google'})]", {"entity": "Google"}),
+        ("['search(entity=\"Google\", limit=2)']", {"entity": "Google", "limit": 2}),
+        ("search(entity=Google)", {"entity": "Google"}),
+        ("search(entity=Alpha Beta Inc, limit=3)", {"entity": "Alpha Beta Inc", "limit": 3}),
+        ('search\n{"entity": "Google", "exact": true}', {"entity": "Google", "exact": True}),
+        ('I will call finance.search:\n```json\n{"entity": "X"}\n```', {"entity": "X"}),
+        ("search(entity: 'Google', limit: 4)", {"entity": "Google", "limit": 4}),
+        (
+            "search('Google', {limit: 4, exact: true})",
+            {"entity": "Google", "limit": 4, "exact": True},
+        ),
+        ("recipe\\_search(a=1) or search(entity='A\\_B')", {"entity": "A_B"}),
+    ],
+)
+def test_call_shapes_models_write(text: str, expected: dict[str, Any]) -> None:
+    call = one(text)
+    assert (call.name, call.arguments) == ("search", expected)
+    assert call.repairs  # every reading that is not plain JSON is reported
+
+
+def test_a_single_dict_goes_to_an_object_parameter_when_its_keys_are_not_parameters() -> None:
+    assert args("configure({'theme': 'dark'})") == [("configure", {"settings": {"theme": "dark"}})]
+
+
+def test_a_variable_assigned_a_literal_before_the_call_is_read_as_that_literal() -> None:
+    text = (
+        "```python\nparams = {'entity': 'Tech Inc', 'limit': 3}\nresult = search(params)\n```\n"
+        '```java\nString who = "Acme";\nsearch(who, 2);\n```'
+    )
+    calls = extract_calls(text, TOOLS).calls
+    assert [c.arguments for c in calls] == [
+        {"entity": "Tech Inc", "limit": 3},
+        {"entity": "Acme", "limit": 2},
+    ]
+    assert all(any("variable" in r for r in c.repairs) for c in calls)
+
+
+def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> None:
+    assert isinstance(one("You can call search(entity) for that.").arguments, str)
+
+
+# --- never more calls than the model meant ----------------------------------------------
+
+
+def test_a_call_restated_in_a_second_fence_or_a_summary_is_taken_once() -> None:
+    text = (
+        '```json\n{"name": "search", "arguments": {"entity": "Google"}}\n```\n'
+        "That is:\n```python\nsearch(entity='Google')\n```\n"
+        'In short, `search(entity="Google")` does it.'
+    )
+    found = extract_calls(text, TOOLS)
+    (call,) = found.calls
+    assert call.arguments == {"entity": "Google"}
+    assert any("written 2 more times" in r for r in call.repairs)
+    assert any("restated" in d for d in found.dropped)
+
+
+def test_the_same_call_twice_in_one_list_is_meant_twice() -> None:
+    assert len(extract_calls("[search(entity='A'), search(entity='A')]", TOOLS).calls) == 2
+
+
+def test_the_same_call_inside_expressions_is_one_call() -> None:
+    text = "[search(entity='A')['rating'], search(entity='A')['count']]"
+    assert len(extract_calls(text, TOOLS).calls) == 1
+
+
+def test_an_echoed_tool_declaration_is_not_a_call() -> None:
+    text = (
+        "You have this tool:\n"
+        '{"name": "search", "description": "Search companies.", "parameters": '
+        '{"type": "dict", "properties": {"entity": {"type": "string"}}, "required": ["entity"]}}'
+    )
+    found = extract_calls(text, TOOLS)
+    assert found.calls == ()
+    assert any("declaration" in d for d in found.dropped)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def search(entity, limit=3):\n    return []",
+        "function search(entity) { return fetch(entity); }",
+        "results = client.search(entity='x')",
+        "new search('x')",
+    ],
+)
+def test_a_function_defined_or_called_on_an_object_is_not_a_call(text: str) -> None:
+    assert extract_calls(text, TOOLS).calls == ()
+
+
+def test_outside_call_markup_nothing_is_a_call() -> None:
+    text = (
+        '<tool_call>\n{"name": "search", "arguments": {"entity": "A"}}\n</tool_call>\n'
+        "Next I could also run circle_area(radius=2)."
+    )
+    found = extract_calls(text, TOOLS)
+    assert args(text) == [("search", {"entity": "A"})]
+    assert any("commentary" in d for d in found.dropped)
+
+
+def test_a_tool_call_block_naming_an_unknown_tool_still_reaches_the_gate() -> None:
+    text = '<tool_call>\n{"name": "serch", "arguments": {"entity": "A"}}\n</tool_call>'
+    gate = Gate(Catalog([replace(SEARCH, executor=lambda **kw: kw)]))
+    (call,) = extract_calls(text, TOOLS).calls
+    (result,) = gate.run_batch_sync([call])
+    assert call.name == "serch" and result.route is Route.INVALID and "search" in result.content
+
+
+# --- Java and JavaScript values ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ('"limit": "25L"', {"limit": 25}),
+        ('"exact": "true"', {"exact": True}),
+        ('"exact": "\'false\'"', {"exact": False}),
+        ('"entity": "\'Acme\'"', {"entity": "Acme"}),
+        ('"tags": "new String[]{\\"a\\", \\"b\\"}"', {"tags": ["a", "b"]}),
+        ('"tags": "Arrays.asList(\\"a\\", \\"b\\")"', {"tags": ["a", "b"]}),
+        ('"tags": "new ArrayList<>(Arrays.asList(\\"x\\"))"', {"tags": ["x"]}),
+        ("\"tags\": \"['a', 'b']\"", {"tags": ["a", "b"]}),
+        (
+            '"filters": "new HashMap<String, Object>() {{ put(\\"k\\", 1L); }}"',
+            {"filters": {"k": 1}},
+        ),
+        ('"filters": "{region: \'EU\', open: true}"', {"filters": {"region": "EU", "open": True}}),
+        ('"tags": ["solo"], "entity": ["Acme"]', {"tags": ["solo"], "entity": "Acme"}),
+    ],
+)
+def test_values_written_as_java_or_javascript_source_are_typed(
+    written: str, expected: dict[str, Any]
+) -> None:
+    call = one('{"name": "search", "arguments": {' + written + "}}")
+    assert call.arguments == expected
+    assert any("coerced" in r for r in call.repairs)
+
+
+def test_a_string_that_only_looks_like_a_value_stays_a_string() -> None:
+    either = Tool(
+        name="f",
+        description="",
+        input_schema={"type": "object", "properties": {"v": {"type": ["string", "integer"]}}},
+    )
+    (call,) = extract_calls('{"name": "f", "arguments": {"v": "25L"}}', [either]).calls
+    assert call.arguments == {"v": "25L"} and not call.repairs
+
+
+# --- hostile text -----------------------------------------------------------------------
+
+
+HOSTILE = {
+    "a thousand [": "[" * 1000,
+    "a hundred thousand [": "[" * 100_000,
+    "64 KB of {": "{" * 65_536,
+    "a call opened again and again": "search(" * 10_000,
+    "a call prefix repeated": '{"name": "search", "arguments": ' * 2_000,
+    "tagged prefix repeated": '<tool_call>{"name": "search", "arguments": ' * 2_000,
+    "64 KB of quotes": '"' * 65_536,
+    "thirty thousand arguments": "search(" + "a," * 30_000 + ")",
+    "twenty thousand assignments": "x = 1\n" * 20_000 + "search(entity=x)",
+    "a 5,000-digit number": '{"name": "search", "arguments": {"limit": ' + "9" * 5_000 + "}}",
+    "a 5,000-digit number in text": '{"name": "search", "arguments": {"limit": "'
+    + "9" * 5_000
+    + '"}}',
+    "nested arguments": '{"name": "search", "arguments": {"tags": ' + "[" * 500 + "]" * 500 + "}}",
+    "NaN and Infinity": "search(entity=NaN, limit=Infinity)",
+    "a lone surrogate": '{"name": "search", "arguments": {"entity": "\\ud800"}}',
+    "NUL bytes": "search(entity='a\x00b')\x00" * 100,
+}
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("text", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_hostile_text_gives_an_answer_not_an_exception(text: str) -> None:
+    found = extract_calls(text, TOOLS)
+    for call in found.calls:
+        assert call.name in {t.name for t in TOOLS}
+        assert isinstance(call.arguments, dict | str)
+        if isinstance(call.arguments, str):
+            assert call.repairs
+
+
+def test_what_a_bound_stops_is_reported() -> None:
+    deep = extract_calls('{"name": "search", "arguments": ' * 50, TOOLS)
+    assert deep.calls == () and any("nested more than 32" in d for d in deep.dropped)
+    long = extract_calls("x" * 300_000 + " search(entity='a')", TOOLS)
+    assert long.calls == () and any("only the first" in d for d in long.dropped)
+
+
+def test_repairs_never_pass_invented_text_as_the_models_value(tmp_path: Path) -> None:
+    # json-repair would keep 4.22 and drop "+ 6.1"; the call is left invalid instead.
+    call = one('{"name": "circle_area", "arguments": {"radius": 4.22 +* 6.1}}')
+    assert isinstance(call.arguments, str)
