@@ -71,3 +71,27 @@ def test_any_text_gives_clean_terms(text: str) -> None:
     for term, kind in ANALYZER.terms(text):
         assert term and term == term.strip() and kind in {"stem", "word", "head"}
         assert term not in ANALYZER.stopwords or kind != "stem"
+
+
+INDEX = ToolIndex(
+    [
+        make("scale_deployment", "Scale a deployment up or down."),
+        make("beicha", "备份数据库并检查完整性"),
+        make("otchet", "Отчёт о продажах за месяц."),
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=400),
+        st.text(alphabet=st.characters(codec="utf-8"), max_size=50).map(lambda t: t * 40),
+        st.just("\ud800 lone surrogate \udfff then 备份"),
+    ),
+    st.integers(min_value=-3, max_value=20),
+)
+def test_any_query_is_answered_without_error(query: str, k: int) -> None:
+    hits = INDEX.search(query, k)
+    assert len(hits) <= max(k, 0)
+    assert len({h.tool.name for h in hits}) == len(hits)

@@ -15,7 +15,10 @@ from typing import Any
 
 from callgate.contract import Tool
 
-__all__ = ["Card", "card_for", "embedding_text", "split_words"]
+__all__ = ["EMBEDDING_TEXT", "Card", "card_for", "embedding_text", "split_words"]
+
+EMBEDDING_TEXT = "card-text-1"
+"""Names the way `embedding_text` builds a passage: cached vectors of another are stale."""
 
 _CAMEL_LOWER = re.compile(r"([a-z0-9])([A-Z])")
 _CAMEL_UPPER = re.compile(r"([A-Z]+)([A-Z][a-z])")

