@@ -33,63 +33,88 @@ _TIME_FORMATS = frozenset({"date", "date-time", "time"})
 _ID = re.compile(r"^(?P<thing>[a-z][a-z0-9_]*?)_?ids?$")
 _FINDERS = frozenset({"list", "search", "find", "lookup", "query", "browse", "all"})
 _MAX_LEARNED = 2
+_NOT_THINGS = frozenset({"", "page", "request", "session"})
 
 
 class Companions:
-    """The companions of each indexed tool, declared and learned (recomputed lazily)."""
+    """The companions of each indexed tool, declared and learned.
+
+    Learned companions are kept per server or namespace and learned again only for a
+    group whose members changed, so adding a tool to one server of a large catalog does
+    not revisit the others.
+    """
 
     def __init__(self, *, declared: Mapping[str, Iterable[str]] | None = None) -> None:
         self.declared = {name: tuple(found) for name, found in (declared or {}).items()}
-        self._learned: dict[str, tuple[str, ...]] | None = None
+        self._members: dict[str, dict[str, Tool]] = {}
+        self._learned: dict[str, dict[str, tuple[str, ...]]] = {}
 
-    def stale(self) -> None:
-        """The catalog changed: learn again on the next lookup."""
-        self._learned = None
+    def added(self, tool: Tool) -> None:
+        group = _group(tool)
+        if group:
+            self._members.setdefault(group, {})[tool.name] = tool
+            self._learned.pop(group, None)
+
+    def removed(self, tool: Tool) -> None:
+        group = _group(tool)
+        if group and self._members.get(group, {}).pop(tool.name, None) is not None:
+            self._learned.pop(group, None)
 
     def of(self, name: str, tools: Mapping[str, Tool]) -> tuple[str, ...]:
         """Companions of `name` that are indexed: declared ones first, then learned."""
-        if self._learned is None:
-            self._learned = learn(tools)
-        found = [*self.declared.get(name, ()), *self._learned.get(name, ())]
+        tool = tools.get(name)
+        group = _group(tool) if tool is not None else None
+        learned: tuple[str, ...] = ()
+        if group:
+            if group not in self._learned:
+                self._learned[group] = learn(list(self._members.get(group, {}).values()))
+            learned = self._learned[group].get(name, ())
+        found = [*self.declared.get(name, ()), *learned]
         return tuple(c for c in dict.fromkeys(found) if c in tools and c != name)
 
 
-def learn(tools: Mapping[str, Tool]) -> dict[str, tuple[str, ...]]:
-    """Companions learned from required parameters, per server or namespace."""
-    groups: dict[str, list[Tool]] = {}
-    for tool in tools.values():
-        group = _group(tool)
-        if group:
-            groups.setdefault(group, []).append(tool)
+def learn(members: list[Tool]) -> dict[str, tuple[str, ...]]:
+    """Companions learned from required parameters among the tools of one group.
+
+    Providers are sorted out once per group, so learning is linear in its size.
+    """
+    if len(members) < 2:
+        return {}
+    required = {m.name: _required(m) for m in members}
+    coordinates = [m.name for m in members if _gives_coordinates(m, required[m.name])]
+    now = [m.name for m in members if _gives_now(m, required[m.name])]
+    finders: dict[str, list[Tool]] = {}
+    for m in members:
+        words = {_singular(w) for w in _words(m)}
+        if words & _FINDERS:
+            for word in words - _FINDERS:
+                finders.setdefault(word, []).append(m)
     learned: dict[str, tuple[str, ...]] = {}
-    for members in groups.values():
-        if len(members) < 2:
+    for tool in members:
+        needs = required[tool.name]
+        if not needs:
             continue
-        for tool in members:
-            found = _providers(tool, members)
-            if found:
-                learned[tool.name] = tuple(found[:_MAX_LEARNED])
+        found: list[str] = []
+        if any(_COORDINATE.search(p) for p in needs):
+            found += coordinates
+        if any(_TIME.search(p) or _format(tool, p) in _TIME_FORMATS for p in needs):
+            found += now
+        for parameter in needs:
+            match = _ID.match(parameter)
+            if match and match.group("thing") not in _NOT_THINGS:
+                thing = _singular(split_words(match.group("thing"))[-1])
+                found += [
+                    m.name for m in finders.get(thing, ()) if parameter not in required[m.name]
+                ]
+        found = [n for n in dict.fromkeys(found) if n != tool.name]
+        if found:
+            learned[tool.name] = tuple(found[:_MAX_LEARNED])
     return learned
 
 
 def _group(tool: Tool) -> str | None:
     server = tool.metadata.get("server")
     return server if isinstance(server, str) and server else tool.namespace
-
-
-def _providers(tool: Tool, members: list[Tool]) -> list[str]:
-    needs = _required(tool)
-    found: list[str] = []
-    if any(_COORDINATE.search(p) for p in needs):
-        found += [m.name for m in members if _gives_coordinates(m)]
-    if any(_TIME.search(p) or _format(tool, p) in _TIME_FORMATS for p in needs):
-        found += [m.name for m in members if _gives_now(m)]
-    for parameter in needs:
-        match = _ID.match(parameter)
-        if match and match.group("thing") not in {"", "page", "request", "session"}:
-            thing = _singular(split_words(match.group("thing"))[-1])
-            found += [m.name for m in members if _finds(m, thing, parameter)]
-    return [n for n in dict.fromkeys(found) if n != tool.name]
 
 
 def _required(tool: Tool) -> list[str]:
@@ -115,25 +140,20 @@ def _words(tool: Tool) -> set[str]:
     return set(split_words(source if isinstance(source, str) else tool.name))
 
 
-def _gives_coordinates(tool: Tool) -> bool:
-    if any(_COORDINATE.search(p) for p in _required(tool)):
+def _gives_coordinates(tool: Tool, required: list[str]) -> bool:
+    if any(_COORDINATE.search(p) for p in required):
         return False
     text = " ".join([*_words(tool), tool.description.lower()])
     return "geocod" in text or "coordinates" in text
 
 
-def _gives_now(tool: Tool) -> bool:
+def _gives_now(tool: Tool, required: list[str]) -> bool:
     words = _words(tool)
     return (
-        not _required(tool)
+        not required
         and bool(words & {"current", "now", "today"})
         and bool(words & {"time", "date", "datetime", "timestamp"})
     )
-
-
-def _finds(tool: Tool, thing: str, parameter: str) -> bool:
-    words = {_singular(w) for w in _words(tool)}
-    return bool(words & _FINDERS) and thing in words and parameter not in _required(tool)
 
 
 def _singular(word: str) -> str:

@@ -139,14 +139,16 @@ class ToolIndex:
             if self._dense is not None and vectors is not None:
                 self._dense.put_many(names, vectors)
             for tool, card, card_terms, key in zip(batch, cards, terms, keys, strict=True):
-                self._tools.pop(tool.name, None)  # a replaced tool moves to the end
+                replaced = self._tools.pop(tool.name, None)  # a replaced tool moves to the end
+                if replaced is not None:
+                    self._companions.removed(replaced)
                 self._tools[tool.name] = tool
+                self._companions.added(tool)
                 self._cards[tool.name] = card
                 self._keys[tool.name] = key
                 self._lexical.put(card.name, card_terms)
                 for word in _mention_keys(tool):
                     self._mentions.setdefault(word, tool.name)
-            self._companions.stale()
         if self._cache is not None and batch:
             self.save()
 
@@ -202,7 +204,7 @@ class ToolIndex:
                 raise UnknownToolError(name)
             del self._cards[name]
             self._keys.pop(name, None)
-            self._companions.stale()
+            self._companions.removed(tool)
             self._lexical.discard(name)
             if self._dense is not None:
                 self._dense.discard(name)
