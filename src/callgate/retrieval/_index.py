@@ -293,15 +293,14 @@ class ToolIndex:
         Tools that `allowed` rejects are skipped, and the candidate lists are deepened
         until enough tools pass or every candidate was seen.
         """
-        parts = [p for p in segments(query) if self._enough(p)] if query.strip() else []
-        if len(parts) < 2:
-            parts = []
-        vectors = self._embed([query, *parts, context])
+        parts = self._parts(segments(query)) if query.strip() else []
+        chained = self._parts(clauses(query)) if self.settings.intent_slots else []
+        vectors = self._embed([query, *parts, *chained, context])
         seen: set[str] = set()
         depth = max(self.settings.depth, 1)
         while True:
             with self._lock:
-                found = self._find(query, parts, context, vectors, depth, room)
+                found = self._find(query, (parts, chained), context, vectors, depth, room)
             for name, score in found.order:
                 if name in seen:
                     continue
@@ -319,10 +318,14 @@ class ToolIndex:
                 return
             depth *= 4
 
-    def _enough(self, part: str) -> bool:
-        """Whether a segment says enough to be ranked on its own ("Thanks!" does not)."""
-        terms = self._lexical.query_terms(part)
-        return sum(w >= 1 for w in terms.values()) >= self.settings.min_segment_terms
+    def _parts(self, found: list[str]) -> list[str]:
+        """The segments that say enough to be ranked on its own ("Thanks!" does not); none
+        unless at least two do."""
+        enough = self.settings.min_segment_terms
+        kept = [
+            p for p in found if sum(w >= 1 for w in self._lexical.query_terms(p).values()) >= enough
+        ]
+        return kept if len(kept) > 1 else []
 
     def _embed(self, texts: list[str]) -> dict[str, Any]:
         """One batch for the query, its segments and its context: vectors by text."""
@@ -334,13 +337,16 @@ class ToolIndex:
     def _find(
         self,
         query: str,
-        parts: list[str],
+        segmented: tuple[list[str], list[str]],
         context: str,
         vectors: dict[str, Any],
         depth: int,
         room: int | None,
     ) -> _Found:
+        """Fuse the rankings of the query, its segments and context; then give chained
+        clauses (the second list of `segmented`) and companions their places."""
         s = self.settings
+        parts, chained = segmented
         whole = self._rankings(query, depth, vectors.get(query))
         intents = [self._rankings(p, depth, vectors.get(p), weight=s.segment_weight) for p in parts]
         rankings = [*whole, *(r for intent in intents for r in intent)]
@@ -353,8 +359,7 @@ class ToolIndex:
             heads = interleave([Ranking(names=tuple(n for n, _ in b)) for b in bests], s.head_depth)
             rankings.append(Ranking(names=heads, weight=s.head_weight))
         fused = reciprocal_rank_fusion(rankings, k=s.rrf_k)
-        chained = [p for p in clauses(query) if self._enough(p)] if s.intent_slots else []
-        if len(chained) > 1:
+        if chained:
             slots = [
                 reciprocal_rank_fusion(self._rankings(p, depth, vectors.get(p)), k=s.rrf_k)
                 for p in chained
