@@ -603,7 +603,7 @@ def main() -> None:
             costs(tools, sample, embedder, "hybrid"),
             costs(grown, sample, embedder, "hybrid"),
         ]
-        result["embedder"] = embedder.describe()
+        result["embedder"] = {"model_id": embedder.model_id, "threads": embedder.threads}
     result["seconds"] = round(time.perf_counter() - started, 1)
     result["machine"]["load_average_at_end"] = [round(x, 1) for x in os.getloadavg()]
     RESULTS.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,8 @@ The folder holds `manifest.json` (format, settings, model, keys in row order),
 all rows, concatenated), `offsets.npy` (where each row starts) and `vectors.npy`. A
 folder that cannot be read, or was written with other settings, is a cache miss, never
 an error: the index is rebuilt and the folder rewritten. Writes go to a temporary
-folder that replaces the old one, so a crash mid-write leaves the old cache whole.
+folder that then replaces the old one, so no reader ever sees a half-written folder (a
+crash between the two renames costs one miss).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ are loaded from the installed package, never fetched from a model hub at run tim
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections import OrderedDict
@@ -144,6 +145,24 @@ class MiniLMEmbedder:
             return self._model
 
 
+def _one_blas_thread() -> Any:
+    """A context that limits BLAS to one thread (where threadpoolctl is installed)."""
+    global _LIMIT
+    if _LIMIT is None:
+        try:
+            from threadpoolctl import ThreadpoolController
+
+            _LIMIT = ThreadpoolController().limit
+        except ImportError:
+            _LIMIT = False
+    if _LIMIT is False:
+        return contextlib.nullcontext()
+    return _LIMIT(limits=1, user_api="blas")
+
+
+_LIMIT: Any = None
+
+
 class DenseIndex:
     """Unit vectors of the cards of a set of tools, keyed by tool name.
 
@@ -196,14 +215,26 @@ class DenseIndex:
                 self._recent.popitem(last=False)
         return out
 
-    def rank(self, query: Any, depth: int) -> tuple[list[str], list[float]]:
-        """Names of the cards most similar to the query vector, with their cosines."""
+    def rank(self, queries: dict[str, Any], depth: int) -> dict[str, tuple[list[str], list[float]]]:
+        """For each query vector, the names of the most similar cards with their cosines.
+
+        All queries in one matrix product, on one BLAS thread: the product is small and
+        memory-bound, and a second thread only spin-waits on a busy machine.
+        """
         self._build()
-        if self._matrix is None:
-            return [], []
-        scores = self._matrix @ query
-        rows = top_rows(scores, depth, floor=None)
-        return [self._rows[r] for r in rows], [float(scores[r]) for r in rows]
+        if self._matrix is None or not queries:
+            return {}
+        import numpy as np
+
+        texts = list(queries)
+        stacked = np.vstack([queries[t] for t in texts]).astype(np.float32).T
+        with _one_blas_thread():
+            scores = self._matrix @ stacked
+        out = {}
+        for column, text in enumerate(texts):
+            rows = top_rows(scores[:, column], depth, floor=None)
+            out[text] = ([self._rows[r] for r in rows], [float(scores[r, column]) for r in rows])
+        return out
 
     def _build(self) -> None:
         if not self._stale:

@@ -347,13 +347,12 @@ class ToolIndex:
         clauses (the second list of `segmented`) and companions their places."""
         s = self.settings
         parts, chained = segmented
-        whole = self._rankings(query, depth, vectors.get(query))
-        intents = [self._rankings(p, depth, vectors.get(p), weight=s.segment_weight) for p in parts]
+        near = self._dense.rank(vectors, depth) if self._dense is not None else {}
+        whole = self._rankings(query, depth, near.get(query))
+        intents = [self._rankings(p, depth, near.get(p), weight=s.segment_weight) for p in parts]
         rankings = [*whole, *(r for intent in intents for r in intent)]
         if context.strip():
-            rankings += self._rankings(
-                context, depth, vectors.get(context), weight=s.context_weight
-            )
+            rankings += self._rankings(context, depth, near.get(context), weight=s.context_weight)
         bests = [reciprocal_rank_fusion(intent, k=s.rrf_k) for intent in intents]
         if len(bests) > 1 and s.head_weight > 0 and joined(query):
             heads = interleave([Ranking(names=tuple(n for n, _ in b)) for b in bests], s.head_depth)
@@ -361,7 +360,7 @@ class ToolIndex:
         fused = reciprocal_rank_fusion(rankings, k=s.rrf_k)
         if chained:
             slots = [
-                reciprocal_rank_fusion(self._rankings(p, depth, vectors.get(p)), k=s.rrf_k)
+                reciprocal_rank_fusion(self._rankings(p, depth, near.get(p)), k=s.rrf_k)
                 for p in chained
             ]
             order = _with_intents(fused, slots, room or s.intent_window)
@@ -381,14 +380,20 @@ class ToolIndex:
         )
 
     def _rankings(
-        self, query: str, depth: int, vector: Any, *, weight: float = 1.0
+        self,
+        query: str,
+        depth: int,
+        near: tuple[list[str], list[float]] | None,
+        *,
+        weight: float = 1.0,
     ) -> list[Ranking]:
-        """The lexical ranking of `query` first, then its dense ranking and named tools."""
+        """The lexical ranking of `query` first, then its dense ranking (`near`: the
+        nearest cards and their cosines) and the tools it names."""
         s = self.settings
         names, scores = self._lexical.rank(self._lexical.query_terms(query), depth)
         rankings = [Ranking(names=tuple(names), scores=tuple(scores), weight=weight)]
-        if self._dense is not None and vector is not None:
-            names, scores = self._dense.rank(vector, depth)
+        if near is not None:
+            names, scores = near
             rankings.append(
                 _DenseRanking(
                     names=tuple(names), scores=tuple(scores), weight=weight * s.dense_weight

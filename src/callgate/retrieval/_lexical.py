@@ -1,4 +1,8 @@
-"""Lexical search: tokens with stemming (English and Russian) scored by `bm25s`.
+"""Lexical search: the terms of `Analyzer` scored by `bm25s`, queries weighted per term.
+
+A query is a set of terms, each counted once with a weight for its kind (a stem 1.0, a
+written form or a stem head less); its score is the weighted sum of the terms' BM25
+columns, which bm25s precomputes for the whole corpus.
 
 bm25s cannot add a document to a built index: its scores are precomputed per term and
 depend on the whole corpus (document frequencies, average length). So:
@@ -8,7 +12,7 @@ depend on the whole corpus (document frequencies, average length). So:
   quarter of the rows are masked the index is rebuilt.
 * adding or replacing a tool marks the index stale; the next search rebuilds it from the
   tokens kept per tool, so nothing is analysed twice and a burst of additions costs one
-  rebuild. At 20,000 tools a rebuild takes well under a second (benchmarks/retrieval.py).
+  rebuild (at 20,000 tools one to two seconds here, see benchmarks/retrieval.py).
 """
 
 from __future__ import annotations
