@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from callgate import Tool
+from callgate import Tool, tool_from_declaration
 from callgate.retrieval import ToolIndex, select_tools, server_tools
 from tests.retrieval.tools import make
 
@@ -87,12 +87,13 @@ def test_declared_companions_come_first_and_cross_servers() -> None:
 
 
 def test_a_catalog_without_servers_learns_nothing() -> None:
+    nearby = _mcp("nearby", "Places near a point.", {"lat": {"type": "number"}})
     tools = [
-        make(
-            "nearby",
-            "Places near a point.",
-            {"lat": {"type": "number"}},
-        ),
-        make("geocode", "Address to coordinates."),
+        tool_from_declaration(nearby),
+        tool_from_declaration(_mcp("geocode", "Address to coordinates.")),
     ]
+    assert tools[0].input_schema["required"] == ["lat"]
     assert ToolIndex(tools).companions("nearby") == ()
+    # The same two tools on one server: the geocoder is learned.
+    served = server_tools({"maps": [nearby, _mcp("geocode", "Address to coordinates.")]}).tools
+    assert [t.name for t in ToolIndex(served).companions("maps_nearby")] == ["maps_geocode"]
