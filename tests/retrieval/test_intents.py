@@ -1,4 +1,4 @@
-"""Chained requests: each intent's best tool is taken in turns so none is crowded out."""
+"""Chained requests: each intent gets a place in the first k, so none is crowded out."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from callgate import Tool
 from callgate.retrieval import ToolIndex
 from callgate.retrieval._fusion import Ranking, interleave
 from callgate.retrieval._index import IndexSettings
-from callgate.retrieval._query import joined
+from callgate.retrieval._query import clauses, joined
 from tests.retrieval.tools import make
 
 
@@ -49,9 +49,32 @@ def _tools() -> list[Tool]:
     return [*weather, *common, make("send_email", "Send an email message to a recipient.")]
 
 
-def test_a_chained_second_intent_gets_a_top_place() -> None:
-    query = "rain, humidity, wind and pressure forecast for Paris, then send an email to Ann"
-    with_heads = ToolIndex(_tools())
-    without = ToolIndex(_tools(), settings=IndexSettings(head_weight=0.0))
-    assert "send_email" in [h.tool.name for h in with_heads.search(query, 3)]
-    assert "send_email" not in [h.tool.name for h in without.search(query, 3)]
+QUERY = "rain, humidity, wind and pressure forecast for Paris, then send an email to Ann"
+
+
+def _found(settings: IndexSettings, k: int = 3) -> list[str]:
+    return [h.tool.name for h in ToolIndex(_tools(), settings=settings).search(QUERY, k)]
+
+
+def test_a_chained_second_intent_is_crowded_out_without_either_mechanism() -> None:
+    assert "send_email" not in _found(IndexSettings(head_weight=0.0, intent_slots=False))
+
+
+def test_taking_clause_heads_in_turns_brings_the_second_intent_up() -> None:
+    assert "send_email" in _found(IndexSettings(intent_slots=False))
+
+
+def test_each_clause_gets_a_place_in_the_first_k() -> None:
+    found = _found(IndexSettings(head_weight=0.0))
+    # The whole query's best stays first; the second clause's best takes the last place.
+    assert found[0].startswith("weather_") and found[-1] == "send_email"
+    for k in (2, 4, 6):
+        assert "send_email" in _found(IndexSettings(head_weight=0.0), k)
+
+
+def test_clauses_split_only_at_chaining_words() -> None:
+    assert clauses("Convert 5 km to miles, then email Ann") == [
+        "Convert 5 km to miles",
+        "email Ann",
+    ]
+    assert clauses("Convert 5 km to miles and round it") == ["Convert 5 km to miles and round it"]

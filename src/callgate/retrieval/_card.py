@@ -15,7 +15,10 @@ from typing import Any
 
 from callgate.contract import Tool
 
-__all__ = ["Card", "card_for", "split_words"]
+__all__ = ["EMBEDDING_TEXT", "Card", "card_for", "embedding_text", "split_words"]
+
+EMBEDDING_TEXT = "card-text-1"
+"""Names the way `embedding_text` builds a passage: cached vectors of another are stale."""
 
 _CAMEL_LOWER = re.compile(r"([a-z0-9])([A-Z])")
 _CAMEL_UPPER = re.compile(r"([A-Z]+)([A-Z][a-z])")
@@ -48,10 +51,14 @@ class Card:
     enums: tuple[str, ...]
     """Allowed values of enumerated parameters (`celsius`, `fahrenheit`, ...)."""
     tags: tuple[str, ...]
+    context: tuple[str, ...] = ()
+    """Where the tool comes from: its namespace and MCP server, in words."""
 
     def text(self) -> str:
         """The card as one compact passage (for embeddings and for people)."""
         parts = [" ".join(self.words) + "."]
+        if self.context:
+            parts.insert(0, " ".join(self.context) + ":")
         if self.description:
             parts.append(self.description)
         if self.parameters:
@@ -63,9 +70,28 @@ class Card:
         return " ".join(parts)
 
 
+def embedding_text(card: Card) -> str:
+    """The passage an embedding model reads: context, name and description first, then
+    parameter names (their descriptions repeat the description's words and dilute it)."""
+    parts = [" ".join(card.context) + ":"] if card.context else []
+    parts.append(" ".join(card.words) + ".")
+    if card.description:
+        parts.append(card.description)
+    if card.parameters:
+        names = [p.partition(":")[0] for p in card.parameters]
+        parts.append("Parameters: " + ", ".join(names) + ".")
+    return " ".join(parts)
+
+
 def card_for(tool: Tool) -> Card:
-    """The card of `tool`."""
-    words = split_words(tool.name)
+    """The card of `tool`.
+
+    The namespace and the server a tool comes from (`metadata["server"]`, set for MCP
+    tools) go into the card's context: "the GitHub server's search" and "the Jira
+    server's search" are told apart by it, and a query naming the service finds them.
+    """
+    context = _context(tool)
+    words = _name_words(tool)
     title = tool.annotations.title
     if title:
         words += tuple(w for w in split_words(title) if w not in words)
@@ -87,7 +113,27 @@ def card_for(tool: Tool) -> Card:
         parameters=tuple(parameters),
         enums=tuple(dict.fromkeys(enums))[:_MAX_ENUM_VALUES],
         tags=tool.tags,
+        context=context,
     )
+
+
+def _context(tool: Tool) -> tuple[str, ...]:
+    words: list[str] = []
+    for part in (tool.namespace, tool.metadata.get("server")):
+        if isinstance(part, str):
+            words += [w for w in split_words(part) if w not in words]
+    return tuple(words)
+
+
+def _name_words(tool: Tool) -> tuple[str, ...]:
+    """The words of the tool's own name: the name it was declared with (a gate name may
+    be made from it), without the namespace prefix that the context already holds."""
+    source = tool.metadata.get("source_name")
+    words = split_words(source if isinstance(source, str) and source else tool.name)
+    prefix = split_words(tool.namespace or "")
+    if prefix and words[: len(prefix)] == prefix and len(words) > len(prefix):
+        words = words[len(prefix) :]
+    return words
 
 
 def _properties(schema: Any, depth: int) -> Iterator[tuple[str, Mapping[str, Any]]]:

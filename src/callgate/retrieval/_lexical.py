@@ -1,4 +1,8 @@
-"""Lexical search: tokens with stemming (English and Russian) scored by `bm25s`.
+"""Lexical search: the terms of `Analyzer` scored by `bm25s`, queries weighted per term.
+
+A query is a set of terms, each counted once with a weight for its kind (a stem 1.0, a
+written form or a stem head less); its score is the weighted sum of the terms' BM25
+columns, which bm25s precomputes for the whole corpus.
 
 bm25s cannot add a document to a built index: its scores are precomputed per term and
 depend on the whole corpus (document frequencies, average length). So:
@@ -8,32 +12,32 @@ depend on the whole corpus (document frequencies, average length). So:
   quarter of the rows are masked the index is rebuilt.
 * adding or replacing a tool marks the index stale; the next search rebuilds it from the
   tokens kept per tool, so nothing is analysed twice and a burst of additions costs one
-  rebuild. At 20,000 tools a rebuild takes well under a second (benchmarks/retrieval.py).
+  rebuild (at 20,000 tools one to two seconds here, see benchmarks/retrieval.py).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from callgate._extras import require
+from callgate.retrieval._analysis import Analyzer, Term, TermKind
 from callgate.retrieval._card import Card
 from callgate.retrieval._fusion import top_rows
 
-__all__ = ["Analyzer", "LexicalIndex", "LexicalSettings"]
+__all__ = ["LexicalIndex", "LexicalSettings", "QueryTerms"]
 
-_CAMEL_LOWER = re.compile(r"([a-z0-9])([A-Z])")
-_CAMEL_UPPER = re.compile(r"([A-Z]+)([A-Z][a-z])")
-_WORD = re.compile(r"[^\W_]+")
-_CYRILLIC = re.compile(r"[а-яё]")
-_CACHE_LIMIT = 200_000
+QueryTerms = Mapping[str, float]
+"""Index terms of a query, each once, with the weight it counts with."""
+
+_MARK: dict[TermKind, str] = {"stem": "", "word": "=", "head": "~"}
+"""Written forms and stem heads live in the same vocabulary as stems, marked apart."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LexicalSettings:
-    """BM25 parameters and how much each part of a card counts."""
+    """BM25 parameters and how much each part of a card and each kind of term counts."""
 
     k1: float = 1.2
     """Term-frequency saturation."""
@@ -43,46 +47,17 @@ class LexicalSettings:
     """Times the name words are repeated in the indexed text: a name is short and precise."""
     tag_weight: int = 2
     parameter_weight: int = 1
+    context_weight: int = 1
+    """Times the server / namespace words are repeated."""
+    word_weight: float = 0.3
+    """Weight of a query word matched as written (0 leaves written forms out of the index)."""
+    head_weight: float = 0.3
+    """Weight of a query word matched by the head of its stem (0 leaves heads out)."""
     method: str = "lucene"
     """A bm25s scoring variant: `lucene`, `robertson`, `atire`, `bm25l` or `bm25+`."""
 
-
-class Analyzer:
-    """Text to index terms: split identifiers, lower-case, drop stop words, stem.
-
-    Words in Cyrillic are stemmed as Russian, all others as English; one catalog often
-    mixes both, and a query in either language must still meet a card in the other
-    only through shared identifiers, which stay unstemmed enough to match.
-    """
-
-    def __init__(self, *, stopwords: Iterable[str] | None = None) -> None:
-        stemmer = require("Stemmer", extra="retrieval", package="PyStemmer")
-        self._english = stemmer.Stemmer("english")
-        self._russian = stemmer.Stemmer("russian")
-        if stopwords is None:
-            words = require("bm25s.stopwords", extra="retrieval", package="bm25s")
-            stopwords = (*words.STOPWORDS_EN_PLUS, *words.STOPWORDS_RUSSIAN)
-        self.stopwords = frozenset(stopwords)
-        self._stems: dict[str, str] = {}
-
-    def __call__(self, text: str) -> list[str]:
-        spaced = _CAMEL_UPPER.sub(r"\1 \2", _CAMEL_LOWER.sub(r"\1 \2", text)).lower()
-        terms = []
-        for word in _WORD.findall(spaced):
-            # One-letter words and bare numbers match everything and mean nothing here.
-            if len(word) < 2 or word.isdigit() or word in self.stopwords:
-                continue
-            terms.append(self._stem(word))
-        return terms
-
-    def _stem(self, word: str) -> str:
-        stem = self._stems.get(word)
-        if stem is None:
-            if len(self._stems) > _CACHE_LIMIT:
-                self._stems.clear()
-            stemmer = self._russian if _CYRILLIC.search(word) else self._english
-            stem = self._stems[word] = stemmer.stemWord(word)
-        return stem
+    def weight(self, kind: TermKind) -> float:
+        return {"stem": 1.0, "word": self.word_weight, "head": self.head_weight}[kind]
 
 
 class LexicalIndex:
@@ -108,6 +83,10 @@ class LexicalIndex:
         self._terms[name] = terms
         self._stale = True
 
+    def terms(self, name: str) -> list[str]:
+        """The indexed terms of `name` (empty when it is not indexed)."""
+        return self._terms.get(name, [])
+
     def discard(self, name: str) -> None:
         """Stop finding `name`; masks its row and rebuilds only when many rows are masked."""
         if self._terms.pop(name, None) is None:
@@ -122,26 +101,59 @@ class LexicalIndex:
     def terms_of(self, card: Card) -> list[str]:
         """The indexed terms of a card, with the configured repetitions per part."""
         s = self.settings
-        analyze = self.analyzer
-        terms = analyze(" ".join(card.words)) * s.name_weight
-        terms += analyze(card.description)
-        terms += analyze(" ".join(card.parameters)) * s.parameter_weight
-        terms += analyze(" ".join(card.enums))
-        terms += analyze(" ".join(card.tags)) * s.tag_weight
-        return terms
+        parts = (
+            (" ".join(card.words), s.name_weight),
+            (card.description, 1),
+            (" ".join(card.parameters), s.parameter_weight),
+            (" ".join(card.enums), 1),
+            (" ".join(card.tags), s.tag_weight),
+            (" ".join(card.context), s.context_weight),
+        )
+        out: list[str] = []
+        for text, times in parts:
+            if text and times > 0:
+                out += self._marked(self.analyzer.terms(text)) * times
+        return out
 
-    def rank(self, terms: Sequence[str], depth: int) -> tuple[list[str], list[float]]:
-        """Names of the best-scoring cards for the query terms, with their BM25 scores."""
+    def query_terms(self, text: str) -> dict[str, float]:
+        """The terms of a query, each counted once, weighted by kind.
+
+        A word the user repeats ("weather today and weather tomorrow") says nothing more
+        about the tool wanted; counted each time it lets one word outweigh the others.
+        """
+        out: dict[str, float] = {}
+        for term, kind in self.analyzer.terms(text):
+            weight = self.settings.weight(kind)
+            if weight > 0:
+                marked = _MARK[kind] + term
+                out[marked] = max(out.get(marked, 0.0), weight)
+        return out
+
+    def _marked(self, terms: Sequence[Term]) -> list[str]:
+        return [_MARK[kind] + term for term, kind in terms if self.settings.weight(kind) > 0]
+
+    def rank(self, terms: QueryTerms, depth: int) -> tuple[list[str], list[float]]:
+        """Names of the best-scoring cards for weighted query terms, with their scores."""
         self._build()
-        if self._retriever is None or not terms:
+        retriever = self._retriever
+        if retriever is None or not terms:
             return [], []
-        # A repeated query word counts each time: counting it once gained 0.5 points of
-        # recall@5 on BFCL non-live but lost more on the LiveMCPBench set (see
-        # docs/retrieval.md), so the plain BM25 query model stays.
-        ids = self._retriever.get_tokens_ids(list(terms))
-        if not ids:
+        import numpy as np
+
+        vocab = retriever.vocab_dict
+        found = [(vocab[t], w) for t, w in terms.items() if t in vocab]
+        if not found:
             return [], []
-        scores = self._retriever.get_scores_from_ids(ids)
+        # bm25s keeps each term's precomputed scores as a column of a sparse matrix;
+        # a weighted query is the weighted sum of its terms' columns.
+        matrix = retriever.scores
+        data, indices, indptr = matrix["data"], matrix["indices"], matrix["indptr"]
+        scores = np.zeros(matrix["num_docs"], dtype=np.float32)
+        for token, weight in found:
+            start, end = indptr[token], indptr[token + 1]
+            scores[indices[start:end]] += weight * data[start:end]
+        if retriever.nonoccurrence_array is not None:  # bm25l and bm25+ score absent terms
+            scores += sum(w * retriever.nonoccurrence_array[t] for t, w in found)
         scores[~self._alive] = 0.0
         rows = top_rows(scores, depth)
         return [self._rows[r] for r in rows], [float(scores[r]) for r in rows]

@@ -12,10 +12,13 @@ import re
 
 __all__ = ["identifiers", "joined", "segments"]
 
-_SENTENCE_END = re.compile(r"(?<=[.?!;:。？！；])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.?!;:])\s+|(?<=[。？！；])\s*|\n+")
 _CLAUSE_JOIN = re.compile(
     r",?\s+\b(?:and then|then|also|after that|afterwards|finally|additionally|lastly|next|"
-    r"а также|а потом|потом|затем|после этого|также|ещё|еще)\b,?\s*",
+    r"in addition(?: to that)?|besides|"
+    r"а также|а потом|потом|затем|после этого|также|ещё|еще)\b,?\s*"
+    # Chinese has no spaces to mark word boundaries: its chaining words stand alone.
+    r"|[，,]?\s*(?:然后|接着|之后|随后|并且|同时|另外)[，,]?\s*",
     re.IGNORECASE,
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.\-]*\w")
@@ -28,6 +31,12 @@ def segments(text: str) -> list[str]:
     for sentence in _SENTENCE_END.split(text):
         parts += _CLAUSE_JOIN.split(sentence)
     found = [p.strip() for p in parts if p and p.strip()]
+    return found[:_MAX_SEGMENTS]
+
+
+def clauses(text: str) -> list[str]:
+    """The parts of `text` between chaining words (`then`, `also`, ...), in order."""
+    found = [p.strip() for p in _CLAUSE_JOIN.split(text) if p and p.strip()]
     return found[:_MAX_SEGMENTS]
 
 

@@ -38,7 +38,7 @@ def select_tools(
     chosen = {t.name: t for t in _resolve(index, pinned) if allowed is None or allowed(t)}
     found: dict[str, Tool] = {}
     reserve: list[Tool] = []
-    for hit in index.ranked(query, context=context, allowed=allowed):
+    for hit in index.ranked(query, context=context, allowed=allowed, room=k):
         if len(found) >= k:
             break
         tool = _current(index, hit.tool, allowed)
