@@ -9,10 +9,17 @@ Every path does the same job: the argument text `{"city": "Moscow", "days": 3}` 
 wrote it, parsed, validated and handed to the same forecast tool `(city: str, days: int = 3)
 -> str`, async or sync, whose answer comes back. Each path's answer is checked once before
 timing, so no path is timed on an error route. A case is timed as a loop of calls (about
-`--sample-seconds` per sample); every repeat takes one sample of every case, in an order
-rotated by one each repeat, so that load from elsewhere on the shared machine hits all cases
-alike. Reported: the median and quartiles of the samples, and ratios taken within a repeat
-(each sample against the floor's sample of the same repeat), their median and quartiles.
+`--sample-seconds` per sample); every repeat takes one sample of every case (and of the
+durable row), in an order rotated by one step each repeat, so that load from elsewhere on the
+shared machine hits all cases alike. Samples are short and many: on a loaded machine a
+process gets a whole core, half of one or a third for a few milliseconds at a time, so a
+short sample is either undisturbed or visibly slowed, and neighbouring samples of a repeat
+mostly share their luck. Reported: the median and quartiles of the samples (elapsed time);
+ratios taken within a repeat (each sample against the floor's sample of the same repeat),
+their median and quartiles, on which the targets are judged; the same ratio of the fastest
+sample of each side; and the ratio of CPU times (the process's, all threads), which load
+from elsewhere does not inflate (for paths that hand work to a thread it leaves out the time
+spent waiting for the thread to be scheduled, which elapsed time includes).
 
 Floors (the strongest simple method, no framework):
 - `floor_async`: `json.loads` + jsonschema-rs `Validator.is_valid` + `await forecast(**args)`
@@ -55,10 +62,11 @@ Peers, each through its own public path, as read in the installed source:
   `Client.call_tool(name, json.loads(args_text))` (the MCP host parses the model's text) over
   the two in-process connections the SDK offers: `Client(server)` (the default: requests go
   to the server's handler through a `DirectDispatcher` pair, no JSON-RPC framing), and
-  `Client(server, mode="legacy")` (the in-memory transport: `InMemoryTransport` streams with
-  JSON-RPC messages and the initialize handshake). The server validates the arguments against
-  the tool's pydantic model, calls it (a sync function through `anyio.to_thread`) and wraps the
-  result as `CallToolResult`. Equivalent of a gateway's `gate.call`.
+  `Client(server, mode="legacy")` (the in-memory transport: `InMemoryTransport` memory streams
+  carrying JSON-RPC message objects, not bytes, after the initialize handshake). The server
+  validates the arguments against the tool's pydantic model, calls it (a sync function through
+  `anyio.to_thread`) and wraps the result as `CallToolResult`. Equivalent of a gateway's
+  `gate.call`.
 A peer that is not installed is reported as unavailable (with the install command), never
 replaced by a stand-in.
 
@@ -68,11 +76,12 @@ executed and recorded as a hash-chained receipt; after the run the chain is veri
 exactly-once checked with `gate_store`'s own check. Several processes and PostgreSQL:
 `benchmarks/gate_store.py`.
 
-Targets (issue 11, item 10): `gate.call` of an async read tool at most 2x `floor_async` and
+Targets: `gate.call` of an async read tool at most 2x `floor_async` and
 faster than every peer's equivalent path; `run_batch` of one call and `call_sync` of an async
 tool within 1.2x `gate.call`; the inline sync tool at most 2x `floor_sync`; the default thread
 path at least 2x faster than the best peer's sync path; at least 2,000 durable write calls/s
-with SQLite in one process. Each is printed with the measured median and whether it is met.
+with SQLite in one process. Each is printed with the measured median, the best-sample and
+CPU-time ratios beside it, and whether it is met (on the median of elapsed-time ratios).
 """
 
 from __future__ import annotations
@@ -98,7 +107,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import jsonschema_rs
 
@@ -109,8 +118,6 @@ from _data import RESULTS
 
 import callgate
 from callgate import Gate, ToolCall, tool
-
-T = TypeVar("T")
 
 ARGS_TEXT = '{"city": "Moscow", "days": 3}'
 EXPECTED = "Moscow: sunny for 3 days"
@@ -152,6 +159,16 @@ CG_FORECAST_SYNC = tool(effect="read")(forecast_sync)
 CG_FORECAST_INLINE = tool(effect="read", run_in="inline", name="forecast_inline")(forecast_sync)
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Series:
+    """Microseconds per call, one value per repeat: elapsed time, and the CPU time the
+    process was given meanwhile (all its threads), which load from elsewhere does not
+    inflate."""
+
+    wall: list[float]
+    cpu: list[float]
+
+
 @dataclass(kw_only=True, slots=True)
 class Case:
     """One timed path: `fn` makes one call, `answer` reads the forecast text from its result."""
@@ -164,7 +181,7 @@ class Case:
     is_async: bool = True
     floor: str | None = None
     iterations: int = 0
-    samples: list[float] = field(default_factory=list)
+    times: Series = field(default_factory=lambda: Series(wall=[], cpu=[]))
 
 
 # -- the cases ------------------------------------------------------------------------------
@@ -233,7 +250,7 @@ def callgate_cases(gate: Gate) -> list[Case]:
     ]  # fmt: skip
 
 
-def openai_agents_cases() -> list[Case]:
+async def openai_agents_cases(stack: contextlib.AsyncExitStack) -> list[Case]:
     from agents import function_tool, set_tracing_disabled
     from agents.tool_context import ToolContext
 
@@ -363,15 +380,12 @@ async def mcp_cases(stack: contextlib.AsyncExitStack) -> list[Case]:
     return cases
 
 
-PEERS: dict[str, Callable[[contextlib.AsyncExitStack], Awaitable[list[Case]]]] = {
-    "openai-agents": lambda stack: _ready(openai_agents_cases()),
+Opener = Callable[[contextlib.AsyncExitStack], Awaitable[list[Case]]]
+PEERS: dict[str, Opener] = {
+    "openai-agents": openai_agents_cases,
     "pydantic-ai": pydantic_ai_cases,
     "mcp": mcp_cases,
 }
-
-
-async def _ready(value: T) -> T:
-    return value
 
 
 # -- keeping peers' connections open across the run -----------------------------------------
@@ -385,9 +399,7 @@ class Held:
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
-    async def open(
-        self, openers: dict[str, Callable[[contextlib.AsyncExitStack], Awaitable[list[Case]]]]
-    ) -> tuple[list[Case], dict[str, str]]:
+    async def open(self, openers: dict[str, Opener]) -> tuple[list[Case], dict[str, str]]:
         ready: asyncio.Future[tuple[list[Case], dict[str, str]]] = (
             asyncio.get_running_loop().create_future()
         )
@@ -396,20 +408,17 @@ class Held:
 
     async def _keep(
         self,
-        openers: dict[str, Callable[[contextlib.AsyncExitStack], Awaitable[list[Case]]]],
+        openers: dict[str, Opener],
         ready: asyncio.Future[tuple[list[Case], dict[str, str]]],
     ) -> None:
-        cases: list[Case] = []
-        status: dict[str, str] = {}
-        async with contextlib.AsyncExitStack() as stack:
-            for peer, opener in openers.items():
-                try:
-                    cases += await opener(stack)
-                    status[peer] = "measured"
-                except ImportError as exc:
-                    status[peer] = f"unavailable ({exc.name} not installed): {BENCH_EXTRA}"
-            ready.set_result((cases, status))
-            await self._stop.wait()
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                ready.set_result(await open_peers(openers, stack))
+                await self._stop.wait()
+        except BaseException as exc:
+            if ready.done():
+                raise
+            ready.set_exception(exc)
 
     async def close(self) -> None:
         self._stop.set()
@@ -417,26 +426,44 @@ class Held:
             await self._task
 
 
+async def open_peers(
+    openers: dict[str, Opener], stack: contextlib.AsyncExitStack
+) -> tuple[list[Case], dict[str, str]]:
+    """Every peer that can be driven here; the others say why not."""
+    cases: list[Case] = []
+    status: dict[str, str] = {}
+    for peer, opener in openers.items():
+        try:
+            cases += await opener(stack)
+            status[peer] = "measured"
+        except ImportError as exc:
+            status[peer] = f"unavailable ({exc.name} not installed): {BENCH_EXTRA}"
+        except Exception as exc:  # a peer's API moved: report it, measure the rest
+            status[peer] = f"not measured: {type(exc).__name__}: {exc}"
+    return cases, status
+
+
 # -- timing ---------------------------------------------------------------------------------
 
 
-async def _loop_async(fn: Callable[[], Awaitable[Any]], n: int) -> float:
-    start = time.perf_counter()
+async def _loop_async(fn: Callable[[], Awaitable[Any]], n: int) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
     for _ in range(n):
         await fn()
-    return (time.perf_counter() - start) / n * 1e6
+    return (time.perf_counter() - wall) / n * 1e6, (time.process_time() - cpu) / n * 1e6
 
 
-def _loop_sync(fn: Callable[[], Any], n: int) -> float:
-    start = time.perf_counter()
+def _loop_sync(fn: Callable[[], Any], n: int) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
     for _ in range(n):
         fn()
-    return (time.perf_counter() - start) / n * 1e6
+    return (time.perf_counter() - wall) / n * 1e6, (time.process_time() - cpu) / n * 1e6
 
 
-def sample(case: Case, loop: asyncio.AbstractEventLoop, n: int) -> float:
-    """Microseconds per call over `n` calls. Async cases run as one task of `loop`; sync
-    cases run from plain synchronous code (the loop is not running between samples)."""
+def sample(case: Case, loop: asyncio.AbstractEventLoop, n: int) -> tuple[float, float]:
+    """Elapsed and CPU microseconds per call over `n` calls. Async cases run as one task of
+    `loop`; sync cases run from plain synchronous code (the loop is not running between
+    samples)."""
     if case.is_async:
         return loop.run_until_complete(_loop_async(case.fn, n))
     return _loop_sync(case.fn, n)
@@ -446,7 +473,7 @@ def calibrate(case: Case, loop: asyncio.AbstractEventLoop, seconds: float) -> in
     """How many calls make a sample of about `seconds` (after warming the path up)."""
     n = 16
     while True:
-        per_call = sample(case, loop, n)
+        per_call, _ = sample(case, loop, n)
         if per_call * n >= seconds * 1e6 / 4:
             return max(16, round(seconds * 1e6 / per_call))
         n *= 4
@@ -516,7 +543,9 @@ class Durable:
 
 
 def spread(values: list[float]) -> dict[str, float]:
-    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    q1, q2, q3 = statistics.quantiles(
+        values * 2 if len(values) == 1 else values, n=4, method="inclusive"
+    )
     digits = 3 if q2 < 100 else 1
     return {
         "median": round(q2, digits),
@@ -546,6 +575,8 @@ class Target:
     values: list[float]
     best: float
     """The same measure from the best (least disturbed) sample of each side."""
+    cpu: list[float] | None = None
+    """The same ratio of CPU times."""
     op: str
     bound: float
 
@@ -555,22 +586,39 @@ class Target:
             "target": f"{self.name} {self.op} {self.bound:g}",
             "measured": s,
             "best_samples": round(self.best, 3),
+            "cpu_time": None if self.cpu is None else spread(self.cpu),
             "met": OPS[self.op](s["median"], self.bound),
         }
 
 
-def versus(name: str, a: list[float], b: list[float], op: str, bound: float) -> Target:
-    """A target on the time ratio a/b."""
-    return Target(name=name, values=ratios(a, b), best=min(a) / min(b), op=op, bound=bound)
+def versus(name: str, a: Series, b: Series, op: str, bound: float) -> Target:
+    """A target on the time ratio a/b, taken within each repeat."""
+    return Target(
+        name=name,
+        values=ratios(a.wall, b.wall),
+        best=min(a.wall) / min(b.wall),
+        cpu=ratios(a.cpu, b.cpu),
+        op=op,
+        bound=bound,
+    )
+
+
+def fastest(series: list[Series]) -> Series:
+    """Per repeat, the fastest of several paths."""
+    return Series(
+        wall=[min(column) for column in zip(*(s.wall for s in series), strict=True)],
+        cpu=[min(column) for column in zip(*(s.cpu for s in series), strict=True)],
+    )
 
 
 def targets(by: dict[str, Case], durable: Durable) -> list[Target]:
-    def of(name: str) -> list[float]:
-        return by[name].samples
+    def of(name: str) -> Series:
+        return by[name].times
 
+    peers = [c for c in by.values() if c.group == "peer"]
     found = [versus("gate.call / floor_async", of("gate_call"), of("floor_async"), "<=", 2.0)]
-    for peer in (c for c in by.values() if c.group == "peer" and c.floor == "floor_async"):
-        found.append(versus(f"gate.call / {peer.name}", of("gate_call"), peer.samples, "<", 1.0))
+    for peer in (c for c in peers if c.floor == "floor_async"):
+        found.append(versus(f"gate.call / {peer.name}", of("gate_call"), peer.times, "<", 1.0))
     found += [
         versus("gate.run_batch([call]) / gate.call", of("gate_run_batch"), of("gate_call"),
                "<=", 1.2),
@@ -579,9 +627,9 @@ def targets(by: dict[str, Case], durable: Durable) -> list[Target]:
         versus("gate.call inline sync tool / floor_sync", of("gate_call_inline"),
                of("floor_sync"), "<=", 2.0),
     ]  # fmt: skip
-    peers_sync = [c.samples for c in by.values() if c.group == "peer" and c.floor == "floor_sync"]
+    peers_sync = [c.times for c in peers if c.floor == "floor_sync"]
     if peers_sync:
-        best_peer = [min(column) for column in zip(*peers_sync, strict=True)]
+        best_peer = fastest(peers_sync)
         found.append(
             versus(
                 "best peer sync path / gate.call thread path",
@@ -609,12 +657,14 @@ def case_report(case: Case, by: dict[str, Case]) -> dict[str, Any]:
         "group": case.group,
         "what": case.what,
         "iterations_per_sample": case.iterations,
-        "us_per_call": spread(case.samples),
+        "us_per_call": spread(case.times.wall),
+        "cpu_us_per_call": spread(case.times.cpu),
     }
     if case.floor is not None:
-        floor = by[case.floor].samples
-        row["vs_floor"] = {case.floor: spread(ratios(case.samples, floor))}
-        row["best_vs_floor"] = round(min(case.samples) / min(floor), 3)
+        floor = by[case.floor].times
+        row["vs_floor"] = {case.floor: spread(ratios(case.times.wall, floor.wall))}
+        row["best_vs_floor"] = round(min(case.times.wall) / min(floor.wall), 3)
+        row["cpu_vs_floor"] = spread(ratios(case.times.cpu, floor.cpu))
     return row
 
 
@@ -647,27 +697,28 @@ def environment() -> dict[str, Any]:
 
 
 def markdown(report: dict[str, Any]) -> str:
-    head = "| path | what is timed | µs per call, median (p25–p75) | × its floor (p25–p75) |"
-    lines = [head, "|---|---|---|---|"]
+    lines = [
+        "| path | what is timed | µs per call | × its floor | × its floor, CPU time |",
+        "|---|---|---|---|---|",
+    ]
     for name, row in report["cases"].items():
-        us = row["us_per_call"]
-        ratio = "1 (floor)"
+        ratio, cpu = "1 (floor)", "1"
         for floor, r in row.get("vs_floor", {}).items():
-            ratio = f"{r['median']:.2f} ({r['p25']:.2f}–{r['p75']:.2f}) × {floor}"
+            ratio = f"{_cell(r)} × {floor}"
+            cpu = f"{row['cpu_vs_floor']['median']:.2f}"
         lines.append(
-            f"| `{name}` | {row['what']} | {us['median']:.2f} ({us['p25']:.2f}–{us['p75']:.2f})"
-            f" | {ratio} |"
+            f"| `{name}` | {row['what']} | {_cell(row['us_per_call'])} | {ratio} | {cpu} |"
         )
     lines += [
         "",
-        "| target | measured, median (p25–p75) | from the best samples | met |",
-        "|---|---|---|---|",
+        "| target | measured | from the best samples | CPU time | met |",
+        "|---|---|---|---|---|",
     ]
     for t in report["targets"]:
-        m = t["measured"]
+        cpu = "" if t["cpu_time"] is None else f"{t['cpu_time']['median']:g}"
+        met = "yes" if t["met"] else "no"
         lines.append(
-            f"| {t['target']} | {m['median']:g} ({m['p25']:g}–{m['p75']:g}) | "
-            f"{t['best_samples']:g} | {'yes' if t['met'] else 'no'} |"
+            f"| {t['target']} | {_cell(t['measured'])} | {t['best_samples']:g} | {cpu} | {met} |"
         )
     durable = report["durable"]
     lines += ["", f"Durable ({durable['what']}):", ""]
@@ -683,6 +734,10 @@ def markdown(report: dict[str, Any]) -> str:
         "Peers: " + "; ".join(f"{peer} {status}" for peer, status in report["peers"].items()),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _cell(s: dict[str, float]) -> str:
+    return f"{s['median']:.4g} ({s['p25']:.4g}–{s['p75']:.4g})"
 
 
 # -- running --------------------------------------------------------------------------------
@@ -717,8 +772,9 @@ def measure(settings: Settings) -> dict[str, Any]:
             "sample_seconds": settings.sample_seconds,
             "arguments": ARGS_TEXT,
             "statistic": "per case: median and quartiles of the per-repeat samples (µs per "
-            "call); ratios: taken within each repeat, then median and quartiles; "
-            "best_vs_floor / best_samples: the same ratio of the fastest sample of each side",
+            "call, elapsed); ratios: taken within each repeat, then median and quartiles; "
+            "best_vs_floor / best_samples: the same ratio of the fastest sample of each side; "
+            "cpu: the same from the process's CPU time (all threads) instead of elapsed time",
             "peers": peers,
             "cases": {c.name: case_report(c, by) for c in cases},
             "durable": durable.finish(),
@@ -755,7 +811,9 @@ def run_repeats(
 
 
 def take(case: Case, loop: asyncio.AbstractEventLoop) -> None:
-    case.samples.append(sample(case, loop, case.iterations))
+    wall, cpu = sample(case, loop, case.iterations)
+    case.times.wall.append(wall)
+    case.times.cpu.append(cpu)
 
 
 def profile(calls: int) -> None:
@@ -774,14 +832,25 @@ def profile(calls: int) -> None:
     profiler.disable()
     gate.close()
     print(f"callgate from {Path(callgate.__file__).resolve().parent}; {calls} calls")
-    pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("tottime").print_stats(25)
+    by_file: dict[str, float] = {}
+    for (file, _, _), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        key = {"~": "(built-in functions)", "<string>": "(generated __init__)"}.get(file, file)
+        key = key.split("/src/", 1)[-1] if "/src/" in key else key.rsplit("/", 1)[-1]
+        by_file[key] = by_file.get(key, 0.0) + own
+    total = sum(by_file.values())
+    print("own time by file (share of the profiled total):")
+    for key, own in sorted(by_file.items(), key=lambda kv: -kv[1])[:15]:
+        print(f"  {own / total:6.1%}  {own / calls * 1e6:6.2f} us/call  {key}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a short run (5 repeats)")
+    parser.add_argument("--quick", action="store_true", help="a short run (11 repeats)")
     parser.add_argument("--repeats", type=int, default=None)
     parser.add_argument("--sample-seconds", type=float, default=None)
+    parser.add_argument("--durable-seconds", type=float, default=None, help="per sample")
     parser.add_argument("--out", type=Path, default=RESULTS / "gate_overhead.json")
     parser.add_argument("--profile", type=int, nargs="?", const=50_000, default=None)
     args = parser.parse_args()
@@ -789,9 +858,9 @@ def main() -> None:
         profile(args.profile)
         return
     settings = Settings(
-        repeats=args.repeats or (5 if args.quick else 21),
-        sample_seconds=args.sample_seconds or (0.03 if args.quick else 0.1),
-        durable_seconds=0.2 if args.quick else 0.5,
+        repeats=args.repeats or (11 if args.quick else 101),
+        sample_seconds=args.sample_seconds or 0.01,
+        durable_seconds=args.durable_seconds or (0.1 if args.quick else 0.2),
         mode="quick" if args.quick else "full",
     )
     report = measure(settings)
