@@ -38,11 +38,6 @@ class Rendered:
     strict: frozenset[str] = frozenset()
     """Canonical names of the tools sent in strict mode."""
 
-    def context(self) -> WireContext:
-        return WireContext(
-            dialect=self.dialect, aliases=self.aliases, tools=self.tools, strict=self.strict
-        )
-
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class WireTool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -140,7 +140,3 @@ def _name_results(messages: Iterable[Message]) -> list[Message]:
             message = replace(message, results=results)
         out.append(message)
     return out
-
-
-def calls_by_id(messages: Iterable[Message]) -> Mapping[str, ToolCall]:
-    return {c.id: c for m in messages for c in m.calls}

@@ -10,7 +10,6 @@ from callgate.schema._compile import (
     Retriever,
     SchemaCompiler,
     compile_schema,
-    draft_of,
 )
 from callgate.schema._defaults import defaults_filler, fill_defaults
 from callgate.schema._example import example_for
@@ -50,7 +49,6 @@ __all__ = [
     "defaults_filler",
     "describe_errors",
     "display_path",
-    "draft_of",
     "escape_lone_surrogates",
     "example_for",
     "fill_defaults",

@@ -20,7 +20,6 @@ __all__ = [
     "Retriever",
     "SchemaCompiler",
     "compile_schema",
-    "draft_of",
 ]
 
 Retriever = Callable[[str], Any]
@@ -28,24 +27,6 @@ Retriever = Callable[[str], Any]
 
 MAX_SCHEMA_DEPTH = 100
 """Deepest nesting of objects and arrays accepted in a schema (real ones stay under 20)."""
-
-_DRAFTS: tuple[tuple[str, type[jsonschema_rs.Validator]], ...] = (
-    ("draft-07", jsonschema_rs.Draft7Validator),
-    ("draft-06", jsonschema_rs.Draft6Validator),
-    ("draft-04", jsonschema_rs.Draft4Validator),
-    ("draft/2019-09", jsonschema_rs.Draft201909Validator),
-    ("draft/2020-12", jsonschema_rs.Draft202012Validator),
-)
-
-
-def draft_of(schema: Mapping[str, Any] | bool) -> type[jsonschema_rs.Validator]:
-    """The validator class for the draft a schema declares; 2020-12 when it declares none."""
-    declared = schema.get("$schema") if isinstance(schema, Mapping) else None
-    if isinstance(declared, str):
-        for marker, cls in _DRAFTS:
-            if marker in declared:
-                return cls
-    return jsonschema_rs.Draft202012Validator
 
 
 def _no_remote(uri: str) -> Any:
