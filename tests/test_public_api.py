@@ -63,6 +63,7 @@ def test_top_level_names() -> None:
         "FromContext",
         "Gate",
         "MissingExtraError",
+        "OutcomeUnknownError",
         "Policy",
         "Redactor",
         "Route",

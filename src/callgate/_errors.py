@@ -6,7 +6,8 @@
     ├── UnknownToolError           a name the catalog lacks (with did-you-mean candidates)
     └── ToolError                  raised by a tool on purpose: its message reaches the model
         ├── ConflictError          the target object changed since it was read (stale version)
-        └── TransientError         the target system is briefly unavailable; safe reads may retry
+        ├── TransientError         the target system is briefly unavailable; safe reads may retry
+        └── OutcomeUnknownError    the call may or may not have taken effect (a broken link)
 
 Any other exception raised inside a tool is masked before it reaches the model.
 """
@@ -20,6 +21,7 @@ __all__ = [
     "CallgateError",
     "ConflictError",
     "MissingExtraError",
+    "OutcomeUnknownError",
     "ToolError",
     "TransientError",
     "UnknownToolError",
@@ -92,3 +94,9 @@ class ConflictError(ToolError):
 
 class TransientError(ToolError):
     """The target system is briefly unavailable; the call may succeed if repeated."""
+
+
+class OutcomeUnknownError(ToolError):
+    """The target system may or may not have applied the call (the connection broke after
+    the request was sent). A write becomes `unknown_outcome` and is never re-run blindly;
+    a read simply failed."""

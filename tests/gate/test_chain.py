@@ -14,6 +14,7 @@ from callgate import (
     ConflictError,
     Context,
     Decline,
+    OutcomeUnknownError,
     Route,
     ToolCall,
     ToolError,
@@ -180,3 +181,33 @@ async def test_an_approved_call_runs_once_and_its_replay_is_recorded_again(gate:
     await _routed_once(gate, Route.COMPLETED, lambda: gate.resume(held.approval_id or ""))
     again = await gate.resume(held.approval_id)
     assert again.replayed and again.route is Route.COMPLETED
+
+
+async def test_a_tool_that_cannot_tell_gives_unknown_outcome_for_a_write(gate: Gate) -> None:
+    ran: list[str] = []
+
+    @tool(effect="write")
+    def post(key: str) -> str:
+        """Post over a link that breaks after sending."""
+        ran.append(key)
+        raise OutcomeUnknownError("the connection broke after the request was sent")
+
+    @tool(effect="read")
+    def peek(key: str) -> str:
+        """Read over the same link."""
+        raise OutcomeUnknownError("the connection broke")
+
+    with Gate([post, peek], store="sqlite://:memory:", policy=Policy([Rule.allow("a")])) as g:
+        wrote = await g.call(_call("post"), context=CTX)
+        again = await g.call(_call("post"), context=CTX)
+        read = await g.call(_call("peek"), context=CTX)
+    assert wrote.route is Route.UNKNOWN_OUTCOME and "may or may not" in wrote.content
+    assert again.route is Route.UNKNOWN_OUTCOME and ran == ["k"]  # never re-run blindly
+    assert read.route is Route.FAILED
+
+
+async def test_an_unavailable_tool_is_refused_with_why(gate: Gate) -> None:
+    refusal = Refusal(kind="unavailable", rule_id="gateway:quarantine", detail="quarantined")
+    result = await gate.refuse(_call("lookup"), refusal, context=CTX)
+    assert result.route is Route.DENIED and result.rule_id == "gateway:quarantine"
+    assert "cannot be used now: quarantined" in result.content

@@ -37,10 +37,12 @@ __all__ = [
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Refusal:
     """The host refuses a call without running it (the agent loop's limits and circuit
-    breaker): routed `denied` under `rule_id`, recorded like every other route."""
+    breaker, a gateway's quarantined tool): routed `denied` under `rule_id`, recorded like
+    every other route."""
 
-    kind: Literal["stopped", "limit"]
-    """`stopped`: the tool is stopped for the run; `limit`: the run reached a limit."""
+    kind: Literal["stopped", "limit", "unavailable"]
+    """`stopped`: the tool is stopped for the run; `limit`: the run reached a limit;
+    `unavailable`: the tool cannot be used now (`detail` says why, e.g. quarantined)."""
     rule_id: str
     detail: str
     """Why, in words (the breaker's reason, or the limit's name)."""

@@ -17,7 +17,7 @@ from typing import Any
 import pydantic
 
 from callgate._backoff import Clock
-from callgate._errors import ConflictError, ToolError, TransientError
+from callgate._errors import ConflictError, OutcomeUnknownError, ToolError, TransientError
 from callgate.contract import CallContext, Effect, Timings, Tool, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Outcome
@@ -138,6 +138,8 @@ class Execute:
             result = _outcome.timed_out(
                 call, tool.name, seconds, changes_state=changes, timings=timings
             )
+        elif isinstance(exc, OutcomeUnknownError) and tool.effect is not Effect.READ:
+            result = _outcome.outcome_unknown(call, tool.name, exc.message, timings)
         elif isinstance(exc, ConflictError):
             result = _outcome.conflict(call, tool.name, exc.message, timings)
         elif isinstance(exc, TransientError):

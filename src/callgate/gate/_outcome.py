@@ -34,6 +34,7 @@ __all__ = [
     "invalid_arguments",
     "masked_failure",
     "not_confirmed",
+    "outcome_unknown",
     "policy_failed",
     "reconciled",
     "refused",
@@ -176,6 +177,19 @@ def timed_out(
         name=tool,
         timings=timings,
         reason="timeout",
+    )
+
+
+def outcome_unknown(call: ToolCall, tool: str, message: str, timings: Timings) -> ToolResult:
+    """A write the target system may or may not have applied (its tool said so)."""
+    return result(
+        call,
+        Route.UNKNOWN_OUTCOME,
+        f"{tool} may or may not have taken effect ({message}). Do not call it again: its "
+        "status will be checked before any retry.",
+        name=tool,
+        timings=timings,
+        reason="outcome unknown",
     )
 
 
@@ -348,6 +362,12 @@ def refused(call: ToolCall, refusal: Refusal) -> ToolResult:
             "called. Do not call it again; use another tool or answer with what you have."
         )
         reason = f"circuit breaker: {refusal.detail}"
+    elif refusal.kind == "unavailable":
+        text = (
+            f"{name} cannot be used now: {_text(refusal.detail)}. It was not called. Do not "
+            "retry; use another tool or tell the user."
+        )
+        reason = refusal.detail
     else:
         text = (
             f"{name} was not called: the run reached its {refusal.detail} limit. Answer "

@@ -100,6 +100,7 @@ def gateway_tool(
         namespace=server.prefix,
         timeout=settings.timeout or server.settings.call_timeout,
         labels=frozenset(_labels(server, settings.labels, hints)),
+        source=server.name,
         metadata={
             "mcp_server": server.name,
             "mcp_name": upstream,
