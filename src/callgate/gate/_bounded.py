@@ -10,27 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import time
 from collections.abc import Coroutine, Generator
 from concurrent.futures import Executor
 from typing import Any
 
-__all__ = ["Continue", "Expired", "in_task", "run_async", "run_in_thread"]
+__all__ = ["Continue", "Expired", "finish_async", "in_task", "run_in_thread"]
 
 
 class Expired(Exception):
     """The gate's deadline passed (as opposed to a TimeoutError raised by the tool)."""
 
 
-async def run_async(executor: Any, kwargs: dict[str, Any], seconds: float) -> Any:
-    """An async executor under the deadline, armed only if its first step suspends."""
-    started = time.monotonic()
-    coro = executor(**kwargs)
-    try:
-        pending = coro.send(None)
-    except StopIteration as done:
-        return done.value
-    return await _deadline(Continue(coro, pending), seconds - (time.monotonic() - started))
+async def finish_async(coro: Coroutine[Any, Any, Any], pending: Any, seconds: float) -> Any:
+    """The rest of an async executor whose first step suspended (yielding `pending`), under
+    the deadline of what is left of `seconds`."""
+    return await _deadline(Continue(coro, pending), seconds)
 
 
 async def run_in_thread(

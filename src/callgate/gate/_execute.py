@@ -10,6 +10,7 @@ import asyncio
 import collections
 import secrets
 import time
+from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,7 @@ from callgate._errors import ConflictError, OutcomeUnknownError, ToolError, Tran
 from callgate.contract import CallContext, Effect, Timings, Tool, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Outcome
-from callgate.gate._bounded import Expired, run_async, run_in_thread
+from callgate.gate._bounded import Expired, finish_async, run_in_thread
 from callgate.gate._log import GateLog
 from callgate.gate._process import ProcessRunner
 from callgate.gate._render import render_value
@@ -64,7 +65,7 @@ class Execute:
         self._by_loop: dict[asyncio.AbstractEventLoop, Slots] = {}
 
     async def __call__(self, attempt: Attempt) -> Outcome:
-        tool = attempt.tool
+        tool = attempt.entry.tool
         t0 = time.perf_counter()
         # Later attempts get what is left of the call's budget; the first gets it all.
         seconds = tool.timeout or self.settings.default_timeout
@@ -78,8 +79,21 @@ class Execute:
             slots.free -= 1  # the uncontended case, without a call
         else:
             await slots.acquire()
+        executor = tool.executor
         try:
-            value = await self._invoke(tool, kwargs, seconds)
+            if tool.is_async and executor is not None:
+                # The first step runs here: a tool that never suspends costs no more frames,
+                # and its deadline is armed only if it does suspend (see `_bounded`).
+                coro = executor(**kwargs)
+                try:
+                    pending = coro.send(None)
+                except StopIteration as done:
+                    value = done.value
+                else:
+                    left = seconds - (time.perf_counter() - t0)
+                    value = await finish_async(coro, pending, left)
+            else:
+                value = await self._invoke_sync(tool, kwargs, seconds)
         except Exception as exc:
             return self._failure(attempt, exc, seconds, t0)
         finally:
@@ -90,11 +104,12 @@ class Execute:
     def _arguments(self, attempt: Attempt) -> dict[str, Any] | Outcome:
         """The executor's keyword arguments: typed by the function's own model, with the
         `CallContext` and the server-side values, when the tool has them."""
-        tool = attempt.tool
+        tool = attempt.entry.tool
+        arguments = attempt.arguments
         plain = tool.arguments_model is None and tool.context_parameter is None
-        if plain and not tool.numbers and not attempt.injected:
+        if plain and not attempt.injected and _numbers_as_declared(tool, arguments):
             # The checked arguments as they are: unpacking gives the executor its own copy.
-            return attempt.arguments  # type: ignore[return-value]
+            return arguments  # type: ignore[return-value]
         ctx = None
         if tool.context_parameter is not None:
             ctx = CallContext(
@@ -115,12 +130,10 @@ class Execute:
         kwargs.update(attempt.injected)
         return kwargs
 
-    async def _invoke(self, tool: Tool, kwargs: dict[str, Any], seconds: float) -> Any:
+    async def _invoke_sync(self, tool: Tool, kwargs: dict[str, Any], seconds: float) -> Any:
         executor = tool.executor
         if executor is None:
             raise ToolError("this tool has no executor on this host")
-        if tool.is_async:
-            return await run_async(executor, kwargs, seconds)
         if tool.run_in == "inline":
             # Declared non-blocking: it runs right here, and no deadline can interrupt it.
             return executor(**kwargs)
@@ -175,6 +188,16 @@ class Execute:
                 del self._by_loop[old]
         self._loop, self._slots = loop, slots
         return slots
+
+
+def _numbers_as_declared(tool: Tool, arguments: Mapping[str, Any]) -> bool:
+    """Whether every `int`/`float` parameter already holds that type (the usual case, so
+    the arguments need no conversion and no copy)."""
+    for name, kind in tool.numbers.items():
+        value = arguments.get(name)
+        if value is not None and type(value) is not kind:
+            return False
+    return True
 
 
 class Slots:
