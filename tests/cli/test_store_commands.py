@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Callable
@@ -169,3 +170,51 @@ def test_decisions_as_json(tmp_path: Path) -> None:
     assert json.loads(cli("approvals", "list", "--store", str(path), "--json").stdout) == []
     everything = cli("approvals", "list", "--all", "--store", str(path), "--json").stdout
     assert {a["id"] for a in json.loads(everything)} == {first, second}
+
+
+def _rewrite_consistently(path: Path) -> None:
+    """Change receipt 2 and recompute every hash after it and the head: the forgery a
+    database writer can make, which only an anchor kept elsewhere reveals."""
+    from callgate.store import receipt_hash
+
+    with SQLiteStore(path) as store:
+        receipts = store.receipts.list(limit=100)
+    db = sqlite3.connect(path)
+    prev = receipts[0].hash
+    for receipt in receipts[1:]:
+        forged = dataclasses.replace(receipt, route=Route.DENIED, prev_hash=prev)
+        digest = receipt_hash(
+            forged,
+            seq=forged.seq,
+            prev_hash=prev,
+            recorded_at=forged.recorded_at,
+            payload=forged.payload_hash,
+            version=forged.chain_version,
+        )
+        db.execute(
+            "UPDATE callgate_receipts SET route = 'denied', prev_hash = ?, hash = ? WHERE seq = ?",
+            (prev, digest, receipt.seq),
+        )
+        prev = digest
+    db.execute("UPDATE callgate_chain_head SET hash = ? WHERE id = 1", (prev,))
+    db.commit()
+    db.close()
+
+
+def test_a_published_head_reveals_a_consistent_rewrite(tmp_path: Path) -> None:
+    path = tmp_path / "cg.db"
+    _journal(path)
+    code, published = _cli("receipts", "head", "--store", str(path))
+    assert code == 0 and published.strip().count(":") == 1
+    seq, digest = published.strip().split(":")
+    assert int(seq) >= 2 and len(digest) == 64
+    code, out = _cli("receipts", "verify", "--store", str(path), "--anchor", published.strip())
+    assert code == 0 and "holds the anchor" in out
+    _rewrite_consistently(path)
+    code, _ = _cli("receipts", "verify", "--store", str(path))
+    assert code == 0  # consistent in itself: only the anchor can tell
+    code, out = _cli("receipts", "verify", "--store", str(path), "--anchor", published.strip())
+    assert code == 1 and "does not match the anchor" in out
+    code, out = _cli("receipts", "verify", "--store", str(path), "--anchor", digest)
+    assert code == 1 and "no receipt holds the anchored hash" in out
+    assert_error(cli("receipts", "verify", "--store", str(path), "--anchor", "nope"), "anchor")

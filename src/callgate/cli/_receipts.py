@@ -92,23 +92,46 @@ def show(
     emit_json(_plain(receipt))
 
 
+AnchorOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--anchor",
+        metavar="SEQ:HASH",
+        help="A head published earlier (`callgate receipts head`); the chain must still hold it.",
+    ),
+]
+
+
 @group.command()
-def verify(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
-    """Recompute the chain; name the first receipt that was edited, deleted or moved."""
+def verify(store: StoreOpt = None, anchor: AnchorOpt = None, as_json: JsonOpt = False) -> None:
+    """Recompute the chain; name the first receipt that was edited, deleted, moved or
+    rewritten, and check it against an anchor kept elsewhere."""
     with open_cli_store(store) as opened:
-        report = opened.receipts.verify()
+        report = opened.receipts.verify(anchor=anchor)
         head = opened.receipts.head()
     if as_json:
         emit_json({**dataclasses.asdict(report), "head": dataclasses.asdict(head)})
     elif report.ok:
-        typer.echo(f"ok: {report.checked} receipts, chain intact (head #{head.seq} {head.hash})")
-    else:
+        held = " and holds the anchor" if report.anchored else ""
         typer.echo(
-            f"BROKEN at receipt #{report.first_bad_seq}: {report.reason} "
-            f"({report.checked} receipts checked)",
-            err=True,
+            f"ok: {report.checked} receipts, chain intact{held} (head {head.seq}:{head.hash})"
         )
+    else:
+        where = f" at receipt #{report.first_bad_seq}" if report.first_bad_seq else ""
+        typer.echo(f"BROKEN{where}: {report.reason} ({report.checked} receipts checked)", err=True)
     raise typer.Exit(0 if report.ok else 1)
+
+
+@group.command()
+def head(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """Print the chain's head as SEQ:HASH, to publish elsewhere and pass to
+    `verify --anchor` later (a chain rewritten up to its head still fails there)."""
+    with open_cli_store(store) as opened:
+        last = opened.receipts.head()
+    if as_json:
+        emit_json(dataclasses.asdict(last))
+    else:
+        typer.echo(f"{last.seq}:{last.hash}")
 
 
 def _when(ts: float) -> str:
