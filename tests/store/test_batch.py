@@ -194,7 +194,7 @@ def test_a_settle_that_fails_as_a_whole_writes_nothing(
     assert db.receipts.verify().ok
 
 
-def test_claims_that_fail_to_insert_claim_nothing(make_store: StoreFactory) -> None:
+def test_claims_that_fail_to_insert_claim_nothing(make_store: StoreFactory, backend: str) -> None:
     db, broken = make_store(), make_store()
     original = broken._db.transaction
 
@@ -204,25 +204,36 @@ def test_claims_that_fail_to_insert_claim_nothing(make_store: StoreFactory) -> N
             yield _workers.FaultyTx(tx, "INSERT INTO callgate_idempotency", _fail)
 
     broken._db.transaction = transaction  # type: ignore[method-assign]
-    claims = broken.claim([request("c"), request("d")])
-    assert all(isinstance(c, StoreUnavailable) for c in claims)  # each member is told
+    if backend == "sqlite":  # one transaction for the batch: it fails whole, and says so
+        with pytest.raises(StoreUnavailable):
+            broken.claim([request("c"), request("d")])
+    else:
+        claims = broken.claim([request("c"), request("d")])
+        assert all(isinstance(c, StoreUnavailable) for c in claims)  # each member is told
     assert db.idempotency.get("c") is None and db.idempotency.get("d") is None
 
 
 def test_an_unreachable_database_during_a_batch_fails_only_the_members_it_stopped(
-    make_store: StoreFactory,
+    make_store: StoreFactory, backend: str
 ) -> None:
-    """`Store.claim` answers member by member: the fresh key went in with the first
-    statement and is claimed (its call runs); the database is lost on the next statement
-    (the key that already existed), whose member is told so and claims nothing."""
+    """On PostgreSQL `Store.claim` answers member by member: the fresh key went in with the
+    first statement and is claimed (its call runs); the database is lost on the next
+    statement (the key that already existed), whose member is told so and claims nothing.
+    On SQLite the batch is one transaction: it fails whole, and nothing is claimed."""
     db = make_store()
     claim(db, "taken", request_hash="h1", owner="w0")
     broken = make_store()
-    # Write transactions only: the first claims go in with a statement of their own.
+    # Write transactions only: on PostgreSQL the first claims go in with a statement of
+    # their own.
     _workers.inject(broken, "INSERT INTO callgate_idempotency", _fail)
-    fresh, taken = broken.claim([request("fresh"), request("taken")])
-    assert isinstance(fresh, Claim) and fresh.status == "claimed"
-    assert isinstance(taken, StoreUnavailable)
+    if backend == "sqlite":
+        with pytest.raises(StoreUnavailable):
+            broken.claim([request("fresh"), request("taken")])
+        assert db.idempotency.get("fresh") is None
+    else:
+        fresh, taken = broken.claim([request("fresh"), request("taken")])
+        assert isinstance(fresh, Claim) and fresh.status == "claimed"
+        assert isinstance(taken, StoreUnavailable)
     record = db.idempotency.get("taken")
     assert record is not None and record.owner == "w0"  # untouched
 

@@ -1,9 +1,10 @@
 """`AsyncStore`: the one way async code reaches a (synchronous) store.
 
-Every store call runs off the event loop, in the store's own worker threads: one for
-SQLite, whose single connection serializes everything anyway (a write may wait on another
-process's lock for the busy timeout, which must not stall the loop), and a few for
-PostgreSQL, where each call is a network round trip.
+No store call blocks the event loop. A PostgreSQL call (a network round trip) runs in the
+store's worker threads. A SQLite call is first tried right on the loop's thread with a
+connection that never waits — it takes microseconds, less than a thread hand-off — and
+goes to the store's thread (where it may wait the busy timeout for another process's write
+lock) only when it would have had to wait.
 
 The two writes of a call, `claim` and `settle`, are group-committed: while one batch is
 being written the requests that arrive queue up, and when it is done they all go into the
@@ -48,13 +49,27 @@ class AsyncStore:
 
     def __init__(self, store: Store, *, threads: int | None = None) -> None:
         self.store = store
-        workers = threads or (1 if _is_sqlite(store) else 8)
+        self._sqlite = _is_sqlite(store)
+        workers = threads or (1 if self._sqlite else 8)
         self._threads = ThreadPoolExecutor(workers, thread_name_prefix="callgate-store")
         self._claims: _Batcher[ClaimRequest, Claim] = _Batcher(self._claim_batch)
         self._settles: _Batcher[Settle, Settled] = _Batcher(self._settle_batch)
 
     async def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run one store method in the store's threads and wait for it."""
+        """Run one store method and wait for it, never blocking the
+        event loop: on SQLite it is tried right here first and goes to the store's thread
+        only if it would have to wait (`SQLiteStore.now`)."""
+        if self._sqlite:
+            from callgate.store._sqlite import SQLiteStore, WouldWait
+
+            assert isinstance(self.store, SQLiteStore)
+            try:
+                return self.store.now(fn, *args, **kwargs)
+            except WouldWait:
+                pass
+        return await self._in_thread(fn, *args, **kwargs)
+
+    async def _in_thread(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._threads, functools.partial(fn, *args, **kwargs))
 
@@ -72,6 +87,7 @@ class AsyncStore:
         self._threads.shutdown(wait=True)
 
     async def _claim_batch(self, requests: Sequence[ClaimRequest]) -> list[Claim | StoreError]:
+        # On SQLite a batch of claims is one transaction, so it can be tried right here.
         return await self.run(self.store.claim, requests)
 
     async def _settle_batch(self, requests: Sequence[Settle]) -> list[Settled | StoreError]:

@@ -98,15 +98,19 @@ class SQLIdempotency:
         raised. A `started` record whose lease has run out is turned into `unknown` here,
         once, by whichever caller sees it first.
 
-        The first claims of all keys are multi-row inserts that commit on their own (one
-        statement is atomic, and it spares PostgreSQL the BEGIN and COMMIT round trips).
-        Only keys that already existed, or repeat earlier in the list, then go through a
+        On PostgreSQL the first claims of all keys are multi-row inserts that commit on their
+        own (one statement is atomic, and it spares the BEGIN and COMMIT round trips); only
+        keys that already existed, or repeat earlier in the list, then go through a
         transaction of their own. A member whose insert failed gets that error: nothing was
-        claimed for it, while the claims made before it stand.
+        claimed for it, while the claims made before it stand. On SQLite, where a
+        transaction costs no round trip, the whole batch is one transaction: all of it is
+        claimed or (the database out of reach) none, and it can be asked again.
         """
         if not requests:
             return []
         requests = [_stored_claim(r) for r in requests]
+        if self._db.dialect == "sqlite":
+            return self._claim_together(requests)
         first: dict[str, int] = {}
         for i, request in enumerate(requests):
             first.setdefault(request.key, i)
@@ -150,20 +154,33 @@ class SQLIdempotency:
                 break
         return inserted, failed
 
+    def _claim_together(self, requests: list[ClaimRequest]) -> list[Claim | StoreError]:
+        results: list[Claim | StoreError] = []
+        with self._db.transaction(write=True) as tx:
+            for request in requests:
+                try:
+                    results.append(self._claim_in(tx, request))
+                except StoreConflict as exc:  # this member only
+                    results.append(exc)
+        return results
+
     def _claim_existing(self, request: ClaimRequest) -> Claim:
         with self._db.transaction(write=True) as tx:
-            now = self._clock()
-            inserted = tx.one(
-                _INSERT,
-                (request.key, request.request_hash, request.owner,
-                 now + request.lease_seconds, now, now),
-            )  # fmt: skip
-            if inserted is not None:
-                return Claim(status="claimed", record=_record(inserted))
-            row = tx.one(_SELECT + self._db.for_update, (request.key,))
-            if row is None:  # deleted between the two statements: no rows are ever deleted
-                raise StoreConflict(f"idempotency key {request.key!r} vanished while claiming")
-            return self._existing(tx, _record(row), request.request_hash, now)
+            return self._claim_in(tx, request)
+
+    def _claim_in(self, tx: Tx, request: ClaimRequest) -> Claim:
+        now = self._clock()
+        inserted = tx.one(
+            _INSERT,
+            (request.key, request.request_hash, request.owner,
+             now + request.lease_seconds, now, now),
+        )  # fmt: skip
+        if inserted is not None:
+            return Claim(status="claimed", record=_record(inserted))
+        row = tx.one(_SELECT + self._db.for_update, (request.key,))
+        if row is None:  # deleted between the two statements: no rows are ever deleted
+            raise StoreConflict(f"idempotency key {request.key!r} vanished while claiming")
+        return self._existing(tx, _record(row), request.request_hash, now)
 
     def _existing(self, tx: Tx, record: IdempotencyRecord, request_hash: str, now: float) -> Claim:
         if record.request_hash != request_hash:

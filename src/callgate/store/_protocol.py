@@ -195,8 +195,9 @@ class Store(Protocol):
     def claim(self, requests: Sequence[ClaimRequest]) -> list[Claim | StoreError]:
         """Claim each request's key for its owner, or report what holds it (see
         `Claim.status`); one call is a batch of one. A member whose claim could not be
-        made (a refusal, or the database out of reach) gets that error as its entry, and
-        nothing was claimed for it; the others' claims stand."""
+        made gets that error as its entry, and nothing was claimed for it; the others'
+        claims stand. A store that claims a batch in one transaction (SQLite) raises
+        `StoreUnavailable` instead when it cannot, and then nothing was claimed."""
         ...
 
     def settle(self, requests: Sequence[Settle]) -> list[Settled | StoreError]:

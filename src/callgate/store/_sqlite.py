@@ -12,16 +12,17 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from callgate.store._db import Clock, Row, Tx
 from callgate.store._errors import StoreUnavailable
 from callgate.store._sql_store import SQLStore
 
-__all__ = ["SQLiteDatabase", "SQLiteStore"]
+__all__ = ["SQLiteDatabase", "SQLiteStore", "WouldWait"]
 
 # Primary result codes that mean "cannot use the database now", as opposed to a bug in a
 # statement: busy or locked past the timeout, read-only, I/O failure, disk full, cannot
@@ -131,6 +132,10 @@ class SQLiteDatabase:
         try:
             self._conn = self._connect(path, busy_timeout, durable)
             self._identity = _identity(path)
+            # A second connection that never waits, for calls made on the event loop's own
+            # thread (`SQLiteStore.now`); an in-memory database has only the one.
+            self._quick = self._conn if self._identity is None else self._connect(path, 0, durable)
+            self._quick_lock = self._lock if self._quick is self._conn else threading.Lock()
             if self._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
                 self._conn.execute(f"PRAGMA wal_autocheckpoint = {_Checkpointer.BACKSTOP_PAGES}")
                 self._checkpointer = _Checkpointer(path, "FULL" if durable else "NORMAL")
@@ -158,36 +163,40 @@ class SQLiteDatabase:
 
     @contextmanager
     def transaction(self, *, write: bool, snapshot: bool = False) -> Iterator[Tx]:
-        with self._lock:
-            self._check_file()
-            try:
-                if not (write or snapshot):
-                    yield _SQLiteTx(self._conn)  # autocommit: each statement on its own
-                    return
-                self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                try:
-                    yield _SQLiteTx(self._conn)
-                except BaseException:
-                    self._rollback()
-                    raise
-                self._commit()
-            except sqlite3.Error as exc:
-                raise self._translate(exc) from exc
-
-    def _commit(self) -> None:
+        if _NOW.get():
+            if not self._quick_lock.acquire(blocking=False):
+                raise WouldWait  # the connection is busy in another thread
+            conn, lock = self._quick, self._quick_lock
+        else:
+            conn, lock = self._conn, self._lock
+            lock.acquire()
         try:
-            self._conn.execute("COMMIT")
+            self._check_file()
+            yield from self._run(conn, write=write, snapshot=snapshot)
+        except sqlite3.Error as exc:
+            if _NOW.get() and _busy(exc):
+                raise WouldWait from exc  # nothing was written: ask again, in a thread
+            raise self._translate(exc) from exc
+        finally:
+            lock.release()
+
+    def _run(self, conn: sqlite3.Connection, *, write: bool, snapshot: bool) -> Iterator[Tx]:
+        if not (write or snapshot):
+            yield _SQLiteTx(conn)  # autocommit: each statement on its own
+            return
+        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield _SQLiteTx(conn)
         except BaseException:
-            self._rollback()
+            _rollback(conn)
+            raise
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            _rollback(conn)
             raise
         if self._checkpointer is not None:
             self._checkpointer.committed()
-
-    def _rollback(self) -> None:
-        if self._conn.in_transaction:
-            # The connection may already be unusable; the original error is the one to report.
-            with suppress(sqlite3.Error):
-                self._conn.execute("ROLLBACK")
 
     def _check_file(self) -> None:
         """Refuse to go on when the database file was removed or replaced under us.
@@ -212,13 +221,40 @@ class SQLiteDatabase:
         """Nothing to do: `BEGIN IMMEDIATE` already serializes migrating processes."""
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._quick_lock:
             # The checkpointer first: the last connection to close checkpoints the log
             # completely and removes it.
             if self._checkpointer is not None:
                 self._checkpointer.close()
                 self._checkpointer = None
+            if self._quick is not self._conn:
+                self._quick.close()
             self._conn.close()
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+_NOW: ContextVar[bool] = ContextVar("callgate_sqlite_now", default=False)
+"""Set while `SQLiteStore.now` runs a call on the caller's thread: no waiting allowed."""
+
+
+class WouldWait(Exception):
+    """A call made with `SQLiteStore.now` would have had to wait (for another thread of this
+    process, or another process's write lock); nothing was written. Not a `StoreError`:
+    the caller asks again in a thread, where waiting is allowed."""
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        # The connection may already be unusable; the original error is the one to report.
+        with suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
 
 
 def _identity(path: str) -> tuple[int, int] | None:
@@ -252,3 +288,14 @@ class SQLiteStore(SQLStore):
         db = SQLiteDatabase(str(path), busy_timeout=busy_timeout, durable=durable)
         super().__init__(db, clock=clock)
         self.path = str(path)
+
+    def now(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run one store method right here, without waiting for anything: a SQLite call
+        that needs no lock another holds takes microseconds, less than handing it to a
+        thread. Raises `WouldWait` (nothing written) when it would have had to wait. Every
+        method of a SQLite store is one transaction, so asking again after that is safe."""
+        token = _NOW.set(True)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _NOW.reset(token)
