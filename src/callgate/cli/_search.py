@@ -11,6 +11,7 @@ not be used (or an extra is missing).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -38,12 +39,23 @@ def search_command(
     k: Annotated[int, typer.Option("-k", min=1, help="How many tools to show.")] = 8,
     dense: Annotated[
         bool,
-        typer.Option("--dense", help="Also rank by embeddings (needs the 'embeddings' extra)."),
+        typer.Option(
+            "--dense", help="Also rank by a multilingual embedding (needs the 'dense' extra)."
+        ),
     ] = False,
+    cache: Annotated[
+        Path | None,
+        typer.Option(
+            "--cache",
+            metavar="FOLDER",
+            help="Keep the index (and its embeddings) here; reused while the catalog stays "
+            "the same.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON, not a table.")] = False,
 ) -> None:
     """Search a catalog: the best tools for QUERY, best first."""
-    from callgate.retrieval import MiniLMEmbedder, ToolIndex
+    from callgate.retrieval import ToolIndex, USEEmbedder
 
     loaded = load_catalogs([catalog])
     tools = _first_of_each_name([e.tool for e in loaded.entries if e.tool is not None])
@@ -51,8 +63,10 @@ def search_command(
     if skipped:
         note(f"{skipped} declarations skipped (unreadable, or a name seen before)")
     with status(f"indexing {len(tools)} tools"):
-        index = ToolIndex(tools, embedder=MiniLMEmbedder() if dense else None)
+        index = ToolIndex(tools, embedder=USEEmbedder() if dense else None, cache=cache)
         hits = index.search(query, k)
+        if cache is not None:
+            index.save()
     rows: list[dict[str, Any]] = [
         {
             "rank": rank,
