@@ -1,7 +1,9 @@
-"""Shared fixtures: the evaluation data, PostgreSQL schemas, and spawned child processes."""
+"""Shared fixtures: optional extras, the evaluation data, PostgreSQL schemas, and spawned
+child processes."""
 
 from __future__ import annotations
 
+import importlib.util
 import multiprocessing
 import os
 import uuid
@@ -13,6 +15,44 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+POSTGRES = ("psycopg", "psycopg_pool")
+"""The modules of the `postgres` extra: `require(*POSTGRES, extra="postgres")`."""
+
+RETRIEVAL = ("bm25s", "Stemmer", "jieba")
+"""The modules of the `retrieval` extra (BM25, stemming, segmentation)."""
+
+SERVER = ("starlette", "uvicorn", "sse_starlette")
+"""The modules of the `server` extra, which the fake provider servers run on."""
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # a dotted name whose parent package is missing
+        return False
+
+
+def _missing(modules: tuple[str, ...], extra: str) -> str | None:
+    """Why a test cannot run without these modules of `extra`, or None when all are there."""
+    absent = [m for m in modules if not _installed(m)]
+    return f"needs {', '.join(absent)}: pip install 'callgate[{extra}]'" if absent else None
+
+
+def require(*modules: str, extra: str) -> None:
+    """Skip the calling test module, or the folder of the calling `conftest.py`, when an
+    optional extra is not installed; the reason names the install command. Called inside a
+    test, it skips that test."""
+    reason = _missing(modules, extra)
+    if reason is not None:
+        pytest.skip(reason, allow_module_level=True)
+
+
+def needs(*modules: str, extra: str) -> pytest.MarkDecorator:
+    """`require` as a mark: for one test, or one case of a parametrized test. `extra` may
+    name several (`"openai,server"`)."""
+    reason = _missing(modules, extra)
+    return pytest.mark.skipif(reason is not None, reason=reason or "")
 
 
 def shared_data_dir() -> Path | None:
@@ -42,13 +82,15 @@ WAIT = 60.0
 
 
 def pg_dsn() -> str:
-    """The server's DSN; skips (or fails under CI) when none is configured."""
+    """The server's DSN; skips (or fails under CI) when none is configured, and skips when
+    the driver is not installed."""
     dsn = os.environ.get("CALLGATE_PG_DSN")
     if not dsn:
         reason = "PostgreSQL not configured: set CALLGATE_PG_DSN (e.g. `. .ci/postgres.sh`)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
+    require(*POSTGRES, extra="postgres")
     return dsn
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from callgate.cli._app import COMMANDS, EXIT_CODES, load_command
 from tests.cli.helpers import ROOT, assert_error, callgate, cli
+from tests.conftest import POSTGRES, needs
 
 HEAVY = (
     "callgate.contract",
@@ -118,8 +119,8 @@ def test_the_real_entry_point_reads_and_writes(tmp_path: Path) -> None:
     assert callgate("version").stdout.strip() == __import__("callgate").__version__
 
 
+@needs(*POSTGRES, extra="postgres")
 def test_an_unreachable_postgresql_is_one_line_from_the_real_entry_point() -> None:
-    pytest.importorskip("psycopg", reason="pip install 'callgate[postgres]'")
     import socket
 
     with socket.socket() as probe:

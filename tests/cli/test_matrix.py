@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.cli.helpers import assert_error, cli
+from tests.conftest import POSTGRES, needs
 
 GOOD = {
     "name": "get_weather",
@@ -187,13 +189,41 @@ def _closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@needs(*POSTGRES, extra="postgres")
 @pytest.mark.parametrize("command", ["receipts verify", "approvals list", "run"])
 def test_an_unreachable_postgresql_is_one_line(command: str) -> None:
-    pytest.importorskip("psycopg", reason="pip install 'callgate[postgres]'")
     url = f"postgresql://callgate:secret@127.0.0.1:{_closed_port()}/callgate"
     ran = cli(*STORE_COMMANDS[command], "--store", url)
     assert_error(ran, "is unavailable", "127.0.0.1")
     assert "secret" not in ran.output  # the password is not printed
+
+
+MISSING_EXTRAS: dict[str, tuple[str, str, list[str]]] = {
+    "search": (
+        "Stemmer",
+        "retrieval",
+        ["search", "weather", "-c", "tests.retrieval.tools:CATALOG"],
+    ),
+    "run": (
+        "openai",
+        "openai",
+        ["run", "hi", "--tools", "tests.loop.agents:TOOLS", "--model", "openai:m"],
+    ),
+    "store": (
+        "psycopg",
+        "postgres",
+        ["receipts", "verify", "--store", "postgresql://127.0.0.1:1/x"],
+    ),
+}
+
+
+@pytest.mark.parametrize("command", sorted(MISSING_EXTRAS))
+def test_a_missing_extra_is_one_line_with_the_install_command(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module, extra, args = MISSING_EXTRAS[command]
+    monkeypatch.setitem(sys.modules, module, None)  # import now raises ImportError
+    assert_error(cli(*args), f"pip install 'callgate[{extra}]'")
 
 
 def test_the_default_store_is_not_created(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

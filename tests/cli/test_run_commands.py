@@ -14,12 +14,15 @@ from typer.testing import CliRunner
 from callgate.cli import app
 from callgate.models import FakeOpenAIChatServer, Turn
 from tests.cli.helpers import assert_error, cli
+from tests.conftest import needs
 from tests.loop import agents
 from tests.models import scenario
+from tests.models.scenario import OPENAI_OVER_HTTP
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@OPENAI_OVER_HTTP
 def test_demo_runs_without_network_or_key_and_exits_0() -> None:
     env = {
         k: v
@@ -57,6 +60,7 @@ def test_demo_runs_without_network_or_key_and_exits_0() -> None:
     assert out.count("The change was declined: the supplier has not confirmed it.") == 1
 
 
+@OPENAI_OVER_HTTP
 def test_run_against_an_openai_compatible_server() -> None:
     scenario.CALLS.clear()
     with FakeOpenAIChatServer(scenario.script()) as server:
@@ -79,6 +83,7 @@ def test_run_against_an_openai_compatible_server() -> None:
     assert server.requests[0].body["model"] == "local-model"
 
 
+@OPENAI_OVER_HTTP
 def test_chat_asks_for_approval_in_the_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -143,6 +148,7 @@ def _approvals(store: Path) -> list[dict[str, object]]:
     return listed
 
 
+@OPENAI_OVER_HTTP
 def test_a_paused_run_is_decided_with_approvals_and_resumed(tmp_path: Path, writes: Path) -> None:
     store = tmp_path / "c.db"
     with FakeOpenAIChatServer([Turn.call(("pay", {"amount": 5})), Turn.say("Paid 5.")]) as server:
@@ -161,6 +167,7 @@ def test_a_paused_run_is_decided_with_approvals_and_resumed(tmp_path: Path, writ
     assert_error(cli("resume", run_id, *PAY, "--store", str(store)), "has finished")
 
 
+@OPENAI_OVER_HTTP
 def test_resume_asks_at_the_prompt_and_asks_again_for_a_bad_edit(
     tmp_path: Path, writes: Path
 ) -> None:
@@ -177,6 +184,7 @@ def test_resume_asks_at_the_prompt_and_asks_again_for_a_bad_edit(
     assert writes.read_text().splitlines() == ["pay 7"]
 
 
+@OPENAI_OVER_HTTP
 def test_without_a_store_a_pause_says_nothing_was_saved(tmp_path: Path, writes: Path) -> None:
     policy = tmp_path / "policy.toml"
     policy.write_text('[[rules]]\nid = "ask"\naction = "ask"\ntools = ["pay"]\n')
@@ -187,6 +195,7 @@ def test_without_a_store_a_pause_says_nothing_was_saved(tmp_path: Path, writes: 
     assert writes.read_text() == ""
 
 
+@OPENAI_OVER_HTTP
 def test_policy_file(tmp_path: Path, writes: Path) -> None:
     policy = tmp_path / "policy.toml"
     policy.write_text(
@@ -205,6 +214,7 @@ def test_policy_file(tmp_path: Path, writes: Path) -> None:
     assert_error(cli("run", "pay", *PAY, "--policy", str(tmp_path / "none.toml")), "none.toml")
 
 
+@OPENAI_OVER_HTTP
 def test_tools_are_found_in_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -242,6 +252,7 @@ def test_tools_that_cannot_be_loaded(tools: str, needle: str) -> None:
     assert_error(cli("run", "hi", "--tools", tools, "--model", "openai:m"), "--tools", needle)
 
 
+@needs("openai", extra="openai")
 def test_a_missing_api_key_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
@@ -249,6 +260,7 @@ def test_a_missing_api_key_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     assert_error(ran, "'openai:gpt-4o-mini' could not be started", "OPENAI_API_KEY")
 
 
+@OPENAI_OVER_HTTP
 def test_stores_for_runs(tmp_path: Path) -> None:
     missing = tmp_path / "new.db"
     assert_error(cli("run", "hi", *PAY, "--store", str(missing)), "does not exist", "--create")

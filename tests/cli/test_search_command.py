@@ -8,6 +8,9 @@ from pathlib import Path
 from callgate.lint import load_catalog
 from callgate.retrieval import ToolIndex
 from tests.cli.helpers import cli
+from tests.conftest import RETRIEVAL, require
+
+require(*RETRIEVAL, extra="retrieval")
 
 
 def _cli(*args: str) -> tuple[int, str, str]:

@@ -3,7 +3,8 @@
 The SDKs' request params are TypedDicts, which pydantic validates leniently: unknown
 keys are ignored and `Iterable[...]` fields are checked lazily. Here every TypedDict of
 the SDK is closed (`extra="forbid"`) while the adapter is built, and lazy iterables are
-drained, so a misspelt or misplaced key fails the test.
+drained, so a misspelt or misplaced key fails the test. Where an SDK is not installed, the
+test that validates against it skips, naming the install command.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter
 from typing_extensions import is_typeddict
+
+from tests.conftest import require
 
 _FORBID = ConfigDict(extra="forbid")
 
@@ -64,6 +67,7 @@ def drain(value: Any) -> Any:
 
 
 def openai_chat_request(request: dict[str, Any]) -> None:
+    require("openai", extra="openai")
     ta = adapter(
         "openai.types",
         "openai.types.chat.completion_create_params",
@@ -73,6 +77,7 @@ def openai_chat_request(request: dict[str, Any]) -> None:
 
 
 def openai_responses_request(request: dict[str, Any]) -> None:
+    require("openai", extra="openai")
     ta = adapter(
         "openai.types",
         "openai.types.responses.response_create_params",
@@ -82,6 +87,7 @@ def openai_responses_request(request: dict[str, Any]) -> None:
 
 
 def anthropic_request(request: dict[str, Any]) -> None:
+    require("anthropic", extra="anthropic")
     ta = adapter(
         "anthropic.types",
         "anthropic.types.message_create_params",
@@ -94,6 +100,7 @@ def gemini_request(request: dict[str, Any]) -> None:
     """`contents` through `types.Content`, the rest through `GenerateContentConfig`."""
     import json
 
+    require("google.genai", extra="gemini")
     from google.genai import types
 
     body = json.loads(json.dumps(request))
@@ -103,12 +110,14 @@ def gemini_request(request: dict[str, Any]) -> None:
 
 
 def mcp_tool(tool: dict[str, Any]) -> None:
+    require("mcp", extra="mcp")
     import mcp.types
 
     mcp.types.Tool.model_validate(tool, strict=False)
 
 
 def mcp_result(result: dict[str, Any]) -> None:
+    require("mcp", extra="mcp")
     import mcp.types
 
     mcp.types.CallToolResult.model_validate(result)

@@ -21,6 +21,7 @@ from callgate.dialects import (
     write_messages,
 )
 from callgate.dialects._convert import prepare_transcript
+from tests.conftest import require
 from tests.dialects import sdk
 from tests.dialects.catalogs import mcp_catalog, tools
 from tests.dialects.test_roundtrip import transcripts
@@ -204,6 +205,9 @@ def test_any_written_conversation_validates(transcript: Any, target: str) -> Non
 
 
 def test_sdk_response_objects_parse() -> None:
+    require("openai", extra="openai")
+    require("anthropic", extra="anthropic")
+    require("google.genai", extra="gemini")
     from anthropic.types import Message as AnthropicMessage
     from google.genai import types
     from openai.types.chat import ChatCompletion

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,10 @@ from callgate._errors import MissingExtraError
 from callgate.contract import Tool, tool_from_declaration
 from callgate.dialects import CallGrammar, call_grammar, extract_calls
 from callgate.schema import compile_schema
+from tests.conftest import needs, require
 
-llguidance = pytest.importorskip(
-    "llguidance", reason="needs the grammar extra: pip install 'callgate[grammar]'"
-)
-outlines_core = pytest.importorskip(
-    "outlines_core", reason="needs the grammar extra: pip install 'callgate[grammar]'"
-)
+GRAMMAR = needs("llguidance", "outlines_core", extra="grammar")
+"""The engines' own bindings; the grammars themselves need no extra."""
 
 Accepts = Callable[[str], bool]
 CATEGORIES = (
@@ -50,8 +48,18 @@ class _Bytes:
         return list(data.encode() if isinstance(data, str) else data)
 
 
-_TOKENIZER = llguidance.LLTokenizer(llguidance.TokenizerWrapper(_Bytes()))
-_VOCABULARY = outlines_core.Vocabulary(256, {bytes([i]): [i] for i in range(256)})
+@cache
+def _tokenizer() -> Any:
+    import llguidance
+
+    return llguidance.LLTokenizer(llguidance.TokenizerWrapper(_Bytes()))
+
+
+@cache
+def _vocabulary() -> Any:
+    import outlines_core
+
+    return outlines_core.Vocabulary(256, {bytes([i]): [i] for i in range(256)})
 
 
 class Unsatisfiable(Exception):
@@ -59,23 +67,26 @@ class Unsatisfiable(Exception):
 
 
 def llguidance_accepts(grammar: CallGrammar) -> Accepts:
+    import llguidance
+
+    tokenizer = _tokenizer()
     compiled = grammar.llguidance()
-    error, messages = llguidance.LLMatcher.validate_grammar_with_warnings(compiled, _TOKENIZER)
+    error, messages = llguidance.LLMatcher.validate_grammar_with_warnings(compiled, tokenizer)
     if error and "Unsatisfiable" in messages[0]:
         raise Unsatisfiable(messages[0])
     assert not error, messages
 
     def accepts(text: str) -> bool:
-        matcher = llguidance.LLMatcher(_TOKENIZER, compiled, log_level=0)
-        return bool(
-            matcher.consume_tokens(_TOKENIZER.tokenize_str(text)) and matcher.is_accepting()
-        )
+        matcher = llguidance.LLMatcher(tokenizer, compiled, log_level=0)
+        return bool(matcher.consume_tokens(tokenizer.tokenize_str(text)) and matcher.is_accepting())
 
     return accepts
 
 
 def outlines_accepts(grammar: CallGrammar) -> Accepts:
-    index = outlines_core.Index(grammar.regex(), _VOCABULARY)
+    import outlines_core
+
+    index = outlines_core.Index(grammar.regex(), _vocabulary())
 
     def accepts(text: str) -> bool:
         state = index.get_initial_state()
@@ -89,7 +100,9 @@ def outlines_accepts(grammar: CallGrammar) -> Accepts:
 
 
 def xgrammar_accepts(grammar: CallGrammar) -> Accepts:
-    xgr = pytest.importorskip("xgrammar", reason="pip install 'callgate[xgrammar]'")
+    require("xgrammar", extra="xgrammar")
+    import xgrammar as xgr
+
     info = xgr.TokenizerInfo([bytes([i]) for i in range(256)])
     compiled = xgr.GrammarCompiler(info).compile_grammar(grammar.ebnf())
 
@@ -202,6 +215,7 @@ def _compact(value: Any) -> str:
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("engine", list(ENGINES))
+@GRAMMAR
 def test_bfcl_gold_calls_are_accepted_and_invalid_variants_rejected(
     data_dir: Path, engine: str
 ) -> None:
@@ -233,6 +247,7 @@ def test_bfcl_gold_calls_are_accepted_and_invalid_variants_rejected(
     assert golds > 3000 and rejected > 18_000 and skipped < golds / 10
 
 
+@GRAMMAR
 def test_the_text_wrapper_is_what_the_text_prompt_asks_for_and_extract_reads() -> None:
     tool = Tool(
         name="notes-create",
@@ -258,6 +273,7 @@ def test_the_text_wrapper_is_what_the_text_prompt_asks_for_and_extract_reads() -
     assert call.name == "notes-create" and call.arguments == {"title": "a"}
 
 
+@GRAMMAR
 def test_one_or_many_tools_and_calls() -> None:
     tools = [
         Tool(
@@ -279,6 +295,7 @@ def test_one_or_many_tools_and_calls() -> None:
         assert not accepts('[{"name":"c","arguments":{}}]')
 
 
+@GRAMMAR
 def test_keywords_an_engine_cannot_express_are_reported_and_left_to_the_host() -> None:
     tool = Tool(
         name="book",

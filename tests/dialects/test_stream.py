@@ -8,6 +8,7 @@ import pytest
 
 from callgate.contract import Effect, Tool
 from callgate.dialects import DialectError, render_tools, stream_accumulator
+from tests.conftest import require
 
 TOOL = Tool(
     name="get_weather",
@@ -28,6 +29,7 @@ def _chat_chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, A
 
 
 def test_openai_chat_deltas_by_index_names_not_concatenated() -> None:
+    require("openai", extra="openai")
     from openai.types.chat import ChatCompletionChunk
 
     chunks = [
@@ -225,6 +227,7 @@ def test_anthropic_thinking_is_accumulated_into_state() -> None:
 
 
 def test_gemini_whole_calls_in_arrival_order_without_index() -> None:
+    require("google.genai", extra="gemini")
     from google.genai import types
 
     rendered = render_tools([TOOL], "gemini")

@@ -6,10 +6,13 @@ import re
 from pathlib import Path
 
 from callgate.loop import Agent, RunResult
+from tests.conftest import RETRIEVAL, needs
+from tests.models.scenario import OPENAI_OVER_HTTP
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@OPENAI_OVER_HTTP
 def test_loop_doc_example_runs() -> None:
     text = (ROOT / "docs" / "loop.md").read_text()
     block = re.search(r"```python\n(.*?)```", text, re.S)
@@ -23,6 +26,7 @@ def test_loop_doc_example_runs() -> None:
     assert routes == ["invalid", "completed"]  # the model corrected its call
 
 
+@needs(*RETRIEVAL, extra="retrieval")
 async def test_large_catalogs_example_builds_a_working_agent() -> None:
     from callgate import Context
     from callgate.models import ScriptedModel, Turn

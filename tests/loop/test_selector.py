@@ -30,8 +30,12 @@ from callgate.models import (
 )
 from callgate.retrieval import ToolIndex, ToolSelector, search_tool
 from callgate.store import Store, open_store
+from tests.conftest import RETRIEVAL, require
 from tests.loop.selecting import agent, names
+from tests.models.scenario import OPENAI_OVER_HTTP
 from tests.retrieval.tools import catalog
+
+require(*RETRIEVAL, extra="retrieval")
 
 ROOT = Path(__file__).resolve().parents[2]
 WEATHER = "What is the weather in Oslo?"
@@ -94,6 +98,7 @@ async def test_the_list_carries_over_when_the_conversation_continues() -> None:
     assert follow_up.state.shown == tuple(lists[2])
 
 
+@OPENAI_OVER_HTTP
 async def test_over_http_the_openai_client_sends_only_the_offered_tools() -> None:
     script = [Turn.call(("tool_search", {"query": "convert currency"})), Turn.say("Done.")]
     tools = catalog()

@@ -3,6 +3,8 @@ one with invalid arguments and one whose tool fails, then the corrected call, th
 
 from __future__ import annotations
 
+import pytest
+
 from callgate import ToolError, tool
 from callgate.models import (
     AnthropicModel,
@@ -10,13 +12,12 @@ from callgate.models import (
     FakeGeminiServer,
     FakeOpenAIChatServer,
     FakeOpenAIResponsesServer,
-    FakeProviderServer,
     GeminiModel,
     OpenAIChatModel,
     OpenAIResponsesModel,
-    SDKModel,
     Turn,
 )
+from tests.conftest import SERVER, needs
 
 CALLS: list[str] = []
 
@@ -51,10 +52,32 @@ def script() -> list[Turn]:
     ]
 
 
-PAIRS: list[tuple[type[FakeProviderServer], type[SDKModel]]] = [
-    (FakeOpenAIChatServer, OpenAIChatModel),
-    (FakeOpenAIResponsesServer, OpenAIResponsesModel),
-    (FakeAnthropicServer, AnthropicModel),
-    (FakeGeminiServer, GeminiModel),
+def over_http(sdk: str, extra: str) -> pytest.MarkDecorator:
+    """A test of the official SDK `sdk` (of `extra`) against a fake server."""
+    return needs(sdk, *SERVER, extra=f"{extra},server")
+
+
+OPENAI_OVER_HTTP = over_http("openai", "openai")
+
+PAIRS = [
+    pytest.param(
+        FakeOpenAIChatServer, OpenAIChatModel, id="OpenAIChatModel", marks=OPENAI_OVER_HTTP
+    ),
+    pytest.param(
+        FakeOpenAIResponsesServer,
+        OpenAIResponsesModel,
+        id="OpenAIResponsesModel",
+        marks=OPENAI_OVER_HTTP,
+    ),
+    pytest.param(
+        FakeAnthropicServer,
+        AnthropicModel,
+        id="AnthropicModel",
+        marks=over_http("anthropic", "anthropic"),
+    ),
+    pytest.param(
+        FakeGeminiServer, GeminiModel, id="GeminiModel", marks=over_http("google.genai", "gemini")
+    ),
 ]
-"""Each fake provider server with the adapter over its official SDK."""
+"""Each fake provider server with the adapter over its official SDK (`server_cls,
+model_cls`); a case skips where its SDK or the server extra is missing."""

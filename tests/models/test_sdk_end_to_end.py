@@ -82,7 +82,7 @@ def _results_sent(server: FakeProviderServer, request: int) -> dict[str, tuple[s
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["blocking", "streaming"])
-@pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS, ids=[p[1].__name__ for p in PAIRS])
+@pytest.mark.parametrize(("server_cls", "model_cls"), PAIRS)
 async def test_batch_with_invalid_and_failing_call_then_correction(
     server_cls: type[FakeProviderServer], model_cls: Callable[..., SDKModel], stream: bool
 ) -> None:

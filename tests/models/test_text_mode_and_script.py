@@ -16,6 +16,8 @@ from callgate.models import (
     Turn,
     model_from_spec,
 )
+from tests.conftest import needs
+from tests.models.scenario import OPENAI_OVER_HTTP
 
 
 @tool(effect="read")
@@ -24,6 +26,7 @@ def get_weather(city: str) -> str:
     return f"{city}: sunny"
 
 
+@OPENAI_OVER_HTTP
 async def test_text_mode_puts_tools_in_the_prompt_and_reads_calls_from_text() -> None:
     turns = [
         Turn.say(
@@ -55,6 +58,7 @@ async def test_scripted_model_runs_out_clearly() -> None:
             pass
 
 
+@needs("openai", extra="openai")
 def test_model_specs() -> None:
     model = model_from_spec("openai:gpt-x", base_url="http://127.0.0.1:9/v1")
     assert model.name == "gpt-x" and model.provider == "openai"

@@ -8,7 +8,10 @@ from hypothesis import strategies as st
 from callgate.retrieval import ToolIndex
 from callgate.retrieval._analysis import Analyzer
 from callgate.retrieval._lexical import LexicalIndex, LexicalSettings
+from tests.conftest import RETRIEVAL, require
 from tests.retrieval.tools import make
+
+require(*RETRIEVAL, extra="retrieval")
 
 ANALYZER = Analyzer()
 

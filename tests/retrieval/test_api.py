@@ -12,6 +12,7 @@ import pytest
 import callgate.retrieval as retrieval
 from callgate import MissingExtraError, tool_from_declaration
 from callgate.retrieval import Analyzer, MiniLMEmbedder, ToolIndex
+from tests.conftest import RETRIEVAL, needs
 
 
 def _isort_key(name: str) -> tuple[int, str]:
@@ -40,6 +41,7 @@ def test_missing_embeddings_extra_names_the_install_command(
         MiniLMEmbedder().embed(["hello"])
 
 
+@needs(*RETRIEVAL, extra="retrieval")
 def test_bfcl_simple_python_quality_floor(data_dir: Path) -> None:
     """Every simple_python doc pooled; its queries find their function in the top 5."""
     path = data_dir / "bfcl" / "BFCL_v4_simple_python.json"

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 import pytest
 
 from callgate.retrieval import IndexSettings, LexicalSettings, ToolIndex
+from tests.conftest import RETRIEVAL, require
 from tests.retrieval.test_index import WordEmbedder, names
 from tests.retrieval.tools import catalog, make
+
+require(*RETRIEVAL, extra="retrieval")
+
+
+def _save(path: Path, values: Any, dtype: str | None = None, **options: Any) -> None:
+    """`np.save` of `np.array(values, dtype)`; numpy, of the retrieval extra, is imported
+    after the module's skip."""
+    import numpy as np
+
+    np.save(path, np.array(values, dtype=dtype), **options)
 
 
 class CountingEmbedder(WordEmbedder):
@@ -72,9 +83,9 @@ def test_another_model_or_other_settings_miss_the_cache(tmp_path: Path) -> None:
     [
         lambda d: (d / "manifest.json").write_text("{not json"),
         lambda d: (d / "terms.npy").write_bytes(b"\x93NUMPY garbage"),
-        lambda d: np.save(d / "terms.npy", np.array([10**6], dtype=np.int32)),
-        lambda d: np.save(d / "vectors.npy", np.zeros((1, 5), dtype=np.float32)),
-        lambda d: np.save(d / "offsets.npy", np.array([0, 1, 2])),
+        lambda d: _save(d / "terms.npy", [10**6], "int32"),
+        lambda d: _save(d / "vectors.npy", [[0.0] * 5], "float32"),
+        lambda d: _save(d / "offsets.npy", [0, 1, 2]),
         lambda d: (d / "vocab.json").unlink(),
         lambda d: (d / "manifest.json").write_text(json.dumps({"format": 1, "keys": "x"})),
     ],
@@ -93,7 +104,7 @@ def test_a_damaged_cache_is_a_miss_not_an_error(tmp_path: Path, damage: object) 
 
 def test_pickled_arrays_are_never_loaded(tmp_path: Path) -> None:
     ToolIndex(catalog(), cache=tmp_path)
-    np.save(tmp_path / "terms.npy", np.array([object()], dtype=object), allow_pickle=True)
+    _save(tmp_path / "terms.npy", [object()], "object", allow_pickle=True)
     index = ToolIndex(catalog(), cache=tmp_path)  # refused, rebuilt
     assert names(index.search("weather", 1)) == ["get_weather"]
 

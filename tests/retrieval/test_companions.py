@@ -6,7 +6,10 @@ from typing import Any
 
 from callgate import Tool, tool_from_declaration
 from callgate.retrieval import ToolIndex, select_tools, server_tools
+from tests.conftest import RETRIEVAL, require
 from tests.retrieval.tools import make
+
+require(*RETRIEVAL, extra="retrieval")
 
 
 def _mcp(name: str, description: str, required: dict[str, Any] | None = None) -> dict[str, Any]:

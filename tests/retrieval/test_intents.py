@@ -7,6 +7,7 @@ from callgate.retrieval import ToolIndex
 from callgate.retrieval._fusion import Ranking, interleave
 from callgate.retrieval._index import IndexSettings
 from callgate.retrieval._query import clauses, joined
+from tests.conftest import RETRIEVAL, needs
 from tests.retrieval.tools import make
 
 
@@ -56,14 +57,17 @@ def _found(settings: IndexSettings, k: int = 3) -> list[str]:
     return [h.tool.name for h in ToolIndex(_tools(), settings=settings).search(QUERY, k)]
 
 
+@needs(*RETRIEVAL, extra="retrieval")
 def test_a_chained_second_intent_is_crowded_out_without_either_mechanism() -> None:
     assert "send_email" not in _found(IndexSettings(head_weight=0.0, intent_slots=False))
 
 
+@needs(*RETRIEVAL, extra="retrieval")
 def test_taking_clause_heads_in_turns_brings_the_second_intent_up() -> None:
     assert "send_email" in _found(IndexSettings(intent_slots=False))
 
 
+@needs(*RETRIEVAL, extra="retrieval")
 def test_each_clause_gets_a_place_in_the_first_k() -> None:
     found = _found(IndexSettings(head_weight=0.0))
     # The whole query's best stays first; the second clause's best takes the last place.

@@ -10,7 +10,10 @@ from callgate.loop import Agent, Limits
 from callgate.models import ModelRequest
 from callgate.retrieval import ToolIndex, ToolSelector, policy_filter, search_tool
 from callgate.testing import ScriptedModel, Turn
+from tests.conftest import RETRIEVAL, require
 from tests.retrieval.tools import catalog
+
+require(*RETRIEVAL, extra="retrieval")
 
 POLICY = Policy(
     [

@@ -6,7 +6,10 @@ from callgate import Context, Effect, Tool, UnknownToolError
 from callgate.dialects import Message
 from callgate.gate import Policy, Rule
 from callgate.retrieval import ToolIndex, ToolSelector, policy_filter, select_tools
+from tests.conftest import RETRIEVAL, require
 from tests.retrieval.tools import catalog, make
+
+require(*RETRIEVAL, extra="retrieval")
 
 
 def names(tools: list[Tool] | tuple[Tool, ...]) -> list[str]:

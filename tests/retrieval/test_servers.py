@@ -8,10 +8,12 @@ from hypothesis import strategies as st
 from callgate import Catalog
 from callgate.contract import NAME_RULE
 from callgate.retrieval import ToolIndex, gate_name, server_tools
+from tests.conftest import RETRIEVAL, needs
 
 SEARCH = {"name": "search", "description": "Search issues.", "inputSchema": {"type": "object"}}
 
 
+@needs(*RETRIEVAL, extra="retrieval")
 def test_duplicate_names_across_servers_are_all_indexed() -> None:
     made = server_tools(
         {
@@ -29,6 +31,7 @@ def test_duplicate_names_across_servers_are_all_indexed() -> None:
     assert index.search("wiki pages", 1)[0].tool.name == "my_server_v2_search"
 
 
+@needs(*RETRIEVAL, extra="retrieval")
 def test_names_no_model_api_accepts_get_usable_gate_names() -> None:
     long = "x" * 80
     made = server_tools(

@@ -87,9 +87,9 @@ def store(backend: str, clock: FakeClock, make_store: StoreFactory) -> Iterator[
 def pg_database() -> Iterator[tuple[str, str]]:
     """A database of its own on the configured server, for settings made per database
     (`ALTER DATABASE`); yields its URL and name, and drops it afterwards."""
+    dsn = pg_dsn()
     import psycopg
 
-    dsn = pg_dsn()
     name = f"callgate_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(dsn, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")

@@ -18,7 +18,7 @@ from urllib.parse import quote
 import pytest
 
 from callgate.store import PostgresStore, SQLiteStore, StoreUnavailable, open_store
-from tests.conftest import WAIT, pg_dsn
+from tests.conftest import POSTGRES, WAIT, needs, pg_dsn
 from tests.store import _workers
 from tests.store._calls import append, claim, finish
 from tests.store._workers import StoreSpec, open_spec, receipt
@@ -365,6 +365,7 @@ _CLOSED_PORT = "postgresql://postgres@127.0.0.1:9/postgres"
 
 
 @pytest.mark.postgres
+@needs(*POSTGRES, extra="postgres")
 @pytest.mark.parametrize("opener", [PostgresStore, open_store], ids=["PostgresStore", "open_store"])
 def test_an_unreachable_postgres_is_reported_within_the_default_timeout(
     opener: Callable[[str], object],
@@ -378,6 +379,7 @@ def test_an_unreachable_postgres_is_reported_within_the_default_timeout(
 
 
 @pytest.mark.postgres
+@needs(*POSTGRES, extra="postgres")
 def test_postgres_on_a_closed_port_is_unavailable() -> None:
     with pytest.raises(StoreUnavailable, match="unavailable"):
         PostgresStore("postgresql://postgres@127.0.0.1:9/postgres", timeout=1.0)

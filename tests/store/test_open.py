@@ -24,6 +24,7 @@ from callgate.store._migrations import migrate
 from callgate.store._postgres import PostgresDatabase
 from callgate.store._sql_store import SQLStore
 from callgate.store._sqlite import SQLiteDatabase
+from tests.conftest import POSTGRES, needs
 from tests.store._calls import append, draft
 from tests.store._legacy import write_v1_chain
 from tests.store.conftest import FakeClock, StoreFactory
@@ -111,6 +112,7 @@ def test_sqlite_store_is_in_wal_mode(tmp_path: Path) -> None:
         assert tx.one("PRAGMA journal_mode") == ("wal",)
 
 
+@needs(*POSTGRES, extra="postgres")
 def test_postgres_refuses_a_bad_schema_name() -> None:
     with pytest.raises(UserError, match="schema name"):
         PostgresStore("postgresql://127.0.0.1:1/x", schema="Robert'); DROP")

@@ -12,11 +12,10 @@ from typing import Any
 import pytest
 
 from callgate import Approve, Context, Gate, ToolCall, ToolResult
-
-pytest.importorskip("pathspec", reason="needs the coding extra: pip install 'callgate[coding]'")
-pytest.importorskip("regex", reason="needs the coding extra: pip install 'callgate[coding]'")
-
 from callgate.toolsets import CodingCatalog, coding_tools
+from tests.conftest import require
+
+require("pathspec", "regex", extra="coding")
 
 _ids = itertools.count(1)
 

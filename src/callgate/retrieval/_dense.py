@@ -67,9 +67,9 @@ class USEEmbedder:
         self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> Any:
+        model = self._load()  # first: a missing extra is named before numpy is needed
         import numpy as np
 
-        model = self._load()
         cut = [t[: self.max_chars] for t in texts]
         if not cut:
             return np.zeros((0, 512), dtype=np.float32)
