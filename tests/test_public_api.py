@@ -15,6 +15,7 @@ PUBLIC_PACKAGES = [
     "callgate.dialects",
     "callgate.store",
     "callgate.gate",
+    "callgate.telemetry",
     "callgate.models",
     "callgate.loop",
     "callgate.testing",
