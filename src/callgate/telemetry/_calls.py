@@ -107,20 +107,24 @@ class TraceCalls:
         return attributes
 
     def _closing(self, span: Span, request: Request, result: ToolResult) -> None:
+        if not span.is_recording():  # a no-op or sampled-out span takes nothing
+            return
         route = result.route
-        span.set_attribute(n.ROUTE, route.value)
-        span.set_attribute(n.REPLAYED, result.replayed)
-        for key, value in ((n.RULE_ID, result.rule_id), (n.APPROVAL_ID, result.approval_id)):
-            if value is not None:
-                span.set_attribute(key, identifier(value))
-        if result.reason:
-            span.set_attribute(n.REASON, identifier(result.reason))
+        attributes: dict[str, Any] = {n.ROUTE: route.value, n.REPLAYED: result.replayed}
+        for key, value in (
+            (n.RULE_ID, result.rule_id),
+            (n.APPROVAL_ID, result.approval_id),
+            (n.REASON, result.reason),
+        ):
+            if value:
+                attributes[key] = identifier(value)
         if self.telemetry.capture_payloads:
-            span.set_attribute(n.TOOL_RESULT, encodable(self.redactor.text(result.content)))
-        _approval_events(span, request, result)
+            attributes[n.TOOL_RESULT] = encodable(self.redactor.text(result.content))
         if route.is_error:
-            span.set_attribute(n.ERROR_TYPE, route.value)
+            attributes[n.ERROR_TYPE] = route.value
             span.set_status(Status(StatusCode.ERROR, identifier(result.reason or route.value)))
+        span.set_attributes(attributes)  # one lock, not one per attribute
+        _approval_events(span, request, result)
 
     def _arguments(self, raw: Any) -> str:
         """The model's arguments as JSON text, redacted (its own text when it sent text)."""
