@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from callgate.telemetry import _names as n
 
@@ -50,3 +52,12 @@ def test_operation_and_metric_names_match_the_conventions() -> None:
     assert gm.GEN_AI_CLIENT_OPERATION_DURATION == n.OPERATION_DURATION
     assert gm.GEN_AI_CLIENT_TOKEN_USAGE == n.TOKEN_USAGE
     assert 'GCP_GEMINI = "gcp.gemini"' in text and n.PROVIDERS["gemini"] == "gcp.gemini"
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=()), max_size=2000))  # surrogates too
+def test_any_text_becomes_an_encodable_bounded_identifier(text: str) -> None:
+    shown = n.identifier(text)
+    shown.encode("utf-8")
+    assert len(shown) <= 257
+    if len(text) <= 256 and n.encodable(text) == text:
+        assert shown == text  # what can be shown as it is, is
