@@ -16,6 +16,7 @@ CORE_PACKAGES = [
     "callgate.dialects",
     "callgate.store",
     "callgate.gate",
+    "callgate.telemetry",
     "callgate.models",
     "callgate.loop",
     "callgate.testing",

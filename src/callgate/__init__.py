@@ -9,8 +9,9 @@ The most used names are here; each subpackage (`callgate.dialects`, `callgate.ga
 `callgate.retrieval`, `callgate.testing`) exports the rest of its API.
 """
 
-import importlib as _importlib
 import typing as _typing
+
+from callgate._lazy import lazy_exports as _lazy_exports
 
 if _typing.TYPE_CHECKING:
     from callgate._backoff import Backoff
@@ -149,14 +150,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'callgate' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_exports("callgate", globals(), _LAZY)

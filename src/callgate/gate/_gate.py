@@ -26,6 +26,7 @@ from callgate.gate._setup import Durable, build_chain
 from callgate.gate._sync import SyncRunner
 from callgate.schema import ArgumentLimits
 from callgate.store import Approval, AsyncStore, Store, open_store
+from callgate.telemetry import Telemetry, current
 
 __all__ = ["Gate"]
 
@@ -68,6 +69,7 @@ class Gate:
         approval_ttl: float = 24 * 3600.0,
         lease_margin: float = 5.0,
         clock: Clock = SYSTEM_CLOCK,
+        telemetry: Telemetry | None = None,
     ) -> None:
         if max_concurrency < 1:
             raise UserError("max_concurrency must be at least 1")
@@ -88,6 +90,9 @@ class Gate:
         self._threads = ThreadPoolExecutor(max_concurrency, thread_name_prefix="callgate-tool")
         self._processes = ProcessRunner()
         self._sync = SyncRunner()
+        # Without one of its own, the gate takes the one `callgate.telemetry.instrument()`
+        # put in force; with neither its chain has no telemetry step.
+        self.telemetry = telemetry if telemetry is not None else current()
         self._chain = build_chain(
             catalog=self.catalog,
             limits=self.limits,
@@ -111,6 +116,7 @@ class Gate:
                     lease_margin=lease_margin,
                 )
             ),
+            telemetry=self.telemetry,
         )
 
     # -- routing ----------------------------------------------------------------------------

@@ -6,7 +6,9 @@ of one call):
 `record` wraps the whole chain: it is the first to see a call and the last to act, so it
 writes the receipt of every route (`invalid` and `denied` included) once the rest is done.
 A gate with no store and no policy is the same chain without record, authorize, approve and
-dedupe.
+dedupe. A gate with telemetry wraps it all in one more step, outside record, so that its span
+sees the route the caller gets (callgate.telemetry); without telemetry the chain is exactly
+the one above.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from callgate.gate._retry import Retry, RetrySettings
 from callgate.gate._verify import Verify
 from callgate.schema import ArgumentLimits
 from callgate.store import AsyncStore
+from callgate.telemetry import Telemetry
 
 __all__ = ["Chain", "Durable", "build_chain"]
 
@@ -63,6 +66,7 @@ def build_chain(
     processes: ProcessRunner,
     log: GateLog,
     durable: Durable | None,
+    telemetry: Telemetry | None = None,
 ) -> Chain:
     timeout = execution.default_timeout
     run: Handler = Execute(
@@ -105,4 +109,7 @@ def build_chain(
             catalog=catalog,
             log=log,
         )
+    if telemetry is not None:
+        watched = durable.store.store if durable is not None else None
+        chain = telemetry.traced(chain, catalog=catalog, redactor=redactor, store=watched)
     return chain

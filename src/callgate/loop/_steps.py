@@ -6,7 +6,8 @@ before every model turn and before every batch, so a run always stops between st
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -54,6 +55,20 @@ class Plan:
 
 async def drive(plan: Plan, session: Session) -> RunResult:
     """Run until the model answers, the run pauses for approval, or a limit stops it."""
+    telemetry = plan.gate.telemetry
+    if telemetry is None:
+        return await _drive(plan, session)
+    state, model = session.state, plan.model
+    run = telemetry.run(
+        run_id=state.run_id, model=model.name, provider=model.provider, resumed=plan.resumed
+    )
+    with run:
+        result = await _drive(plan, session)
+        run.finished(result.status, limit=session.state.limit)
+    return result
+
+
+async def _drive(plan: Plan, session: Session) -> RunResult:
     resumed = plan.resumed
     while True:
         if session.state.pending is not None:
@@ -100,11 +115,12 @@ async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
     turn: ModelTurn | None = None
     streamed: set[int] = set()
     try:
-        async for item in plan.model.respond(request):
-            if isinstance(item, ModelTurn):
-                turn = item
-            else:
-                await session.emit(_stream_event(step, item, streamed))
+        with _traced(plan, step) as seen:
+            async for item in plan.model.respond(request):
+                if isinstance(item, ModelTurn):
+                    turn = seen(item)
+                else:
+                    await session.emit(_stream_event(step, item, streamed))
     except Exception as exc:
         session.update(detail=f"model call failed: {exc}")
         raise ModelFailed(exc, state=await session.save("failed")) from exc
@@ -118,6 +134,18 @@ async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
     for index, call in enumerate(turn.calls):
         if index not in streamed:
             await session.emit(ev.CallProposed(step=step, index=index, id=call.id, name=call.name))
+    return turn
+
+
+def _traced(plan: Plan, step: int) -> AbstractContextManager[Callable[[ModelTurn], ModelTurn]]:
+    """The model turn's span when the gate has telemetry (it records the turn it is shown)."""
+    telemetry = plan.gate.telemetry
+    if telemetry is None:
+        return nullcontext(_same)
+    return telemetry.turn(model=plan.model.name, provider=plan.model.provider, step=step)
+
+
+def _same(turn: ModelTurn) -> ModelTurn:
     return turn
 
 
