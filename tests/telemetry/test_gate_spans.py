@@ -232,11 +232,6 @@ async def test_a_batch_has_one_span_per_call_under_the_current_span(otel: Otel) 
     assert {s.parent.span_id for s in calls if s.parent} == {turn.get_span_context().span_id}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gate: sync tools run in worker threads without the caller's contextvars "
-    "(run_in_executor does not copy them), so spans they open are not children of the call",
-)
 async def test_spans_a_sync_tool_opens_are_children_of_its_call(otel: Otel) -> None:
     inner = otel.tracer_provider.get_tracer("the-tool")
 

@@ -9,6 +9,7 @@ armed and the rest of the coroutine awaited under it.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 from collections.abc import Coroutine, Generator
 from concurrent.futures import Executor
@@ -31,9 +32,12 @@ async def run_in_thread(
     executor: Any, kwargs: dict[str, Any], seconds: float, threads: Executor
 ) -> Any:
     """A sync executor in a worker thread. One that overruns keeps its thread until it
-    returns (Python cannot stop a thread): the gate stops waiting and reports the timeout."""
+    returns (Python cannot stop a thread): the gate stops waiting and reports the timeout.
+    The thread runs in a copy of the caller's context, as `asyncio.to_thread` does, so a
+    span or a contextvar the tool reads is the call's."""
     loop = asyncio.get_running_loop()
-    work = loop.run_in_executor(threads, functools.partial(executor, **kwargs))
+    run = functools.partial(contextvars.copy_context().run, executor, **kwargs)
+    work = loop.run_in_executor(threads, run)
     return await _deadline(work, seconds)
 
 
