@@ -1,0 +1,26 @@
+"""The operator's page: the approvals inbox and the receipts journal in a browser.
+
+    app = OperatorApp(store, credentials=load_settings("callgate.toml").credentials,
+                      catalog=my_catalog)       # catalog: optional, for editing arguments
+    await serve_ui(app, host="127.0.0.1", port=8766)      # or `callgate ui`
+    asgi = mount_ui(other_asgi_app, app, prefix="/ui")     # beside the gateway
+
+Server-rendered HTML (Starlette and Jinja2, the `server` extra; sign-in uses the gateway's
+clients, so the `mcp` extra too), no script, every form protected against forgery.
+"""
+
+from callgate.ui._app import OperatorApp, mount_ui
+from callgate.ui._headers import CONTENT_SECURITY_POLICY
+from callgate.ui._page import UISettings
+from callgate.ui._serve import serve_ui
+from callgate.ui._sessions import APPROVER_ROLE, AUDITOR_ROLE
+
+__all__ = [
+    "APPROVER_ROLE",
+    "AUDITOR_ROLE",
+    "CONTENT_SECURITY_POLICY",
+    "OperatorApp",
+    "UISettings",
+    "mount_ui",
+    "serve_ui",
+]
