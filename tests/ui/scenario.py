@@ -97,9 +97,9 @@ class Scenario:
     """A store in `folder` with the paused run and the Rule of Two hold, and the agent
     that resumes the run."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, store: Store | None = None) -> None:
         self.url = f"sqlite:///{folder / 'callgate.db'}"
-        self.store: Store = open_store(self.url, create=True)
+        self.store: Store = store if store is not None else open_store(self.url, create=True)
         self.ledger = Ledger()
         self.catalog = catalog(self.ledger)
         self.gate = Gate(
@@ -152,8 +152,8 @@ def _run(work: Coroutine[Any, Any, T]) -> T:
         return thread.submit(asyncio.run, work).result()
 
 
-def scenario(folder: Path) -> Iterator[Scenario]:
-    built = Scenario(folder)
+def scenario(folder: Path, store: Store | None = None) -> Iterator[Scenario]:
+    built = Scenario(folder, store)
     try:
         yield built
     finally:

@@ -7,6 +7,7 @@ import html
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -25,6 +26,7 @@ from tests.ui.scenario import (
     XSS,
     Scenario,
     credentials,
+    scenario,
 )
 
 
@@ -357,3 +359,41 @@ def test_without_a_catalog_editing_is_not_offered_and_the_page_says_why(
     )
     assert answer.status_code == 409 and "--tools" in answer.text
     assert _decide(catalogless, refund.id, csrf=csrf, action="approve") == 303
+
+
+@pytest.mark.postgres
+def test_deciding_on_a_postgresql_store(tmp_path: Path, pg_schema: tuple[str, str]) -> None:
+    from callgate.store import PostgresStore
+
+    dsn, schema = pg_schema
+    for built in scenario(tmp_path, PostgresStore(dsn, schema=schema)):
+        built.pause_refund()
+        page = OperatorApp(built.store, credentials=credentials(), catalog=built.catalog)
+        with TestClient(page, base_url="http://127.0.0.1", follow_redirects=False) as client:
+            csrf = sign_in(client, APPROVER_TOKEN)
+            refund = _held(built, PAUSED_RUN)
+            assert f'id="approval-{refund.id}"' in client.get("/inbox").text
+            assert _decide(client, refund.id, csrf=csrf, action="approve") == 303
+            assert _decide(client, refund.id, csrf=csrf, action="approve") == 409
+            assert built.resume_refund().status == "finished"
+            assert built.ledger.refunds == [(XSS, 20)]
+            assert "Intact:" in client.get("/verify").text
+        page.close()
+
+
+def test_a_held_call_proposed_again_after_approval_runs_once(
+    client: TestClient, held: Scenario
+) -> None:
+    """What a gateway or command-line client does: repeat the call once it is decided."""
+    from callgate import Context, ToolCall
+
+    context = Context(principal="ann", tenant="acme", run_id="run-gateway")
+    call = ToolCall(id="c1", name="refund", arguments={"order_id": "O-9", "amount": 3})
+    first = held.gate.call_sync(call, context=context)
+    assert first.route is Route.HELD and first.approval_id is not None
+    csrf = sign_in(client, APPROVER_TOKEN)
+    assert _decide(client, first.approval_id, csrf=csrf, action="approve") == 303
+    again = held.gate.call_sync(call, context=context)
+    assert again.route is Route.COMPLETED and held.ledger.refunds == [("O-9", 3)]
+    assert held.gate.call_sync(call, context=context).replayed
+    assert held.ledger.refunds == [("O-9", 3)]
