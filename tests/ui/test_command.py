@@ -74,3 +74,14 @@ def test_the_command_serves_the_page(held: Scenario, tmp_path: Path) -> None:
         inbox = http.get("inbox")
         assert inbox.status_code == 200 and "Editing needs the tool catalog" in inbox.text
         assert '<span class="count">2</span>' in inbox.text
+
+
+def test_an_address_in_use_is_one_line(store_url: str, tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = str(taken.getsockname()[1])
+        ran = cli(
+            "ui", "--store", store_url, "--config", _config(tmp_path, SETTINGS), "--port", port
+        )
+    assert_error(ran, "cannot listen on 127.0.0.1", "in use")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import socket
 import sys
 from collections.abc import Callable, Iterator
 
 import anyio
 
+from callgate._errors import UserError
 from callgate._extras import require
 from callgate.ui._app import OperatorApp
 
@@ -43,11 +45,22 @@ async def serve_ui(
                 server.should_exit = True
                 return
 
+    listening = _listen(host, port)
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(stop_on_signal)
         tasks.start_soon(_announce_when_up, server, host, announce)
-        await server.serve()
+        await server.serve(sockets=[listening])
         tasks.cancel_scope.cancel()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that an address in use is one clear error
+    (uvicorn would exit the process from inside its startup)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family, backlog=128)
+    except OSError as exc:
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 async def _announce_when_up(
