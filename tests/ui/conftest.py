@@ -13,7 +13,7 @@ import pytest
 for _module in ("starlette", "jinja2", "mcp", "httpx"):
     if importlib.util.find_spec(_module) is None:
         pytest.skip(
-            f"the operator page needs {_module}: pip install 'callgate[server,mcp]'",
+            f"the operator page needs {_module}: pip install 'callgate[server]'",
             allow_module_level=True,
         )
 

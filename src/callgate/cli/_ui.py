@@ -49,9 +49,8 @@ def ui(
     from callgate._errors import UserError
     from callgate._extras import require
 
-    for module in ("starlette", "jinja2", "uvicorn"):
+    for module in ("starlette", "jinja2", "uvicorn", "mcp"):  # mcp: the gateway's clients
         require(module, extra="server")
-    require("mcp", extra="mcp")  # sign-in uses the gateway's clients and token digests
 
     import anyio
 

@@ -5,8 +5,8 @@
     await serve_ui(app, host="127.0.0.1", port=8766)      # or `callgate ui`
     asgi = mount_ui(other_asgi_app, app, prefix="/ui")     # beside the gateway
 
-Server-rendered HTML (Starlette and Jinja2, the `server` extra; sign-in uses the gateway's
-clients, so the `mcp` extra too), no script, every form protected against forgery.
+Server-rendered HTML (Starlette and Jinja2, the `server` extra, which brings the MCP SDK for
+the gateway's clients), no script, every form protected against forgery.
 """
 
 from callgate.ui._app import OperatorApp, mount_ui
