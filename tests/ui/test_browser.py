@@ -50,14 +50,19 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _need_browser() -> None:
+def need_browser(chromium: str = CHROMIUM, *, playwright: str = "playwright") -> None:
+    """Skip, with the install command, when Playwright or Chromium is missing; fail instead
+    under `CI=true`, where `.ci/run` installs both."""
     missing = []
-    if importlib.util.find_spec("playwright") is None:
+    if importlib.util.find_spec(playwright) is None:
         missing.append(
             "Playwright is not installed: pip install -e '.[dev]' (or pip install playwright)"
         )
-    if not os.access(CHROMIUM, os.X_OK):
-        missing.append(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
+    if not os.access(chromium, os.X_OK):
+        missing.append(
+            f"Chromium not found at {chromium}: apt-get install chromium "
+            "(or set CALLGATE_CHROMIUM to its path)"
+        )
     if missing:
         reason = "; ".join(missing)
         if os.environ.get("CI") == "true":
@@ -67,7 +72,7 @@ def _need_browser() -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    _need_browser()
+    need_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
