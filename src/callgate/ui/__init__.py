@@ -9,7 +9,7 @@ Server-rendered HTML (Starlette and Jinja2, the `server` extra, which brings the
 the gateway's clients), no script, every form protected against forgery.
 """
 
-from callgate.ui._app import OperatorApp, mount_ui
+from callgate.ui._app import UI_PREFIX, OperatorApp, mount_ui
 from callgate.ui._headers import CONTENT_SECURITY_POLICY
 from callgate.ui._page import UISettings
 from callgate.ui._serve import serve_ui
@@ -19,6 +19,7 @@ __all__ = [
     "APPROVER_ROLE",
     "AUDITOR_ROLE",
     "CONTENT_SECURITY_POLICY",
+    "UI_PREFIX",
     "OperatorApp",
     "UISettings",
     "mount_ui",

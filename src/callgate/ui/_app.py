@@ -28,7 +28,10 @@ from callgate.ui._login import LoginViews
 from callgate.ui._page import SESSION_COOKIE, Pages, UISettings
 from callgate.ui._refusal import Refused, SignInNeeded
 
-__all__ = ["OperatorApp", "mount_ui"]
+__all__ = ["UI_PREFIX", "OperatorApp", "mount_ui"]
+
+UI_PREFIX = "/ui"
+"""Where `mount_ui` (and `callgate serve --ui`) puts the page beside another application."""
 
 _log = logging.getLogger("callgate.ui")
 _STATIC = Path(__file__).with_name("static")
@@ -155,7 +158,7 @@ async def _no_icon(request: Request) -> Response:
     return Response(status_code=204)
 
 
-def mount_ui(app: ASGIApp, ui: ASGIApp, *, prefix: str = "/ui") -> ASGIApp:
+def mount_ui(app: ASGIApp, ui: ASGIApp, *, prefix: str = UI_PREFIX) -> ASGIApp:
     """`app` with `ui` answering every HTTP request under `prefix` (the page sees the prefix
     as its root path, so its links and cookies stay under it). Everything else, the
     lifespan included, goes to `app`."""
