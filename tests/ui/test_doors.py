@@ -18,7 +18,7 @@ from callgate.store import Approval
 from callgate.ui import OperatorApp
 from callgate.ui._forms import MAX_FORM_BYTES
 from tests.ui.conftest import csrf_of, sign_in
-from tests.ui.scenario import APPROVER_TOKEN, PAUSED_RUN, Scenario
+from tests.ui.scenario import APPROVER_TOKEN, PAUSED_RUN, Scenario, credentials, scenario
 
 PUBLIC = {("/", "GET"), ("/login", "GET"), ("/login", "POST"), ("/favicon.ico", "GET")}
 """What answers a stranger: a redirect to the inbox, the sign-in form and its post, and the
@@ -151,3 +151,32 @@ def test_a_store_taken_away_is_an_error_page_and_nothing_is_decided(
     again = client.post(f"/approvals/{refund.id}/decide", data={"csrf": csrf, "action": "approve"})
     assert again.status_code == 303
     assert held.store.approvals.get(refund.id).state == "approved"  # type: ignore[union-attr]
+
+
+@pytest.mark.postgres
+def test_a_postgresql_server_cut_off_is_an_error_page_and_nothing_is_decided(
+    tmp_path: Path, pg_schema: tuple[str, str]
+) -> None:
+    from callgate.store import PostgresStore
+    from tests.ui.cable import Cable
+
+    dsn, schema = pg_schema
+    with Cable(dsn) as cable:
+        for built in scenario(tmp_path, PostgresStore(cable.dsn, schema=schema, timeout=1.0)):
+            built.pause_refund()
+            refund = _held(built)
+            page = OperatorApp(built.store, credentials=credentials(), catalog=built.catalog)
+            with TestClient(page, base_url="http://127.0.0.1", follow_redirects=False) as client:
+                csrf = sign_in(client, APPROVER_TOKEN)
+                assert client.get("/inbox").status_code == 200
+                cable.cut()  # the server is gone: every pooled connection and any new one
+                fields = {"csrf": csrf, "action": "approve"}
+                decide = client.post(f"/approvals/{refund.id}/decide", data=fields)
+                assert decide.status_code == 503 and "nothing was changed" in decide.text
+                assert client.get("/inbox").status_code == 503
+            page.close()
+    direct = PostgresStore(dsn, schema=schema)
+    try:
+        assert direct.approvals.get(refund.id).state == "pending"  # type: ignore[union-attr]
+    finally:
+        direct.close()
