@@ -74,6 +74,8 @@ def test_the_command_serves_the_page(held: Scenario, tmp_path: Path) -> None:
         inbox = http.get("inbox")
         assert inbox.status_code == 200 and "Editing needs the tool catalog" in inbox.text
         assert '<span class="count">2</span>' in inbox.text
+        rebound = http.get("inbox", headers={"host": "rebound.example"})  # DNS rebinding
+        assert rebound.status_code == 400 and "host name" in rebound.text
 
 
 def test_an_address_in_use_is_one_line(store_url: str, tmp_path: Path) -> None:

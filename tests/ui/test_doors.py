@@ -11,12 +11,15 @@ from pathlib import Path
 from typing import cast
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.testclient import TestClient
 
 from callgate.store import Approval
-from callgate.ui import OperatorApp
+from callgate.ui import CONTENT_SECURITY_POLICY, OperatorApp, UISettings, loopback_hosts
 from callgate.ui._forms import MAX_FORM_BYTES
+from callgate.ui._page import LOOPBACK_HOSTS, host_allowed
 from tests.ui.conftest import csrf_of, sign_in
 from tests.ui.scenario import APPROVER_TOKEN, PAUSED_RUN, Scenario, credentials, scenario
 
@@ -180,3 +183,65 @@ def test_a_postgresql_server_cut_off_is_an_error_page_and_nothing_is_decided(
         assert direct.approvals.get(refund.id).state == "pending"  # type: ignore[union-attr]
     finally:
         direct.close()
+
+
+@pytest.mark.parametrize(
+    ("header", "allowed"),
+    [
+        ("127.0.0.1:8766", True),
+        ("localhost", True),
+        ("LOCALHOST:1", True),
+        ("[::1]:8766", True),
+        ("rebound.example:8766", False),
+        ("rebound.example@127.0.0.1", False),
+        ("127.0.0.1.rebound.example", False),
+        ("127.0.0.1:8766/x", False),
+        ("", False),
+        (None, False),
+    ],
+)
+def test_a_page_on_loopback_answers_only_to_loopback_names(
+    header: str | None, allowed: bool
+) -> None:
+    assert host_allowed(UISettings(hosts=loopback_hosts("127.0.0.1")), header) is allowed
+    assert host_allowed(UISettings(), header)  # behind a proxy: whatever name it chose
+
+
+def test_loopback_hosts_only_for_loopback_addresses() -> None:
+    assert loopback_hosts("127.0.0.1") == LOOPBACK_HOSTS
+    assert loopback_hosts("127.0.0.2") == LOOPBACK_HOSTS | {"127.0.0.2"}
+    assert loopback_hosts("localhost") == LOOPBACK_HOSTS
+    assert loopback_hosts("0.0.0.0") is None and loopback_hosts("example.org") is None
+
+
+@given(st.text(max_size=300))
+def test_any_host_header_is_answered(header: str) -> None:
+    assert host_allowed(UISettings(hosts=LOOPBACK_HOSTS), header) in (True, False)
+
+
+def test_a_rebound_host_name_is_refused_before_anything_else(held: Scenario) -> None:
+    """DNS rebinding: a site whose name now resolves to 127.0.0.1 is another origin to the
+    browser, so its own Origin matches its Host; the page refuses the name itself."""
+    refund = _held(held)
+    settings = UISettings(hosts=loopback_hosts("127.0.0.1"))
+    page = OperatorApp(held.store, credentials=credentials(), settings=settings)
+    try:
+        with TestClient(page, base_url="http://127.0.0.1", follow_redirects=False) as client:
+            csrf = sign_in(client, APPROVER_TOKEN)
+            rebound = {"host": "rebound.example", "origin": "http://rebound.example"}
+            for answer in (
+                client.get("/inbox", headers=rebound),
+                client.get("/static/ui.css", headers=rebound),
+                client.post(
+                    f"/approvals/{refund.id}/decide",
+                    data={"csrf": csrf, "action": "approve"},
+                    headers=rebound,
+                ),
+            ):
+                assert answer.status_code == 400
+                assert "host name" in answer.text
+                assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+            assert client.get("/inbox", headers={"host": "localhost:8766"}).status_code == 200
+    finally:
+        page.close()
+    assert held.store.approvals.get(refund.id).state == "pending"  # type: ignore[union-attr]

@@ -108,6 +108,8 @@ async def test_the_page_and_the_endpoint_keep_their_own_sign_in(tmp_path: Path) 
             agent = await raw.post(site + "login", data={"csrf": csrf.group(1), "token": BOT_TOKEN})
             assert agent.status_code == 401  # an agent's token does not open the page
             assert "callgate_session" not in agent.headers.get("set-cookie", "")
+            rebound = await raw.get(site + "login", headers={"host": "rebound.example"})
+            assert rebound.status_code == 400  # on loopback, another name is a rebinding
 
 
 def test_the_page_needs_the_http_transport(tmp_path: Path) -> None:

@@ -149,13 +149,14 @@ async def _serve_with_page(gateway: Gateway, host: str, port: int) -> None:
     from callgate.gateway import serve_http
 
     require("jinja2", extra="server")
-    from callgate.ui import UI_PREFIX, OperatorApp, mount_ui
+    from callgate.ui import UI_PREFIX, OperatorApp, UISettings, loopback_hosts, mount_ui
 
     page = OperatorApp(
         gateway.store,
         credentials=gateway.credentials,
         catalog=gateway.catalog,
         redactor=gateway.redactor,
+        settings=UISettings(hosts=loopback_hosts(host)),
     )
 
     def announce(url: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -57,7 +56,7 @@ def ui(
     from callgate.cli._run import load_tools
     from callgate.cli._store_option import open_cli_store
     from callgate.gateway import load_settings
-    from callgate.ui import OperatorApp, UISettings
+    from callgate.ui import OperatorApp, UISettings, loopback_hosts
 
     if config is None and Path(_SETTINGS).is_file():
         config = Path(_SETTINGS)
@@ -70,7 +69,8 @@ def ui(
     if not len(settings.credentials):
         raise UserError(f"{config}: no [[gateway.clients]] with a token, so nobody could sign in")
     catalog = load_tools(tools) if tools else None
-    if not _loopback(host):
+    hosts = loopback_hosts(host)
+    if hosts is None:
         typer.echo(
             f"warning: serving plain HTTP on {host}; put a TLS proxy in front (cookies are "
             "marked Secure only over HTTPS)",
@@ -81,7 +81,7 @@ def ui(
             opened,
             credentials=settings.credentials,
             catalog=catalog,
-            settings=UISettings(anchor=anchor),
+            settings=UISettings(anchor=anchor, hosts=hosts),
         )
         try:
             anyio.run(_serve, app, host, port)
@@ -93,12 +93,3 @@ async def _serve(app: OperatorApp, host: str, port: int) -> None:
     from callgate.ui import serve_ui
 
     await serve_ui(app, host=host, port=port)
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False

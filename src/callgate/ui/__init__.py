@@ -11,7 +11,7 @@ the gateway's clients), no script, every form protected against forgery.
 
 from callgate.ui._app import UI_PREFIX, OperatorApp, mount_ui
 from callgate.ui._headers import CONTENT_SECURITY_POLICY
-from callgate.ui._page import UISettings
+from callgate.ui._page import UISettings, loopback_hosts
 from callgate.ui._serve import serve_ui
 from callgate.ui._sessions import APPROVER_ROLE, AUDITOR_ROLE
 
@@ -22,6 +22,7 @@ __all__ = [
     "UI_PREFIX",
     "OperatorApp",
     "UISettings",
+    "loopback_hosts",
     "mount_ui",
     "serve_ui",
 ]

@@ -25,7 +25,7 @@ from callgate.ui._headers import SecurityHeaders
 from callgate.ui._inbox import InboxViews
 from callgate.ui._journal import JournalViews
 from callgate.ui._login import LoginViews
-from callgate.ui._page import SESSION_COOKIE, Pages, UISettings
+from callgate.ui._page import SESSION_COOKIE, Pages, UISettings, host_allowed
 from callgate.ui._refusal import Refused, SignInNeeded
 
 __all__ = ["UI_PREFIX", "OperatorApp", "mount_ui"]
@@ -68,6 +68,12 @@ class OperatorApp:
         self._app: ASGIApp = SecurityHeaders(self._starlette())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            request = Request(scope, receive)
+            if not host_allowed(self.pages.settings, request.headers.get("host")):
+                refusal = self._error(request, 400, "this page does not answer to that host name")
+                await SecurityHeaders(refusal)(scope, receive, send)
+                return
         await self._app(scope, receive, send)
 
     def close(self) -> None:

@@ -8,6 +8,8 @@ from a model or a tool can only ever become text.
 from __future__ import annotations
 
 import datetime
+import ipaddress
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
@@ -27,7 +29,14 @@ from callgate.ui._inert import Inert, inert, json_text
 from callgate.ui._refusal import Refused, SignInNeeded
 from callgate.ui._sessions import LoginThrottle, Session, Sessions
 
-__all__ = ["SESSION_COOKIE", "Pages", "UISettings"]
+__all__ = [
+    "LOOPBACK_HOSTS",
+    "SESSION_COOKIE",
+    "Pages",
+    "UISettings",
+    "host_allowed",
+    "loopback_hosts",
+]
 
 SESSION_COOKIE = "callgate_session"
 P = ParamSpec("P")
@@ -41,12 +50,39 @@ class UISettings:
     anchor: str | None = None
     """A chain head published elsewhere (`SEQ:HASH` or the hash): the journal's
     verification also checks that the chain still holds it."""
+    hosts: frozenset[str] | None = None
+    """The host names the page answers to (any port), against DNS rebinding; None: any
+    (behind a proxy that chose the name). `loopback_hosts()` for a page on loopback."""
     secure_cookies: bool | None = None
     """Mark cookies `Secure`; None: when the request came over HTTPS."""
     session_idle: float = 8 * 3600.0
     """Seconds without a request after which a session ends."""
     session_lifetime: float = 24 * 3600.0
     """Seconds after sign-in after which a session ends."""
+
+
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+_HOST = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9.-]+))(?::[0-9]{1,5})?")
+
+
+def loopback_hosts(host: str) -> frozenset[str] | None:
+    """The names a page bound to `host` answers to: the loopback names when `host` is a
+    loopback address (another name resolving to it is a rebinding), else any (None)."""
+    if host == "localhost":
+        return LOOPBACK_HOSTS
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return None
+    return LOOPBACK_HOSTS | {host} if loopback else None
+
+
+def host_allowed(settings: UISettings, header: str | None) -> bool:
+    """Whether a request's `Host` header names the page (see `UISettings.hosts`)."""
+    if settings.hosts is None:
+        return True
+    found = _HOST.fullmatch(header or "")
+    return found is not None and (found["v6"] or found["name"]).lower() in settings.hosts
 
 
 class Pages:
