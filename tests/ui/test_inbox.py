@@ -3,12 +3,14 @@ edit) with the run continuing from the store afterwards."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from starlette.testclient import TestClient
 
@@ -16,7 +18,7 @@ from callgate.contract import Route
 from callgate.gate import REDACTED, RULE_OF_TWO
 from callgate.store import Approval, ApprovalDraft
 from callgate.ui import OperatorApp
-from tests.ui.conftest import sign_in
+from tests.ui.conftest import csrf_of, sign_in
 from tests.ui.scenario import (
     APPROVER_TOKEN,
     AUDITOR_TOKEN,
@@ -107,6 +109,31 @@ def test_a_decision_is_taken_once(client: TestClient, held: Scenario, refund: Ap
     assert "pending" in again.text or "decided" in again.text
     decided = held.store.approvals.get(refund.id)
     assert decided is not None and decided.state == "approved"
+
+
+async def test_decisions_raced_from_many_tabs_take_exactly_one(
+    app: OperatorApp, held: Scenario, refund: Approval
+) -> None:
+    """Twelve posts at once, approvals and declines, through the page's own store threads:
+    the store takes the first and refuses the rest."""
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as tab:
+        form = await tab.get("/login")
+        await tab.post("/login", data={"csrf": csrf_of(form.text), "token": APPROVER_TOKEN})
+        csrf = csrf_of((await tab.get("/inbox")).text)
+        actions = ["approve", "decline"] * 6
+        answers = await asyncio.gather(
+            *(
+                tab.post(f"/approvals/{refund.id}/decide", data={"csrf": csrf, "action": a})
+                for a in actions
+            )
+        )
+    statuses = [a.status_code for a in answers]
+    assert sorted(statuses) == [303] + [409] * 11, statuses
+    winner = actions[statuses.index(303)]
+    decided = held.store.approvals.get(refund.id)
+    assert decided is not None
+    assert decided.state == ("approved" if winner == "approve" else "denied")
 
 
 def test_declining_tells_the_run_and_nothing_runs(
