@@ -136,6 +136,22 @@ async def test_decisions_raced_from_many_tabs_take_exactly_one(
     assert decided.state == ("approved" if winner == "approve" else "denied")
 
 
+def test_a_grant_the_page_does_not_offer_is_refused(client: TestClient, held: Scenario) -> None:
+    wire = _held(held, TRAIL_RUN)
+    assert wire.rule_id == RULE_OF_TWO
+    csrf = sign_in(client, APPROVER_TOKEN)
+    assert 'name="grant"' not in client.get(f"/approvals/{wire.id}").text
+    for action in ("approve", "edit"):
+        fields = {"csrf": csrf, "action": action, "grant": "1", "arguments": "{}"}
+        answer = client.post(f"/approvals/{wire.id}/decide", data=fields)
+        assert answer.status_code == 400 and "not offered" in answer.text
+    fields = {"csrf": csrf, "grant": "1", "arguments": "{}"}
+    preview = client.post(f"/approvals/{wire.id}/edit", data=fields)
+    assert preview.status_code == 400 and "not offered" in preview.text
+    decided = held.store.approvals.get(wire.id)
+    assert decided is not None and decided.state == "pending" and not decided.grant
+
+
 def test_declining_tells_the_run_and_nothing_runs(
     client: TestClient, held: Scenario, refund: Approval
 ) -> None:

@@ -95,7 +95,7 @@ class InboxViews:
             text,
             changes=diff(approval.arguments, parsed),
             note=form.text("note", limit=_MAX_NOTE),
-            grant=form.flag("grant"),
+            grant=_grant(form, approval),
         )
 
     async def decide(self, request: Request) -> Response:
@@ -104,9 +104,10 @@ class InboxViews:
         action = form.text("action", limit=20)
         note = form.text("note", limit=_MAX_NOTE) or None
         by = session.identity.principal
+        grant = _grant(form, approval)
         decision: ApprovalDecision
         if action == "approve":
-            decision = Approve(by=by, note=note, grant=form.flag("grant"))
+            decision = Approve(by=by, note=note, grant=grant)
         elif action == "decline":
             decision = Decline(by=by, note=note)
         elif action == "edit":
@@ -114,7 +115,7 @@ class InboxViews:
             parsed = self._parse_edit(text)
             if isinstance(parsed, str):
                 return self._edit_page(request, session, approval, text, error=parsed)
-            decision = Edit(arguments=parsed, by=by, note=note, grant=form.flag("grant"))
+            decision = Edit(arguments=parsed, by=by, note=note, grant=grant)
         else:
             raise Refused(400, "the decision must be approve, decline or edit")
         try:
@@ -231,6 +232,15 @@ class InboxViews:
 
 def _grantable(approval: Approval) -> bool:
     return approval.run_id is not None and approval.rule_id != RULE_OF_TWO
+
+
+def _grant(form: Form, approval: Approval) -> bool:
+    """The form's grant, refused where the page does not offer one: a grant recorded on a
+    Rule of Two hold would lift the policy's later asks for the tool in that run."""
+    asked = form.flag("grant")
+    if asked and not _grantable(approval):
+        raise Refused(400, "a grant for the run is not offered for this call; nothing was decided")
+    return asked
 
 
 def _visible(session: Session, approval: Approval) -> bool:
