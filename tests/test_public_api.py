@@ -28,7 +28,12 @@ MCP_PACKAGES = ["callgate.mcp", "callgate.gateway"]
 """They import the `mcp` SDK."""
 
 MCP = needs("mcp", extra="mcp")
-PUBLIC_PACKAGES = [*CORE_PACKAGES, *(pytest.param(p, marks=MCP) for p in MCP_PACKAGES)]
+UI = needs("starlette", "jinja2", "mcp", extra="server")
+PUBLIC_PACKAGES = [
+    *CORE_PACKAGES,
+    *(pytest.param(p, marks=MCP) for p in MCP_PACKAGES),
+    pytest.param("callgate.ui", marks=UI),
+]
 
 
 def _isort_key(name: str) -> tuple[int, str]:
@@ -113,7 +118,7 @@ def test_routes_are_the_closed_set_of_the_design() -> None:
     "packages",
     [
         pytest.param(CORE_PACKAGES, id="core"),
-        pytest.param([*CORE_PACKAGES, *MCP_PACKAGES], id="all", marks=MCP),
+        pytest.param([*CORE_PACKAGES, *MCP_PACKAGES, "callgate.ui"], id="all", marks=UI),
     ],
 )
 def test_no_public_name_means_two_different_things(packages: list[str]) -> None:

@@ -100,6 +100,11 @@ COMMANDS = (
         help="An MCP gateway: your MCP servers and tools behind the gate.",
     ),
     CommandSpec(
+        name="ui",
+        target="callgate.cli._ui:ui",
+        help="The approvals inbox and receipts journal in a browser.",
+    ),
+    CommandSpec(
         name="pins",
         target="callgate.cli._pins:group",
         help="Review pinned and quarantined upstream MCP tools.",

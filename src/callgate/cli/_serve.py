@@ -57,6 +57,14 @@ def serve(
             "--hash-token", help="Read a token on stdin, print its token_sha256 and exit."
         ),
     ] = False,
+    ui: Annotated[
+        bool,
+        typer.Option(
+            "--ui",
+            help="Also serve the operator page (approvals inbox, receipts journal) at /ui/ "
+            "(HTTP only); clients with the approver or auditor role sign in to it.",
+        ),
+    ] = False,
 ) -> None:
     """Serve upstream MCP servers and local tools as one MCP server, every call gated."""
     if hash_token:
@@ -71,12 +79,14 @@ def serve(
 
     if transport not in ("stdio", "http"):
         _fail(f"--transport must be stdio or http, not {transport!r}", 2)
+    if ui and transport != "http":
+        _fail("--ui needs --transport http: the page is served beside the HTTP endpoint", 2)
     try:
         gateway = _gateway(mcp_config, tools, policy, store, config, transport)
     except (UserError, StoreError) as exc:
         _fail(str(exc), 2)
     try:
-        anyio.run(_serve, gateway, transport, host, port)
+        anyio.run(_serve, gateway, transport, host, port, ui)
     except (UserError, BaseExceptionGroup) as exc:
         problem = _user_error(exc)
         if problem is None:
@@ -121,13 +131,48 @@ def _gateway(
     )
 
 
-async def _serve(gateway: Gateway, transport: str, host: str, port: int) -> None:
+async def _serve(gateway: Gateway, transport: str, host: str, port: int, ui: bool) -> None:
     from callgate.gateway import serve_http, serve_stdio
 
-    if transport == "http":
+    if transport != "http":
+        await serve_stdio(gateway)
+    elif not ui:
         await serve_http(gateway, host=host, port=port)
     else:
-        await serve_stdio(gateway)
+        await _serve_with_page(gateway, host, port)
+
+
+async def _serve_with_page(gateway: Gateway, host: str, port: int) -> None:
+    """The gateway with the operator page at /ui/, outside its bearer-token check (the page
+    signs people in itself) and over the gateway's own store, catalog and redactor."""
+    from callgate._extras import require
+    from callgate.gateway import serve_http
+
+    require("jinja2", extra="server")
+    from callgate.ui import UI_PREFIX, OperatorApp, UISettings, loopback_hosts, mount_ui
+
+    page = OperatorApp(
+        gateway.store,
+        credentials=gateway.credentials,
+        catalog=gateway.catalog,
+        redactor=gateway.redactor,
+        settings=UISettings(hosts=loopback_hosts(host)),
+    )
+
+    def announce(url: str) -> None:
+        typer.echo(f"callgate gateway listening on {url}", err=True)
+        typer.echo(f"callgate ui listening on {url.rsplit('/', 1)[0]}{UI_PREFIX}/", err=True)
+
+    try:
+        await serve_http(
+            gateway,
+            host=host,
+            port=port,
+            announce=announce,
+            wrap=lambda app: mount_ui(app, page, prefix=UI_PREFIX),
+        )
+    finally:
+        page.close()
 
 
 def _user_error(exc: BaseException) -> BaseException | None:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 
 import anyio
 import anyio.abc
+from starlette.types import ASGIApp
 
 from callgate._extras import require
 from callgate.gateway._gateway import Gateway
@@ -42,6 +43,7 @@ async def serve_http(
     port: int = 8765,
     path: str = "/mcp",
     announce: Callable[[str], None] | None = None,
+    wrap: Callable[[ASGIApp], ASGIApp] | None = None,  # around the authenticated app: mount_ui
 ) -> None:
     """Serve streamable HTTP on `host:port`; `announce` gets the URL once it listens."""
     uvicorn = require("uvicorn", extra="server")
@@ -62,7 +64,8 @@ async def serve_http(
         def capture_signals(self) -> Iterator[None]:
             yield  # signals are handled below, so shutdown finishes before the process ends
 
-    server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    outer = app if wrap is None else wrap(app)
+    server = Server(uvicorn.Config(outer, host=host, port=port, log_level="warning"))
     async with anyio.create_task_group() as tasks:
         await tasks.start(gateway.run)
 
