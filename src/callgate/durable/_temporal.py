@@ -1,0 +1,297 @@
+"""Agent runs as Temporal workflows (`callgate[temporal]`).
+
+The workflow `callgate.agent` runs the loop itself; every step the loop takes is an activity
+named `callgate.<agent name>.<kind>` (`model_turn`, `tool_call`, `approvals`, `save`,
+`decide`) that a worker performs with `Agent.perform`, so the model and the gate (with its
+store) live on the workers and the workflow holds only the run's history. Temporal runs an
+activity at least once: a worker that dies mid-way stops heartbeating and the activity is
+given to another worker, where the gate, under the same idempotency key, replays a finished
+call and reconciles one caught after its claim instead of running it again.
+
+The workflow is not sandboxed: the loop does no I/O outside its steps, takes its time from
+`workflow.time()` and its run id from the workflow id, so it replays deterministically, and
+it finds its agent in this worker process (`TemporalAgent` registers it by name).
+
+A held call waits for the update `callgate.decide` (records a decision through the worker's
+gate and wakes the run; an invalid decision is refused to the caller) or the signal
+`callgate.notify` (a decision recorded elsewhere, e.g. `callgate approvals approve`), and
+reads the store at each poll.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from callgate._errors import CallgateError, UserError
+from callgate._extras import require
+from callgate.contract import ApprovalDecision, Context
+from callgate.dialects import Message
+from callgate.durable._outcome import DurableRun, decode_outcome, outcome_of
+from callgate.loop import Agent, RunResult
+from callgate.loop._codec import decode_context, decode_decision, decode_message, encode
+from callgate.loop._codec import encode_message as _encode_message
+from callgate.loop._durable import JSON, STEP_KINDS, ApprovalWait, Perform, StepKind
+from callgate.loop._perform import decide_arg
+from callgate.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from temporalio.client import Client
+    from temporalio.worker import Worker
+
+__all__ = ["WORKFLOW", "TemporalAgent", "TemporalDurability"]
+
+WORKFLOW = "callgate.agent"
+"""The name of the workflow type every `TemporalAgent` runs under."""
+DECIDE = "callgate.decide"
+NOTIFY = "callgate.notify"
+
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,100}")
+_AGENTS: dict[str, TemporalAgent] = {}
+"""The agents of this worker process, by name: what a workflow of that name runs."""
+
+
+def _temporal() -> Any:
+    return require("temporalio", extra="temporal")
+
+
+class TemporalAgent:
+    """An `Agent` whose runs are Temporal workflows, its steps activities on the workers.
+
+    Make it with the same `name` in every worker process and give each worker
+    `agent.worker(client)`. `heartbeat` is how soon a dead worker's activity is handed to
+    another (an activity heartbeats while it works); `step_timeout` bounds one attempt of
+    one step (a model turn, a tool call).
+    """
+
+    def __init__(
+        self,
+        agent: Agent,
+        *,
+        name: str,
+        task_queue: str = "callgate",
+        approval_wait: ApprovalWait | None = None,
+        heartbeat: float = 30.0,
+        step_timeout: float = 600.0,
+    ) -> None:
+        if not _NAME.fullmatch(name):
+            raise UserError(f"agent name {name!r}: use 1-100 letters, digits, '_', '-'")
+        if not 0 < heartbeat <= step_timeout:
+            raise UserError("TemporalAgent needs 0 < heartbeat <= step_timeout")
+        _temporal()
+        self.agent = agent
+        self.name = name
+        self.task_queue = task_queue
+        self.approval_wait = approval_wait if approval_wait is not None else ApprovalWait()
+        self.heartbeat = heartbeat
+        self.step_timeout = step_timeout
+        _AGENTS[name] = self
+
+    # -- the worker side ----------------------------------------------------------------------
+
+    def activity_name(self, kind: StepKind) -> str:
+        return f"callgate.{self.name}.{kind}"
+
+    def activities(self) -> list[Callable[[JSON], Awaitable[JSON]]]:
+        """One activity per kind of step, named `callgate.<name>.<kind>`."""
+        return [self._activity(kind) for kind in STEP_KINDS]
+
+    def worker(self, client: Client, **options: Any) -> Worker:
+        """A `temporalio` worker for this agent's task queue (`options` go to `Worker`)."""
+        worker_module = require("temporalio.worker", extra="temporal")
+        return worker_module.Worker(  # type: ignore[no-any-return]
+            client,
+            task_queue=self.task_queue,
+            workflows=[_workflow_class()],
+            activities=self.activities(),
+            **options,
+        )
+
+    def _activity(self, kind: StepKind) -> Callable[[JSON], Awaitable[JSON]]:
+        temporal = _temporal()
+
+        async def perform_step(arg: JSON) -> JSON:
+            async with _heartbeats(self.heartbeat / 3):
+                try:
+                    return await self.agent.perform(kind, arg)
+                except StoreUnavailable:
+                    raise  # may pass: Temporal retries the activity
+                except CallgateError as exc:
+                    # A wrong argument or a refused decision: another attempt would fail alike.
+                    raise temporal.exceptions.ApplicationError(
+                        str(exc), type=type(exc).__name__, non_retryable=True
+                    ) from exc
+
+        activity = temporal.activity.defn(name=self.activity_name(kind))
+        return activity(perform_step)  # type: ignore[no-any-return]
+
+    # -- the client side ----------------------------------------------------------------------
+
+    async def start(
+        self,
+        client: Client,
+        prompt: str | Sequence[Message],
+        *,
+        run_id: str | None = None,
+        context: Context | None = None,
+    ) -> DurableRun:
+        """Start a run: a `callgate.agent` workflow with id `run_id`."""
+        run_id = run_id or f"run_{uuid.uuid4().hex[:16]}"
+        job = {
+            "agent": self.name,
+            "prompt": prompt if isinstance(prompt, str) else [_encode_message(m) for m in prompt],
+            "context": None if context is None else encode(context),
+        }
+        handle = await client.start_workflow(
+            WORKFLOW, job, id=run_id, task_queue=self.task_queue, result_type=dict
+        )
+
+        async def wait() -> RunResult:
+            return decode_outcome(await handle.result())
+
+        return DurableRun(run_id=run_id, wait=wait)
+
+    def attach(self, client: Client, run_id: str) -> DurableRun:
+        """The run of an existing workflow."""
+
+        async def wait() -> RunResult:
+            return decode_outcome(await client.get_workflow_handle(run_id).result())
+
+        return DurableRun(run_id=run_id, wait=wait)
+
+    async def decide(
+        self, client: Client, run_id: str, approval_id: str, decision: ApprovalDecision
+    ) -> str:
+        """Record a decision on a held call of the run through the workers' gate, and wake
+        the run; returns the approval's new state. A decision the gate refuses (an edit the
+        schema rejects, an approval already decided) raises here, for the caller."""
+        handle = client.get_workflow_handle(run_id)
+        answer = await handle.execute_update(DECIDE, decide_arg(approval_id, decision))
+        return str(answer)
+
+    async def notify(self, client: Client, run_id: str, approval_id: str) -> None:
+        """Wake the run after a decision recorded elsewhere (`callgate approvals approve`)."""
+        await client.get_workflow_handle(run_id).signal(NOTIFY, approval_id)
+
+
+class TemporalDurability:
+    """The loop's durable points inside a `callgate.agent` workflow."""
+
+    def __init__(self, agent: TemporalAgent) -> None:
+        self._agent = agent
+        self._workflow = require("temporalio.workflow", extra="temporal")
+        self.woken: set[str] = set()
+
+    def run_id(self) -> str | None:
+        workflow_id: str = self._workflow.info().workflow_id
+        return workflow_id
+
+    async def step(self, kind: StepKind, key: str, arg: JSON, perform: Perform) -> JSON:
+        seconds = self._agent.step_timeout
+        return await self._workflow.execute_activity(
+            self._agent.activity_name(kind),
+            arg,
+            start_to_close_timeout=timedelta(seconds=seconds),
+            heartbeat_timeout=timedelta(seconds=self._agent.heartbeat),
+            summary=key[:400],
+        )
+
+    async def wait(self, topic: str, seconds: float) -> bool:
+        try:
+            await self._workflow.wait_condition(lambda: topic in self.woken, timeout=seconds)
+        except TimeoutError:
+            return False
+        self.woken.discard(topic)
+        return True
+
+    @property
+    def approval_wait(self) -> ApprovalWait | None:
+        return self._agent.approval_wait
+
+    @property
+    def clock(self) -> Callable[[], float] | None:
+        time: Callable[[], float] = self._workflow.time
+        return time
+
+
+@contextlib.asynccontextmanager
+async def _heartbeats(every: float) -> AsyncIterator[None]:
+    """Heartbeat while the step works, so a dead worker is noticed within `heartbeat`."""
+    activity = _temporal().activity
+
+    async def beat() -> None:
+        while True:
+            activity.heartbeat()
+            await asyncio.sleep(every)
+
+    task = asyncio.create_task(beat())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+_WORKFLOW_CLASS: type | None = None
+
+
+def _workflow_class() -> type:
+    """The `callgate.agent` workflow, defined once temporalio is known to be installed."""
+    global _WORKFLOW_CLASS
+    if _WORKFLOW_CLASS is None:
+        _WORKFLOW_CLASS = _define_workflow()
+    return _WORKFLOW_CLASS
+
+
+def _define_workflow() -> type:
+    _temporal()
+    from temporalio import workflow
+
+    @workflow.defn(name=WORKFLOW, sandboxed=False)
+    class AgentWorkflow:
+        @workflow.init
+        def __init__(self, job: dict[str, Any]) -> None:
+            agent = _AGENTS.get(job["agent"])
+            if agent is None:
+                # A workflow task failure, retried: a worker that has this agent takes it.
+                raise RuntimeError(f"no agent {job['agent']!r} in this worker")
+            self.agent = agent
+            self.durable = TemporalDurability(agent)
+
+        @workflow.run
+        async def run(self, job: dict[str, Any]) -> dict[str, Any]:
+            raw = job["prompt"]
+            prompt = raw if isinstance(raw, str) else [decode_message(m) for m in raw]
+            context = None if job["context"] is None else decode_context(job["context"])
+            run = self.agent.agent.run(prompt, context=context, durable=self.durable)
+            return await outcome_of(run)
+
+        @workflow.update(name=DECIDE)
+        async def decide(self, arg: dict[str, Any]) -> str:
+            answer = await workflow.execute_activity(
+                self.agent.activity_name("decide"),
+                arg,
+                start_to_close_timeout=timedelta(seconds=self.agent.step_timeout),
+            )
+            self.durable.woken.add(arg["approval_id"])
+            return str(answer["state"])
+
+        @decide.validator
+        def check_decision(self, arg: dict[str, Any]) -> None:
+            # Refused before it enters the history: the caller gets the reason.
+            if not isinstance(arg, Mapping) or not isinstance(arg.get("approval_id"), str):
+                raise UserError("a decision names its approval_id")
+            decode_decision(arg.get("decision"))
+
+        @workflow.signal(name=NOTIFY)
+        def notify(self, approval_id: str) -> None:
+            if isinstance(approval_id, str):
+                self.durable.woken.add(approval_id)
+
+    return AgentWorkflow
