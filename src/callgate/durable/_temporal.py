@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import re
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -32,10 +32,9 @@ from callgate._errors import CallgateError, UserError
 from callgate._extras import require
 from callgate.contract import ApprovalDecision, Context
 from callgate.dialects import Message
-from callgate.durable._outcome import DurableRun, decode_outcome, outcome_of
+from callgate.durable._outcome import DurableRun, decode_outcome
 from callgate.loop import Agent, RunResult
-from callgate.loop._codec import decode_context, decode_decision, decode_message, encode
-from callgate.loop._codec import encode_message as _encode_message
+from callgate.loop._codec import encode, encode_message
 from callgate.loop._durable import JSON, STEP_KINDS, ApprovalWait, Perform, StepKind
 from callgate.loop._perform import decide_arg
 from callgate.store import StoreUnavailable
@@ -57,6 +56,9 @@ _AGENTS: dict[str, TemporalAgent] = {}
 
 
 def _temporal() -> Any:
+    """temporalio, with the submodules used here loaded."""
+    for module in ("activity", "client", "exceptions", "worker", "workflow"):
+        require(f"temporalio.{module}", extra="temporal")
     return require("temporalio", extra="temporal")
 
 
@@ -103,8 +105,7 @@ class TemporalAgent:
 
     def worker(self, client: Client, **options: Any) -> Worker:
         """A `temporalio` worker for this agent's task queue (`options` go to `Worker`)."""
-        worker_module = require("temporalio.worker", extra="temporal")
-        return worker_module.Worker(  # type: ignore[no-any-return]
+        return _temporal().worker.Worker(  # type: ignore[no-any-return]
             client,
             task_queue=self.task_queue,
             workflows=[_workflow_class()],
@@ -144,7 +145,7 @@ class TemporalAgent:
         run_id = run_id or f"run_{uuid.uuid4().hex[:16]}"
         job = {
             "agent": self.name,
-            "prompt": prompt if isinstance(prompt, str) else [_encode_message(m) for m in prompt],
+            "prompt": prompt if isinstance(prompt, str) else [encode_message(m) for m in prompt],
             "context": None if context is None else encode(context),
         }
         handle = await client.start_workflow(
@@ -170,8 +171,14 @@ class TemporalAgent:
         """Record a decision on a held call of the run through the workers' gate, and wake
         the run; returns the approval's new state. A decision the gate refuses (an edit the
         schema rejects, an approval already decided) raises here, for the caller."""
+        temporal = _temporal()
         handle = client.get_workflow_handle(run_id)
-        answer = await handle.execute_update(DECIDE, decide_arg(approval_id, decision))
+        try:
+            answer = await handle.execute_update(DECIDE, decide_arg(approval_id, decision))
+        except temporal.client.WorkflowUpdateFailedError as exc:
+            raise UserError(
+                f"the decision on approval {approval_id} was refused: {_innermost(exc)}"
+            ) from exc
         return str(answer)
 
     async def notify(self, client: Client, run_id: str, approval_id: str) -> None:
@@ -184,7 +191,7 @@ class TemporalDurability:
 
     def __init__(self, agent: TemporalAgent) -> None:
         self._agent = agent
-        self._workflow = require("temporalio.workflow", extra="temporal")
+        self._workflow = _temporal().workflow
         self.woken: set[str] = set()
 
     def run_id(self) -> str | None:
@@ -219,6 +226,14 @@ class TemporalDurability:
         return time
 
 
+def _innermost(exc: BaseException) -> str:
+    """The message of the failure at the bottom of Temporal's chain (the gate's own words)."""
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    message: str = getattr(exc, "message", None) or str(exc)
+    return message
+
+
 @contextlib.asynccontextmanager
 async def _heartbeats(every: float) -> AsyncIterator[None]:
     """Heartbeat while the step works, so a dead worker is noticed within `heartbeat`."""
@@ -238,60 +253,8 @@ async def _heartbeats(every: float) -> AsyncIterator[None]:
             await task
 
 
-_WORKFLOW_CLASS: type | None = None
-
-
 def _workflow_class() -> type:
-    """The `callgate.agent` workflow, defined once temporalio is known to be installed."""
-    global _WORKFLOW_CLASS
-    if _WORKFLOW_CLASS is None:
-        _WORKFLOW_CLASS = _define_workflow()
-    return _WORKFLOW_CLASS
-
-
-def _define_workflow() -> type:
-    _temporal()
-    from temporalio import workflow
-
-    @workflow.defn(name=WORKFLOW, sandboxed=False)
-    class AgentWorkflow:
-        @workflow.init
-        def __init__(self, job: dict[str, Any]) -> None:
-            agent = _AGENTS.get(job["agent"])
-            if agent is None:
-                # A workflow task failure, retried: a worker that has this agent takes it.
-                raise RuntimeError(f"no agent {job['agent']!r} in this worker")
-            self.agent = agent
-            self.durable = TemporalDurability(agent)
-
-        @workflow.run
-        async def run(self, job: dict[str, Any]) -> dict[str, Any]:
-            raw = job["prompt"]
-            prompt = raw if isinstance(raw, str) else [decode_message(m) for m in raw]
-            context = None if job["context"] is None else decode_context(job["context"])
-            run = self.agent.agent.run(prompt, context=context, durable=self.durable)
-            return await outcome_of(run)
-
-        @workflow.update(name=DECIDE)
-        async def decide(self, arg: dict[str, Any]) -> str:
-            answer = await workflow.execute_activity(
-                self.agent.activity_name("decide"),
-                arg,
-                start_to_close_timeout=timedelta(seconds=self.agent.step_timeout),
-            )
-            self.durable.woken.add(arg["approval_id"])
-            return str(answer["state"])
-
-        @decide.validator
-        def check_decision(self, arg: dict[str, Any]) -> None:
-            # Refused before it enters the history: the caller gets the reason.
-            if not isinstance(arg, Mapping) or not isinstance(arg.get("approval_id"), str):
-                raise UserError("a decision names its approval_id")
-            decode_decision(arg.get("decision"))
-
-        @workflow.signal(name=NOTIFY)
-        def notify(self, approval_id: str) -> None:
-            if isinstance(approval_id, str):
-                self.durable.woken.add(approval_id)
+    """The `callgate.agent` workflow (its module imports temporalio, so only now)."""
+    from callgate.durable._temporal_workflow import AgentWorkflow
 
     return AgentWorkflow
