@@ -23,6 +23,7 @@ PUBLIC_PACKAGES = [
     "callgate.toolsets",
     "callgate.mcp",
     "callgate.gateway",
+    "callgate.durable",
 ]
 
 
