@@ -36,6 +36,12 @@ def queue() -> str:
     return f"callgate-test-{uuid.uuid4().hex[:8]}"
 
 
+@pytest.fixture
+def run_id() -> str:
+    """Unique on the shared server: a workflow id is taken while its run is open."""
+    return f"run-{uuid.uuid4().hex[:8]}"
+
+
 def _worker(
     processes: Callable[..., Process], address: str, queue: str, env: dict[str, str]
 ) -> Process:
@@ -77,37 +83,44 @@ def test_a_worker_killed_during_a_write_does_not_repeat_it(
     temporal_address: str,
     queue: str,
     env: dict[str, str],
+    run_id: str,
     killed: str,
 ) -> None:
     env = {**env, "CALLGATE_TEST_POLICY": "allow"}
     first = _worker(processes, temporal_address, queue, {**env, "CALLGATE_TEST_HANG": killed})
-    assert _client(temporal_address, queue, env, "start", "run-1")["event"] == "started"
+    assert _client(temporal_address, queue, env, "start", run_id)["event"] == "started"
     wait_for(lambda: _started(env), "the transfer to start")
     first.kill()
     assert len(apps.transfers(env["CALLGATE_TEST_EFFECTS"])) == (killed == "after")
 
     _worker(processes, temporal_address, queue, env)
-    done = _client(temporal_address, queue, env, "result", "run-1")
+    done = _client(temporal_address, queue, env, "result", run_id)
 
     assert done["event"] == "finished", done
-    assert done["run_id"] == "run-1" and done["status"] == "finished"
+    assert done["run_id"] == run_id and done["status"] == "finished"
     assert done["routes"] == ["completed"]
-    assert apps.transfers(env["CALLGATE_TEST_EFFECTS"]) == [("-:run-1/call_1:transfer", "ana", 25)]
+    assert apps.transfers(env["CALLGATE_TEST_EFFECTS"]) == [
+        (f"-:{run_id}/call_1:transfer", "ana", 25)
+    ]
     with open_store(env["CALLGATE_TEST_STORE"]) as store:
         assert store.receipts.verify().ok
         assert [(r.route, r.idempotency_key) for r in store.receipts.list()] == [
-            ("completed", "-:run-1/call_1:transfer")
+            ("completed", f"-:{run_id}/call_1:transfer")
         ]
     if killed == "after":
         assert "already taken effect" in done["answer"]
 
 
 def test_an_approval_update_resumes_a_held_call_after_a_worker_restart(
-    processes: Callable[..., Process], temporal_address: str, queue: str, env: dict[str, str]
+    processes: Callable[..., Process],
+    temporal_address: str,
+    queue: str,
+    env: dict[str, str],
+    run_id: str,
 ) -> None:
     env = {**env, "CALLGATE_TEST_POLL": "600"}  # only the update can wake the run in time
     first = _worker(processes, temporal_address, queue, env)
-    _client(temporal_address, queue, env, "start", "run-1")
+    _client(temporal_address, queue, env, "start", run_id)
     with open_store(env["CALLGATE_TEST_STORE"]) as store:
         held = wait_for(lambda: store.approvals.list(), "the transfer to be held")[0]
     first.kill()
@@ -115,21 +128,21 @@ def test_an_approval_update_resumes_a_held_call_after_a_worker_restart(
 
     # An edit the schema refuses is refused to the one who decided; the call stays held.
     bad = {"kind": "edit", "arguments": {"recipient": "ana", "amount": "lots"}}
-    refused = _client(temporal_address, queue, env, "decide", "run-1", held.id, json.dumps(bad))
+    refused = _client(temporal_address, queue, env, "decide", run_id, held.id, json.dumps(bad))
     assert refused["event"] == "refused", refused
     assert "UserError" in refused["message"] and "amount" in refused["message"]
     assert apps.transfers(env["CALLGATE_TEST_EFFECTS"]) == []
 
     approve = json.dumps({"kind": "approve", "by": "ana"})
-    assert _client(temporal_address, queue, env, "decide", "run-1", held.id, approve) == {
+    assert _client(temporal_address, queue, env, "decide", run_id, held.id, approve) == {
         "event": "decided",
         "state": "approved",
     }
-    done = _client(temporal_address, queue, env, "result", "run-1")
+    done = _client(temporal_address, queue, env, "result", run_id)
 
     assert done["status"] == "finished" and done["routes"] == ["held", "completed"]
     assert [k for k, _, _ in apps.transfers(env["CALLGATE_TEST_EFFECTS"])] == [
-        "-:run-1/call_1:transfer"
+        f"-:{run_id}/call_1:transfer"
     ]
     with open_store(env["CALLGATE_TEST_STORE"]) as store:
         assert store.receipts.verify().ok
@@ -139,11 +152,15 @@ def test_an_approval_update_resumes_a_held_call_after_a_worker_restart(
 
 
 def test_a_decision_from_the_command_line_and_a_signal_resume_a_held_call(
-    processes: Callable[..., Process], temporal_address: str, queue: str, env: dict[str, str]
+    processes: Callable[..., Process],
+    temporal_address: str,
+    queue: str,
+    env: dict[str, str],
+    run_id: str,
 ) -> None:
     env = {**env, "CALLGATE_TEST_POLL": "600"}
     _worker(processes, temporal_address, queue, env)
-    _client(temporal_address, queue, env, "start", "run-1")
+    _client(temporal_address, queue, env, "start", run_id)
     with open_store(env["CALLGATE_TEST_STORE"]) as store:
         held = wait_for(lambda: store.approvals.list(), "the transfer to be held")[0]
     deny = subprocess.run(
@@ -166,8 +183,8 @@ def test_a_decision_from_the_command_line_and_a_signal_resume_a_held_call(
         check=False,
     )
     assert deny.returncode == 0, deny.stderr
-    assert _client(temporal_address, queue, env, "notify", "run-1", held.id)["event"] == "notified"
-    done = _client(temporal_address, queue, env, "result", "run-1")
+    assert _client(temporal_address, queue, env, "notify", run_id, held.id)["event"] == "notified"
+    done = _client(temporal_address, queue, env, "result", run_id)
 
     assert done["routes"] == ["held", "declined"]
     assert done["answer"].startswith("done: declined")
