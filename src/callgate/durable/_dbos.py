@@ -51,8 +51,6 @@ if TYPE_CHECKING:
 __all__ = ["DBOSAgent", "DBOSDurability", "notify_approval"]
 
 _NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
-_TOPIC = "callgate.approval"
-"""What a wake-up message says; the topic it is sent on is the approval id."""
 
 
 def _dbos() -> Any:
@@ -210,5 +208,6 @@ async def notify_approval(
         *await api.list_workflows_async(workflow_id_prefix=f"{run_id}:resume:", **live),
     ]
     for workflow in pending:
-        await api.send_async(workflow.workflow_id, {"wake": _TOPIC}, approval_id)
+        # On the approval id's topic; the message itself decides nothing.
+        await api.send_async(workflow.workflow_id, {"approval_id": approval_id}, approval_id)
     return len(pending)

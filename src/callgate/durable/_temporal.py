@@ -187,7 +187,9 @@ class TemporalAgent:
 
 
 class TemporalDurability:
-    """The loop's durable points inside a `callgate.agent` workflow."""
+    """The loop's durable points inside a `callgate.agent` workflow: a step is an activity,
+    which a worker performs with `Agent.perform` (the `perform` given here is not called:
+    the workflow does no I/O of its own)."""
 
     def __init__(self, agent: TemporalAgent) -> None:
         self._agent = agent
