@@ -2,14 +2,16 @@
 callgate (a SQLite ledger of its own), a model that reads the transcript, and the agent.
 
 Imported by the tests and by the processes they start and kill (`dbos_app.py`,
-`temporal_worker.py`), which read their settings from the environment:
+`temporal_app.py`), which read their settings from the environment:
 
 - `CALLGATE_TEST_EFFECTS`: the ledger file that counts transfers;
 - `CALLGATE_TEST_STORE`: the callgate store URL (receipts, approvals, keys, run states);
 - `CALLGATE_TEST_HANG`: `before` or `after`: the transfer stops, for good, before or after
   its effect (so a test can kill the process right there);
 - `CALLGATE_TEST_POLICY`: `allow` lets transfers run; otherwise they are held for approval;
-- `CALLGATE_TEST_POLL`: seconds between two reads of the approvals while a call is held.
+- `CALLGATE_TEST_POLL`: seconds between two reads of the approvals while a call is held;
+- `CALLGATE_TEST_AGENT`: `orders` runs the orders script (every route in one run) instead
+  of a single transfer.
 """
 
 from __future__ import annotations
@@ -98,11 +100,64 @@ def tools() -> list[Tool]:
     return [transfer]
 
 
+@tool(effect="read")
+def lookup(order_id: str) -> dict[str, str]:
+    """Look an order up."""
+    return {"order_id": order_id, "state": "shipped"}
+
+
+@tool(effect="write")
+def refund(order_id: str, amount: int) -> str:
+    """Refund an order."""
+    return f"refunded {amount} on {order_id}"
+
+
+ORDERS_PROMPT = "Check A1, refund it, pay ana."
+ORDERS_ROUTES = [
+    ("lookup", "completed"),
+    ("lookup", "invalid"),
+    ("refund", "denied"),
+    ("transfer", "held"),
+    ("transfer", "completed"),
+]
+"""What the orders script gives, by call: a read, an invalid argument, a policy denial and a
+held write approved."""
+
+
+def orders_agent(store: Store) -> Agent:
+    """An agent whose one run takes every route: a read, an invalid call, a denied refund,
+    a transfer held for approval."""
+    script = [
+        Turn.call(
+            ("lookup", {"order_id": "A1"}),
+            ("lookup", {"order_id": 5}),
+            ("refund", {"order_id": "A1", "amount": 10}),
+        ),
+        Turn.call(("transfer", {"recipient": "ana", "amount": 25})),
+        Turn.say("Done."),
+    ]
+    policy = Policy([Rule.deny("no-refunds", "refunds go through the desk", tools=["refund"])])
+    gate = Gate([lookup, refund, transfer], store=store, policy=policy)
+    return Agent(ScriptedModel(script), gate=gate, store=store, limits=Limits(steps=5))
+
+
+def receipts(store: Store) -> list[tuple[Any, ...]]:
+    """What each receipt says, once the chain verifies (sorted: the calls of one batch
+    finish in any order)."""
+    assert store.receipts.verify().ok
+    return sorted(
+        (r.call_id, r.route.value, r.tool_name, r.idempotency_key, r.rule_id, r.run_id, r.batch_id)
+        for r in store.receipts.list()
+    )
+
+
 def store() -> Store:
     return open_store(os.environ["CALLGATE_TEST_STORE"])
 
 
 def agent(store: Store) -> Agent:
+    if os.environ.get("CALLGATE_TEST_AGENT") == "orders":
+        return orders_agent(store)
     allow = os.environ.get("CALLGATE_TEST_POLICY") == "allow"
     policy = Policy([Rule.allow("transfers", tools=["transfer"])]) if allow else Policy()
     gate = Gate(tools(), store=store, policy=policy, lease_margin=LEASE_MARGIN)

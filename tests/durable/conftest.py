@@ -121,9 +121,10 @@ def _accepts(port: int) -> bool:
 @pytest.fixture
 def pg_database() -> Iterator[str]:
     """A fresh PostgreSQL database (callgate's tables and DBOS's schema), dropped after."""
+    dsn = pg_dsn()
+    need("psycopg", "postgres")
     import psycopg
 
-    dsn = pg_dsn()
     name = f"callgate_durable_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")

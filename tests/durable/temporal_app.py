@@ -55,6 +55,7 @@ async def main(address: str, queue: str, command: str, *args: str) -> None:
             status=result.status,
             answer=result.answer,
             routes=[r.route.value for r in result.calls],
+            calls=[[r.call.name, r.route.value] for r in result.calls],
         )
     elif command == "decide":
         try:

@@ -7,54 +7,22 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from callgate import Approve, tool
-from callgate.gate import Gate, Policy, Rule
-from callgate.loop import Agent, Limits, RunResult
-from callgate.models import ScriptedModel, Turn
+from callgate import Approve
+from callgate.loop import RunResult
 from callgate.store import Store, open_store
+from tests.durable import apps
 from tests.durable.conftest import need
 
 
-@tool(effect="read")
-def lookup(order_id: str) -> dict[str, str]:
-    """Look an order up."""
-    return {"order_id": order_id, "state": "shipped"}
-
-
-@tool(effect="write")
-def refund(order_id: str, amount: int) -> str:
-    """Refund an order."""
-    return f"refunded {amount} on {order_id}"
-
-
-@tool(effect="write")
-def transfer(recipient: str, amount: int) -> str:
-    """Send money."""
-    return f"sent {amount} to {recipient}"
-
-
-POLICY = Policy([Rule.deny("no-refunds", "refunds go through the desk", tools=["refund"])])
-
-
-def _script() -> list[Turn]:
-    return [
-        Turn.call(
-            ("lookup", {"order_id": "A1"}),
-            ("lookup", {"order_id": 5}),
-            ("refund", {"order_id": "A1", "amount": 10}),
-        ),
-        Turn.call(("transfer", {"recipient": "bo", "amount": 5})),
-        Turn.say("Done."),
-    ]
-
-
-def _agent(store: Store) -> Agent:
-    gate = Gate([lookup, refund, transfer], store=store, policy=POLICY)
-    return Agent(ScriptedModel(_script()), gate=gate, store=store, limits=Limits(steps=5))
+@pytest.fixture(autouse=True)
+def effects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The transfer tool's own ledger (`apps.transfer` counts its effects there)."""
+    path = tmp_path / "effects.db"
+    monkeypatch.setenv("CALLGATE_TEST_EFFECTS", str(path))
+    return path
 
 
 @pytest.fixture
@@ -76,15 +44,6 @@ def dbos(tmp_path: Path) -> Iterator[Callable[[], None]]:
         DBOS.destroy(destroy_registry=True)
 
 
-def _receipts(store: Store) -> list[tuple[Any, ...]]:
-    """What each receipt says (sorted: the calls of one batch finish in any order)."""
-    assert store.receipts.verify().ok
-    return sorted(
-        (r.call_id, r.route.value, r.tool_name, r.idempotency_key, r.rule_id, r.run_id, r.batch_id)
-        for r in store.receipts.list()
-    )
-
-
 async def _held(store: Store) -> str:
     for _ in range(400):
         pending = store.approvals.list()
@@ -95,44 +54,40 @@ async def _held(store: Store) -> str:
 
 
 async def test_a_workflow_run_routes_and_records_exactly_as_the_plain_loop(
-    tmp_path: Path, dbos: Callable[[], None]
+    tmp_path: Path, dbos: Callable[[], None], effects: Path
 ) -> None:
     from callgate.durable import ApprovalWait, DBOSAgent, notify_approval
 
     with open_store(f"sqlite:///{tmp_path}/plain.db") as plain_store:
-        async with _agent(plain_store) as plain:
-            paused = await plain.run("Check A1, refund it, pay bo.", run_id="run-1")
+        async with apps.orders_agent(plain_store) as plain:
+            paused = await plain.run(apps.ORDERS_PROMPT, run_id="run-1")
             assert paused.status == "paused"
             await plain.gate.decide(paused.pending[0].approval_id, Approve(by="ana"))
             expected = await plain.resume("run-1")
-        expected_receipts = _receipts(plain_store)
+        assert len(apps.transfers(effects)) == 1
+        expected_receipts = apps.receipts(plain_store)
 
     with open_store(f"sqlite:///{tmp_path}/durable.db") as store:
-        agent = _agent(store)
+        agent = apps.orders_agent(store)
         durable = DBOSAgent(
             agent, name="orders", approval_wait=ApprovalWait(first=600, longest=600)
         )
         dbos()
-        run = await durable.start("Check A1, refund it, pay bo.", run_id="run-1")
+        run = await durable.start(apps.ORDERS_PROMPT, run_id="run-1")
         approval_id = await _held(store)
         await agent.gate.decide(approval_id, Approve(by="ana"))
         assert await notify_approval("run-1", approval_id) == 1
         result = await run.result()
-        got_receipts = _receipts(store)
+        got_receipts = apps.receipts(store)
         agent.close()
+    assert len(apps.transfers(effects)) == 2  # one for each run
 
     assert isinstance(result, RunResult)
     assert result.status == expected.status == "finished"
     assert result.answer == expected.answer
     routes = [(r.call.name, r.route.value) for r in result.calls]
     assert routes == [(r.call.name, r.route.value) for r in expected.calls]
-    assert routes == [
-        ("lookup", "completed"),
-        ("lookup", "invalid"),
-        ("refund", "denied"),
-        ("transfer", "held"),
-        ("transfer", "completed"),
-    ]
+    assert routes == apps.ORDERS_ROUTES
     assert got_receipts == expected_receipts
     assert [m.role for m in result.transcript] == [m.role for m in expected.transcript]
 
@@ -143,12 +98,12 @@ async def test_a_decision_recorded_without_a_message_is_found_by_the_poll(
     from callgate.durable import ApprovalWait, DBOSAgent
 
     with open_store(f"sqlite:///{tmp_path}/durable.db") as store:
-        agent = _agent(store)
+        agent = apps.orders_agent(store)
         durable = DBOSAgent(
             agent, name="orders", approval_wait=ApprovalWait(first=0.2, longest=0.2)
         )
         dbos()
-        run = await durable.start("Pay bo.", run_id="run-2")
+        run = await durable.start(apps.ORDERS_PROMPT, run_id="run-2")
         approval_id = await _held(store)
         store.approvals.decide(approval_id, Approve(by="cli"))  # what `callgate approvals` does
         result = await run.result()
@@ -165,11 +120,11 @@ async def test_a_run_whose_wait_ran_out_pauses_and_resumes_as_a_new_workflow(
     from callgate.durable import ApprovalWait, DBOSAgent
 
     with open_store(f"sqlite:///{tmp_path}/durable.db") as store:
-        agent = _agent(store)
+        agent = apps.orders_agent(store)
         wait = ApprovalWait(total=0.3, first=0.1, longest=0.1)
         durable = DBOSAgent(agent, name="orders", approval_wait=wait)
         dbos()
-        paused = await durable.run("Pay bo.", run_id="run-3")
+        paused = await durable.run(apps.ORDERS_PROMPT, run_id="run-3")
         assert paused.status == "paused" and len(paused.pending) == 1
         approval_id = paused.pending[0].approval_id
 

@@ -76,11 +76,7 @@ class Recording:
 
 
 def _agent(turns: list[Turn]) -> Agent:
-    return (
-        Agent(ScriptedModel(turns), [book], gate=None)
-        if False
-        else Agent(ScriptedModel(turns), gate=Gate([book]), limits=Limits(steps=4))
-    )
+    return Agent(ScriptedModel(turns), gate=Gate([book]), limits=Limits(steps=4))
 
 
 async def test_a_run_replays_from_its_recorded_answers_without_running_anything() -> None:

@@ -6,6 +6,7 @@ process too. Transfers are counted in the tool's own ledger, outside callgate.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -16,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from callgate import Approve
+from callgate.loop import RunResult
 from callgate.store import open_store
 from tests.durable import apps
 from tests.durable.conftest import ROOT, WAIT, Process, wait_for
@@ -189,3 +192,47 @@ def test_a_decision_from_the_command_line_and_a_signal_resume_a_held_call(
     assert done["routes"] == ["held", "declined"]
     assert done["answer"].startswith("done: declined")
     assert apps.transfers(env["CALLGATE_TEST_EFFECTS"]) == []
+
+
+def test_a_workflow_run_routes_and_records_exactly_as_the_plain_loop(
+    processes: Callable[..., Process],
+    temporal_address: str,
+    queue: str,
+    env: dict[str, str],
+    run_id: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CALLGATE_TEST_EFFECTS", str(tmp_path / "plain-effects.db"))
+    expected, expected_receipts = asyncio.run(
+        _plain_orders(f"sqlite:///{tmp_path}/plain.db", run_id)
+    )
+
+    env = {**env, "CALLGATE_TEST_AGENT": "orders", "CALLGATE_TEST_POLL": "600"}
+    _worker(processes, temporal_address, queue, env)
+    _client(temporal_address, queue, env, "start", run_id)
+    with open_store(env["CALLGATE_TEST_STORE"]) as store:
+        held = wait_for(lambda: store.approvals.list(), "the transfer to be held")[0]
+    approve = json.dumps({"kind": "approve", "by": "ana"})
+    assert _client(temporal_address, queue, env, "decide", run_id, held.id, approve)["event"] == (
+        "decided"
+    )
+    done = _client(temporal_address, queue, env, "result", run_id)
+
+    assert done["status"] == expected.status == "finished"
+    assert done["answer"] == expected.answer
+    calls = [(r.call.name, r.route.value) for r in expected.calls]
+    assert [tuple(c) for c in done["calls"]] == calls == apps.ORDERS_ROUTES
+    with open_store(env["CALLGATE_TEST_STORE"]) as store:
+        assert apps.receipts(store) == expected_receipts
+    assert len(apps.transfers(env["CALLGATE_TEST_EFFECTS"])) == 1
+
+
+async def _plain_orders(url: str, run_id: str) -> tuple[RunResult, list[tuple[Any, ...]]]:
+    """The orders run on the plain loop: paused at the held transfer, approved, resumed."""
+    with open_store(url) as store:
+        async with apps.orders_agent(store) as agent:
+            paused = await agent.run(apps.ORDERS_PROMPT, run_id=run_id)
+            await agent.gate.decide(paused.pending[0].approval_id, Approve(by="ana"))
+            result = await agent.resume(run_id)
+        return result, apps.receipts(store)

@@ -195,7 +195,7 @@ async def notify_approval(
     """Wake the workflows of `run_id` that wait on `approval_id`; returns how many were told.
 
     Record the decision first, where decisions are recorded (`Gate.decide`, `callgate
-    approvals approve`, the web page): the message only wakes the workflow, which reads the
+    approvals approve`, an approval page): the message only wakes the workflow, which reads the
     decision from the store (a workflow that is not woken sees it at its next poll). Call it
     from a process where DBOS is launched, or pass a `DBOSClient` on the system database.
     """
