@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from callgate import Approve
+from callgate import Approve, Context, Gate, ToolCall
 from callgate.loop import RunResult
 from callgate.store import Store, open_store
+from tests.cli.helpers import assert_error, callgate, cli
 from tests.durable import apps
 from tests.durable.conftest import need
 
@@ -139,3 +140,31 @@ async def test_a_run_whose_wait_ran_out_pauses_and_resumes_as_a_new_workflow(
         assert saved is not None and saved.status == "finished"
     ids = sorted(w.workflow_id for w in await DBOS.list_workflows_async())
     assert ids == ["run-3", resumed.run_id]
+
+
+def test_a_decision_from_the_command_line_that_cannot_wake_its_workflow_says_so(
+    tmp_path: Path,
+) -> None:
+    need("dbos", "dbos")
+    url = f"sqlite:///{tmp_path}/callgate.db"
+    pay = {"recipient": "ana", "amount": 25}
+    with open_store(url) as store:
+        gate = Gate(apps.tools(), store=store)
+        loose = gate.call_sync(ToolCall(id="c1", name="transfer", arguments=pay))
+        in_run = gate.call_sync(
+            ToolCall(id="c2", name="transfer", arguments=pay), context=Context(run_id="run-9")
+        )
+        gate.close()
+    assert loose.approval_id is not None and in_run.approval_id is not None
+
+    system = f"sqlite:///{tmp_path}/dbos.db"
+    ran = cli("approvals", "approve", loose.approval_id, "--store", url, "--wake-dbos", system)
+    assert_error(ran, loose.approval_id, "belongs to no run")
+    down = "postgresql://postgres@127.0.0.1:9/dbos"  # nothing listens on port 9
+    # In a real process: DBOS's own log of the failure must not add lines either.
+    ran = callgate("approvals", "deny", in_run.approval_id, "--store", url, "--wake-dbos", down)
+    assert_error(ran, in_run.approval_id, "not woken", "next poll")
+
+    with open_store(url) as store:  # the decisions stand all the same
+        states = [store.approvals.get(a.approval_id) for a in (loose, in_run)]
+        assert [a.state if a else None for a in states] == ["approved", "denied"]

@@ -8,7 +8,6 @@ CI's server, a fresh database per test holding callgate's tables and DBOS's sche
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -92,7 +91,7 @@ def test_a_held_call_approved_after_a_restart_resumes_the_same_workflow(
 
     second = _app(processes, "serve", env)
     second.event("launched")
-    # The decision goes where decisions go (the command line), then the workflow is woken.
+    # The decision goes where decisions go (the command line), which wakes the workflow.
     approve = subprocess.run(
         [
             sys.executable,
@@ -103,6 +102,8 @@ def test_a_held_call_approved_after_a_restart_resumes_the_same_workflow(
             held[0].id,
             "--store",
             env["CALLGATE_TEST_STORE"],
+            "--wake-dbos",
+            env["CALLGATE_TEST_DBOS"],
         ],
         cwd=ROOT,
         capture_output=True,
@@ -111,7 +112,7 @@ def test_a_held_call_approved_after_a_restart_resumes_the_same_workflow(
         check=False,
     )
     assert approve.returncode == 0, approve.stderr
-    assert asyncio.run(_notify(env["CALLGATE_TEST_DBOS"], held[0].id)) == 1
+    assert approve.stdout.strip().endswith("; woke 1 workflow(s) of run run-1")
     done = second.event("finished")
 
     assert done["run_id"] == "run-1" and done["status"] == "finished"
@@ -125,18 +126,6 @@ def test_a_held_call_approved_after_a_restart_resumes_the_same_workflow(
         approval = store.approvals.get(held[0].id)
         assert approval is not None and approval.state == "used"
     assert _workflows(env["CALLGATE_TEST_DBOS"]) == [("run-1", "SUCCESS")]
-
-
-async def _notify(system: str, approval_id: str) -> int:
-    from dbos import DBOSClient
-
-    from callgate.durable import notify_approval
-
-    client = DBOSClient(system_database_url=system)
-    try:
-        return await notify_approval("run-1", approval_id, client=client)
-    finally:
-        client.destroy()
 
 
 def _steps(system: str) -> list[str]:

@@ -21,7 +21,7 @@ from callgate import Approve
 from callgate.loop import RunResult
 from callgate.store import open_store
 from tests.durable import apps
-from tests.durable.conftest import ROOT, WAIT, Process, wait_for
+from tests.durable.conftest import ROOT, WAIT, Process, temporal_cli, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -154,12 +154,14 @@ def test_an_approval_update_resumes_a_held_call_after_a_worker_restart(
         assert approval is not None and approval.state == "used" and approval.decided_by == "ana"
 
 
+@pytest.mark.parametrize("signal", ["client", "temporal CLI"])
 def test_a_decision_from_the_command_line_and_a_signal_resume_a_held_call(
     processes: Callable[..., Process],
     temporal_address: str,
     queue: str,
     env: dict[str, str],
     run_id: str,
+    signal: str,
 ) -> None:
     env = {**env, "CALLGATE_TEST_POLL": "600"}
     _worker(processes, temporal_address, queue, env)
@@ -186,7 +188,11 @@ def test_a_decision_from_the_command_line_and_a_signal_resume_a_held_call(
         check=False,
     )
     assert deny.returncode == 0, deny.stderr
-    assert _client(temporal_address, queue, env, "notify", run_id, held.id)["event"] == "notified"
+    if signal == "client":
+        notified = _client(temporal_address, queue, env, "notify", run_id, held.id)
+        assert notified["event"] == "notified"
+    else:
+        _temporal_signal(temporal_address, run_id, held.id)
     done = _client(temporal_address, queue, env, "result", run_id)
 
     assert done["routes"] == ["held", "declined"]
@@ -226,6 +232,30 @@ def test_a_workflow_run_routes_and_records_exactly_as_the_plain_loop(
     with open_store(env["CALLGATE_TEST_STORE"]) as store:
         assert apps.receipts(store) == expected_receipts
     assert len(apps.transfers(env["CALLGATE_TEST_EFFECTS"])) == 1
+
+
+def _temporal_signal(address: str, run_id: str, approval_id: str) -> None:
+    """The signal as docs/durable.md gives it, with the `temporal` CLI."""
+    sent = subprocess.run(
+        [
+            temporal_cli(),
+            "workflow",
+            "signal",
+            "--address",
+            address,
+            "--workflow-id",
+            run_id,
+            "--name",
+            "callgate.notify",
+            "--input",
+            json.dumps(approval_id),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        check=False,
+    )
+    assert sent.returncode == 0, sent.stderr
 
 
 async def _plain_orders(url: str, run_id: str) -> tuple[RunResult, list[tuple[Any, ...]]]:

@@ -190,15 +190,29 @@ class DBOSAgent:
 
 
 async def notify_approval(
-    run_id: str, approval_id: str, *, client: DBOSClient | None = None
+    run_id: str,
+    approval_id: str,
+    *,
+    client: DBOSClient | None = None,
+    system_database_url: str | None = None,
 ) -> int:
     """Wake the workflows of `run_id` that wait on `approval_id`; returns how many were told.
 
     Record the decision first, where decisions are recorded (`Gate.decide`, `callgate
     approvals approve`, an approval page): the message only wakes the workflow, which reads the
     decision from the store (a workflow that is not woken sees it at its next poll). Call it
-    from a process where DBOS is launched, or pass a `DBOSClient` on the system database.
+    from a process where DBOS is launched, or from any other with a `DBOSClient` or the URL
+    of DBOS's system database (`system_database_url`: a client made for this call).
     """
+    if client is None and system_database_url is not None:
+        # Fail at once on a database that is down: the decision is recorded either way.
+        made = _dbos().DBOSClient(
+            system_database_url=system_database_url, retry_connection_errors=False
+        )
+        try:
+            return await notify_approval(run_id, approval_id, client=made)
+        finally:
+            made.destroy()
     dbos = _dbos()
     api: Any = client if client is not None else dbos.DBOS
     # ENQUEUED: a workflow DBOS is recovering waits in its queue for an executor.
