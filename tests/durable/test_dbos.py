@@ -147,24 +147,35 @@ def test_a_decision_from_the_command_line_that_cannot_wake_its_workflow_says_so(
 ) -> None:
     need("dbos", "dbos")
     url = f"sqlite:///{tmp_path}/callgate.db"
-    pay = {"recipient": "ana", "amount": 25}
     with open_store(url) as store:
         gate = Gate(apps.tools(), store=store)
-        loose = gate.call_sync(ToolCall(id="c1", name="transfer", arguments=pay))
-        in_run = gate.call_sync(
-            ToolCall(id="c2", name="transfer", arguments=pay), context=Context(run_id="run-9")
-        )
+        calls = [
+            ToolCall(id=f"c{n}", name="transfer", arguments={"recipient": "ana", "amount": n})
+            for n in range(4)
+        ]
+        loose = gate.call_sync(calls[0])
+        in_run = [gate.call_sync(c, context=Context(run_id="run-9")) for c in calls[1:]]
         gate.close()
-    assert loose.approval_id is not None and in_run.approval_id is not None
+    ids = [r.approval_id or "" for r in (loose, *in_run)]
 
-    system = f"sqlite:///{tmp_path}/dbos.db"
-    ran = cli("approvals", "approve", loose.approval_id, "--store", url, "--wake-dbos", system)
-    assert_error(ran, loose.approval_id, "belongs to no run")
+    missing = tmp_path / "dbos.db"
+    ran = cli("approvals", "approve", ids[0], "--store", url, "--wake-dbos", f"sqlite:///{missing}")
+    assert_error(ran, ids[0], "belongs to no run")
+    ran = cli("approvals", "approve", ids[1], "--store", url, "--wake-dbos", "not a url")
+    assert_error(ran, ids[1], "not a database URL", "next poll")
+    ran = cli("approvals", "deny", ids[2], "--store", url, "--wake-dbos", f"sqlite:///{missing}")
+    assert_error(ran, ids[2], f"no DBOS system database at {missing}")
+    assert not missing.exists()
     down = "postgresql://postgres@127.0.0.1:9/dbos"  # nothing listens on port 9
     # In a real process: DBOS's own log of the failure must not add lines either.
-    ran = callgate("approvals", "deny", in_run.approval_id, "--store", url, "--wake-dbos", down)
-    assert_error(ran, in_run.approval_id, "not woken", "next poll")
+    ran = callgate("approvals", "deny", ids[3], "--store", url, "--wake-dbos", down)
+    assert_error(ran, ids[3], "OperationalError", "not woken", "next poll")
 
     with open_store(url) as store:  # the decisions stand all the same
-        states = [store.approvals.get(a.approval_id) for a in (loose, in_run)]
-        assert [a.state if a else None for a in states] == ["approved", "denied"]
+        states = [store.approvals.get(i) for i in ids]
+        assert [a.state if a else None for a in states] == [
+            "approved",
+            "approved",
+            "denied",
+            "denied",
+        ]

@@ -21,7 +21,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from callgate._errors import MissingExtraError, UserError
+from callgate._errors import UserError
 from callgate.cli._output import console, emit_json, print_table
 from callgate.cli._store_option import StoreOpt, open_cli_store
 from callgate.contract import Approve, Decline
@@ -167,12 +167,13 @@ def _wake(system_database: str, decided: Approval) -> int:
         return asyncio.run(
             notify_approval(decided.run_id, decided.id, system_database_url=system_database)
         )
-    except MissingExtraError:
-        raise
     except Exception as exc:  # DBOS's database is not ours: any failure is one line
+        # A database error's own words, without the SQL statement SQLAlchemy wraps it in.
+        cause = getattr(exc, "orig", None) or exc
+        why = str(cause) if isinstance(cause, UserError) else f"{type(cause).__name__}: {cause}"
         raise UserError(
-            f"{decided.id} was decided, but its workflow was not woken ({type(exc).__name__}: "
-            f"{exc}); it sees the decision at its next poll"
+            f"{decided.id} was decided, but its workflow was not woken ({why}); it sees the "
+            "decision at its next poll"
         ) from exc
     finally:
         log.disabled = was

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from callgate._errors import UserError
@@ -205,10 +206,7 @@ async def notify_approval(
     of DBOS's system database (`system_database_url`: a client made for this call).
     """
     if client is None and system_database_url is not None:
-        # Fail at once on a database that is down: the decision is recorded either way.
-        made = _dbos().DBOSClient(
-            system_database_url=system_database_url, retry_connection_errors=False
-        )
+        made = _client(system_database_url)
         try:
             return await notify_approval(run_id, approval_id, client=made)
         finally:
@@ -225,3 +223,20 @@ async def notify_approval(
         # On the approval id's topic; the message itself decides nothing.
         await api.send_async(workflow.workflow_id, {"approval_id": approval_id}, approval_id)
     return len(pending)
+
+
+def _client(url: str) -> DBOSClient:
+    """A client on DBOS's system database at `url`, which must exist: opening a SQLite file
+    that is not there would create an empty one."""
+    sqlalchemy = require("sqlalchemy", extra="dbos")
+    try:
+        parsed = sqlalchemy.engine.make_url(url)
+    except sqlalchemy.exc.ArgumentError as exc:
+        raise UserError(f"{url!r} is not a database URL") from exc
+    path = parsed.database
+    in_file = parsed.get_backend_name() == "sqlite" and path not in (None, "", ":memory:")
+    if in_file and not Path(path).is_file():
+        raise UserError(f"no DBOS system database at {path} (nothing was created)")
+    # Fail at once on a database that is down: a decision is recorded either way.
+    client: DBOSClient = _dbos().DBOSClient(system_database_url=url, retry_connection_errors=False)
+    return client
