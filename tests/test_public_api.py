@@ -23,6 +23,7 @@ CORE_PACKAGES = [
     "callgate.lint",
     "callgate.retrieval",
     "callgate.toolsets",
+    "callgate.durable",
 ]
 MCP_PACKAGES = ["callgate.mcp", "callgate.gateway"]
 """They import the `mcp` SDK."""

@@ -1,15 +1,18 @@
 """`callgate approvals list|show|approve|deny`: decide held calls from a terminal.
 
 A decision does not run the call: the host or the agent loop resumes it (`Gate.resume`,
-`callgate resume RUN_ID`). Editing arguments needs the tool catalog, so it is done in
+`callgate resume RUN_ID`; a run on DBOS waiting for it reads it at its next poll, or at
+once with `--wake-dbos`). Editing arguments needs the tool catalog, so it is done in
 Python (`Gate.decide`) or at the prompt of `callgate chat` / `callgate resume`. The store
 must already exist (`--store`, default ./callgate.db).
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import json
+import logging
 import os
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -18,6 +21,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from callgate._errors import UserError
 from callgate.cli._output import console, emit_json, print_table
 from callgate.cli._store_option import StoreOpt, open_cli_store
 from callgate.contract import Approve, Decline
@@ -39,6 +43,15 @@ NoteOpt = Annotated[
     typer.Option("--note", metavar="TEXT", help="Why; shown to the model on a decline."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+WakeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--wake-dbos",
+        metavar="URL",
+        help="Then wake the DBOS workflow of the call's run at once (URL: DBOS's system "
+        "database); without it the workflow sees the decision at its next poll.",
+    ),
+]
 
 
 @group.command("list")
@@ -100,17 +113,15 @@ def approve(
     grant: Annotated[
         bool, typer.Option("--grant", help="Also allow this tool for the rest of the run.")
     ] = False,
+    wake_dbos: WakeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Approve a held call once (it runs when the host resumes it)."""
     decided = _decide(
         store, lambda q: q.decide(approval_id, Approve(by=_who(by), note=note, grant=grant))
     )
-    if as_json:
-        emit_json(_plain(decided))
-        return
     extra = " and granted the tool for the rest of the run" if decided.grant else ""
-    typer.echo(f"approved {decided.id} ({decided.tool_name}){extra}")
+    _said(decided, f"approved {decided.id} ({decided.tool_name}){extra}", wake_dbos, as_json)
 
 
 @group.command()
@@ -119,20 +130,53 @@ def deny(
     store: StoreOpt = None,
     by: ByOpt = None,
     note: NoteOpt = None,
+    wake_dbos: WakeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Decline a held call: the model is told not to retry and to ask the user."""
     decided = _decide(store, lambda q: q.decide(approval_id, Decline(by=_who(by), note=note)))
-    if as_json:
-        emit_json(_plain(decided))
-        return
-    typer.echo(f"declined {decided.id} ({decided.tool_name})")
+    _said(decided, f"declined {decided.id} ({decided.tool_name})", wake_dbos, as_json)
 
 
 def _decide(url: str | None, action: Callable[[Approvals], Approval]) -> Approval:
     opened: Store
     with open_cli_store(url) as opened:
         return action(Approvals(opened))
+
+
+def _said(decided: Approval, text: str, wake_dbos: str | None, as_json: bool) -> None:
+    """Report a decision, once its DBOS workflow (if asked) is woken."""
+    woken = None if wake_dbos is None else _wake(wake_dbos, decided)
+    if as_json:
+        emit_json(_plain(decided) | ({} if woken is None else {"woken": woken}))
+        return
+    if woken is not None:
+        text += f"; woke {woken} workflow(s) of run {decided.run_id}"
+    typer.echo(text)
+
+
+def _wake(system_database: str, decided: Approval) -> int:
+    if decided.run_id is None:
+        raise UserError(f"{decided.id} was decided, but it belongs to no run: no workflow to wake")
+    from callgate.durable import notify_approval  # DBOS only when asked for
+
+    # DBOS logs its failures to the console; here the one line below says it instead.
+    log = logging.getLogger("dbos")
+    was, log.disabled = log.disabled, True
+    try:
+        return asyncio.run(
+            notify_approval(decided.run_id, decided.id, system_database_url=system_database)
+        )
+    except Exception as exc:  # DBOS's database is not ours: any failure is one line
+        # A database error's own words, without the SQL statement SQLAlchemy wraps it in.
+        cause = getattr(exc, "orig", None) or exc
+        why = str(cause) if isinstance(cause, UserError) else f"{type(cause).__name__}: {cause}"
+        raise UserError(
+            f"{decided.id} was decided, but its workflow was not woken ({why}); it sees the "
+            "decision at its next poll"
+        ) from exc
+    finally:
+        log.disabled = was
 
 
 def _who(by: str | None) -> str:

@@ -23,18 +23,18 @@ None leaves the call held, and the run pauses."""
 async def settle_held(
     gate: Gate,
     call: ToolCall,
-    held: ToolResult,
+    approval_id: str,
     decision: ApprovalDecision | None,
     context: Context,
+    *,
+    request_id: str | None = None,
 ) -> ToolResult:
     """Record `decision` (if any) for the held call and route the call again: it runs once
     if approved, comes back `declined` if declined, `held` while nobody decided."""
-    if held.approval_id is None:  # pragma: no cover - the gate always names the approval
-        raise ValueError(f"held call {call.id} has no approval id")
     if decision is not None:
-        await gate.decide(held.approval_id, decision, context=context)
+        await gate.decide(approval_id, decision, context=context)
         if isinstance(decision, Edit):
             # The edited call itself: its arguments are stored redacted when they hold a
             # secret, so the store alone cannot always give them back.
             call = dataclasses.replace(call, arguments=dict(decision.arguments))
-    return await gate.resume(call, approval_id=held.approval_id, context=context)
+    return await gate.resume(call, approval_id=approval_id, context=context, request_id=request_id)

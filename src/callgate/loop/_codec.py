@@ -14,16 +14,30 @@ from enum import Enum
 from typing import Any
 
 from callgate._errors import UserError
-from callgate.contract import Context, Route, Timings, ToolCall, ToolResult
+from callgate.contract import (
+    ApprovalDecision,
+    Approve,
+    Context,
+    Decline,
+    Edit,
+    Route,
+    Timings,
+    ToolCall,
+    ToolResult,
+)
 from callgate.dialects import Message
+from callgate.models import ModelTurn, Usage
 
 __all__ = [
     "decode",
     "decode_call",
     "decode_context",
+    "decode_decision",
     "decode_message",
     "decode_result",
+    "decode_turn",
     "encode",
+    "encode_decision",
     "encode_message",
 ]
 
@@ -102,3 +116,44 @@ def decode_message(data: Mapping[str, Any]) -> Message:
         results=tuple(decode_result(r) for r in data.get("results", ())),
         state=decode(data.get("state") or {}),
     )
+
+
+def decode_turn(data: Mapping[str, Any]) -> ModelTurn:
+    fields = _known(ModelTurn, decode(dict(data)))
+    fields["calls"] = tuple(decode_call(c) for c in fields.get("calls", ()))
+    fields["usage"] = Usage(**_known(Usage, fields.get("usage") or {}))
+    return ModelTurn(**fields)
+
+
+_DECISIONS: dict[str, type[Approve | Decline | Edit]] = {
+    "approve": Approve,
+    "decline": Decline,
+    "edit": Edit,
+}
+
+
+def encode_decision(decision: ApprovalDecision) -> dict[str, Any]:
+    kind = next(k for k, cls in _DECISIONS.items() if isinstance(decision, cls))
+    out: dict[str, Any] = encode(decision)
+    return {"kind": kind, **out}
+
+
+def decode_decision(data: Any) -> ApprovalDecision:
+    """A decision from its JSON form; a clear `UserError` for anything else (decisions can
+    arrive from outside the process)."""
+    if not isinstance(data, Mapping) or data.get("kind") not in _DECISIONS:
+        raise UserError("a decision is an object with kind 'approve', 'decline' or 'edit'")
+    cls = _DECISIONS[data["kind"]]
+    fields = {k: v for k, v in data.items() if k != "kind"}
+    unknown = set(fields) - {f.name for f in dataclasses.fields(cls)}
+    if unknown:
+        raise UserError(f"a {data['kind']} decision has no field {sorted(unknown)[0]!r}")
+    text = {"by", "note"}
+    for name, value in fields.items():
+        if name in text and not (isinstance(value, str) or (name == "note" and value is None)):
+            raise UserError(f"decision field {name!r} must be a string")
+        if name == "grant" and not isinstance(value, bool):
+            raise UserError("decision field 'grant' must be true or false")
+        if name == "arguments" and not isinstance(value, Mapping):
+            raise UserError("the arguments of an edit must be an object")
+    return cls(**fields)

@@ -15,7 +15,9 @@ from callgate.gate import Gate
 from callgate.loop import _events as ev
 from callgate.loop._approval import Approver
 from callgate.loop._budget import Limits
+from callgate.loop._durable import JSON, Durability, InProcess, StepKind
 from callgate.loop._offer import check_selector, restore
+from callgate.loop._perform import Effects, perform
 from callgate.loop._result import RunResult
 from callgate.loop._session import Emit, Session
 from callgate.loop._state import RunState
@@ -91,9 +93,15 @@ class Agent:
         *,
         context: Context | None = None,
         run_id: str | None = None,
+        durable: Durability | None = None,
     ) -> RunResult:
-        """Run to an answer, a pause for approval, or a limit (`LimitExceeded`)."""
-        return await self._go(self._new_state(prompt, context, run_id), _ignore)
+        """Run to an answer, a pause for approval, or a limit (`LimitExceeded`).
+
+        `durable` gives the run's durable points to an engine (`callgate.durable`); the
+        default is the plain loop (`InProcess`)."""
+        durable = durable or InProcess()
+        state = self._new_state(prompt, context, run_id or durable.run_id())
+        return await self._go(state, _ignore, durable=durable)
 
     def stream(
         self,
@@ -115,16 +123,28 @@ class Agent:
         decisions: Mapping[str, ApprovalDecision] | None = None,
         *,
         limits: Limits | None = None,
+        durable: Durability | None = None,
+        version: int | None = None,
     ) -> RunResult:
         """Continue a paused, stopped or failed run from its saved state.
 
         `run` is a run id (loaded from the store) or a `RunState`. `decisions` answers held
         calls by approval id; calls that completed before the pause are not run again.
         `limits` replaces the agent's limits for this resume (raise the one that stopped it).
-        """
-        state, version = await self._load(run)
+        With a `RunState` and a store, `version` is the stored version it was read at
+        (looked up when not given)."""
+        if isinstance(run, RunState) and version is not None:
+            state = run
+        else:
+            state, version = await self._load(run)
         return await self._go(
-            state, _ignore, decisions=decisions, limits=limits, version=version, resumed=True
+            state,
+            _ignore,
+            decisions=decisions,
+            limits=limits,
+            version=version,
+            resumed=True,
+            durable=durable,
         )
 
     def resume_stream(
@@ -141,6 +161,13 @@ class Agent:
             )
 
         return _events(start)
+
+    # -- steps performed elsewhere ----------------------------------------------------------
+
+    async def perform(self, kind: StepKind, arg: JSON) -> JSON:
+        """Do one step of a run whose loop runs elsewhere (a Temporal activity on a worker):
+        the same code the loop runs for that step in its own process."""
+        return await perform(self._effects(), kind, arg)
 
     # -- closing ----------------------------------------------------------------------------
 
@@ -174,6 +201,7 @@ class Agent:
         limits: Limits | None = None,
         version: int | None = None,
         resumed: bool = False,
+        durable: Durability | None = None,
     ) -> RunResult:
         limits = limits or self.limits
         self._check_prices(limits)
@@ -189,11 +217,21 @@ class Agent:
             resumed=resumed,
             selector=self.selector,
         )
-        session = Session(state, emit=emit, clock=self._clock, store=self._io, version=version)
+        session = Session(
+            state,
+            emit=emit,
+            clock=self._clock,
+            effects=self._effects(),
+            version=version,
+            durable=durable,
+        )
         session.update(status="running", limit=None, detail=None)
         result = await drive(plan, session)
         await emit(ev.RunEnded(result=result))
         return result
+
+    def _effects(self) -> Effects:
+        return Effects(model=self.model, gate=self.gate, store=self._io)
 
     def _new_state(
         self, prompt: str | Sequence[Message], context: Context | None, run_id: str | None

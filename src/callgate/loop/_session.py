@@ -7,9 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 from callgate.loop._budget import Spent
+from callgate.loop._durable import Durability, InProcess, Perform, StepKind
 from callgate.loop._events import Event
-from callgate.loop._state import FORMAT, RunState, Status
-from callgate.store import AsyncStore
+from callgate.loop._perform import Effects, perform, save_arg
+from callgate.loop._state import RunState, Status
 
 __all__ = ["Emit", "Session"]
 
@@ -17,7 +18,8 @@ Emit = Callable[[Event], Awaitable[None]]
 
 
 class Session:
-    """Holds the current `RunState` (replaced, never mutated) while the loop works on it."""
+    """Holds the current `RunState` (replaced, never mutated) while the loop works on it,
+    and the durable points it runs under (`InProcess`: the plain loop)."""
 
     def __init__(
         self,
@@ -25,15 +27,22 @@ class Session:
         *,
         emit: Emit,
         clock: Callable[[], float],
-        store: AsyncStore | None,
+        effects: Effects,
         version: int | None,
+        durable: Durability | None = None,
     ) -> None:
         self.state = state
         self.emit = emit
-        self._clock = clock
-        self._started = clock()
-        self._store = store
+        self.durable: Durability = durable or InProcess()
+        self._clock = self.durable.clock or clock
+        self._started = self._clock()
+        self.effects = effects
         self._version = version
+
+    def perform(self, kind: StepKind, effects: Effects | None = None) -> Perform:
+        """The in-process performer of one kind of step, for `Durability.step`."""
+        on = effects or self.effects
+        return lambda arg: perform(on, kind, arg)
 
     def update(self, **changes: Any) -> RunState:
         self.state = replace(self.state, **changes)
@@ -51,14 +60,14 @@ class Session:
         )
         self._started = now
         self.update(status=status, spent=spent)
-        if self._store is not None:
-            record = await self._store.run(
-                self._store.store.runs.save,
+        if self.effects.store is not None:
+            arg = save_arg(
                 self.state.run_id,
                 self.state.to_dict(),
                 expected_version=self._version,
                 status=status,
-                state_format=FORMAT,
             )
-            self._version = record.version
+            key = f"{self.state.run_id}/save/{(self._version or 0) + 1}"
+            answer = await self.durable.step("save", key, arg, self.perform("save"))
+            self._version = int(answer["version"])
         return self.state

@@ -6,18 +6,21 @@ before every model turn and before every batch, so a run always stops between st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+import asyncio
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from callgate.contract import ApprovalDecision, Tool, ToolCall, ToolResult
+from callgate.contract import ApprovalDecision, Catalog, Tool, ToolCall, ToolResult
 from callgate.dialects import Message
 from callgate.gate import Gate, Refusal
 from callgate.loop import _events as ev
-from callgate.loop._approval import Approver, settle_held
+from callgate.loop._approval import Approver
 from callgate.loop._budget import Limits, check_before_batch, check_before_turn
+from callgate.loop._codec import decode_result, decode_turn
+from callgate.loop._durable import JSON, ApprovalWait
 from callgate.loop._offer import offered, reveal_called
+from callgate.loop._perform import approvals_arg, call_arg, turn_arg
 from callgate.loop._result import LimitExceeded, ModelFailed, PendingApproval, RunResult
 from callgate.loop._session import Session
 from callgate.loop._state import CallRecord, PendingBatch
@@ -112,21 +115,23 @@ async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
         instructions=session.state.instructions,
         allow_calls=allow_calls,
     )
-    turn: ModelTurn | None = None
     streamed: set[int] = set()
-    try:
-        with _traced(plan, step) as seen:
-            async for item in plan.model.respond(request):
-                if isinstance(item, ModelTurn):
-                    turn = seen(item)
-                else:
-                    await session.emit(_stream_event(step, item, streamed))
-    except Exception as exc:
-        session.update(detail=f"model call failed: {exc}")
-        raise ModelFailed(exc, state=await session.save("failed")) from exc
-    if turn is None:
+
+    async def stream(item: StreamEvent) -> None:
+        await session.emit(_stream_event(step, item, streamed))
+
+    key = f"{session.state.run_id}/turn/{step}" + ("" if allow_calls else "/final")
+    effects = replace(session.effects, stream=stream)
+    answer = await session.durable.step(
+        "model_turn", key, turn_arg(request, step=step), session.perform("model_turn", effects)
+    )
+    if "error" in answer:
+        session.update(detail=f"model call failed: {answer['error']}")
+        raise ModelFailed(answer["error"], state=await session.save("failed"))
+    if answer.get("turn") is None:
         state = await session.save("failed")
         raise ModelFailed("the model adapter returned no turn", state=state)
+    turn = decode_turn(answer["turn"])
     turn = replace(turn, calls=_unique_ids(turn.calls, session))
     session.update(
         spent=session.state.spent.after_turn(turn.usage, plan.limits.price(plan.model.name))
@@ -134,18 +139,6 @@ async def _ask(plan: Plan, session: Session, *, allow_calls: bool) -> ModelTurn:
     for index, call in enumerate(turn.calls):
         if index not in streamed:
             await session.emit(ev.CallProposed(step=step, index=index, id=call.id, name=call.name))
-    return turn
-
-
-def _traced(plan: Plan, step: int) -> AbstractContextManager[Callable[[ModelTurn], ModelTurn]]:
-    """The model turn's span when the gate has telemetry (it records the turn it is shown)."""
-    telemetry = plan.gate.telemetry
-    if telemetry is None:
-        return nullcontext(_same)
-    return telemetry.turn(model=plan.model.name, provider=plan.model.provider, step=step)
-
-
-def _same(turn: ModelTurn) -> ModelTurn:
     return turn
 
 
@@ -203,6 +196,9 @@ async def _settle(plan: Plan, session: Session, *, resumed: bool) -> RunResult |
         if not decisions:
             break
         await _route(plan, session, decisions)
+    wait = session.durable.approval_wait
+    if wait is not None and _held(session):
+        await _wait_for_decisions(plan, session, wait)
     if _held(session):
         return await _pause(session)
     await _answer(session)
@@ -236,7 +232,15 @@ def _held(session: Session) -> list[ToolResult]:
     return pending.held() if pending is not None else []
 
 
-async def _route(plan: Plan, session: Session, decisions: Mapping[str, ApprovalDecision]) -> None:
+async def _route(
+    plan: Plan,
+    session: Session,
+    decisions: Mapping[str, ApprovalDecision],
+    *,
+    only: Collection[str] | None = None,
+) -> None:
+    """Route the batch's open calls, each as one step (`only`: just the held calls with
+    these approval ids)."""
     pending = session.state.pending
     assert pending is not None
     context = replace(session.state.context, run_id=session.state.run_id)
@@ -244,23 +248,58 @@ async def _route(plan: Plan, session: Session, decisions: Mapping[str, ApprovalD
     stopped = session.state.breaker.stopped
     fresh: list[ToolCall] = []
     results: list[ToolResult] = []
-    decided: list[tuple[ToolCall, ToolResult, ApprovalDecision | None]] = []
+    decided: list[JSON] = []
     for call in pending.open_calls():
         held = pending.results.get(call.id)
         if held is not None:
+            if only is not None and held.approval_id not in only:
+                continue
             # Without a decision here, the call is resumed anyway: someone may have decided
             # elsewhere (`callgate approvals`, another process); if not, it stays held.
-            decided.append((call, held, decisions.get(held.approval_id or "")))
+            decision = decisions.get(held.approval_id or "")
+            decided.append(call_arg(call, context, held=held, decision=decision))
         elif call.name in stopped:
             refusal = _breaker_refusal(stopped[call.name])
-            results.append(await plan.gate.refuse(call, refusal, context=context, batch_id=batch))
+            arg = call_arg(call, context, batch_id=batch, refusal=refusal)
+            results.append(await _call_step(session, arg))
         else:
             fresh.append(call)
-    if fresh:
-        results += await plan.gate.run_batch(fresh, context=context, batch_id=batch)
-    for call, held, decision in decided:
-        results.append(await settle_held(plan.gate, call, held, decision, context))
+    for group in _groups(plan.gate.catalog, fresh):
+        args = [call_arg(call, context, batch_id=batch) for call in group]
+        results += await asyncio.gather(*(_call_step(session, arg) for arg in args))
+    for arg in decided:
+        results.append(await _call_step(session, arg))
     await _record(plan, session, results)
+
+
+async def _call_step(session: Session, arg: JSON) -> ToolResult:
+    """One call through the gate, as a durable step keyed by its idempotency request id."""
+    key = arg["request_id"]
+    if arg["refusal"] is not None:
+        key += "/refused"
+    elif arg["approval_id"] is not None:
+        key += f"/{arg['approval_id']}"
+    answer = await session.durable.step("tool_call", key, arg, session.perform("tool_call"))
+    return decode_result(answer["result"])
+
+
+def _groups(catalog: Catalog, calls: Sequence[ToolCall]) -> list[list[ToolCall]]:
+    """Consecutive ordinary calls run concurrently; a call of a sequential tool runs alone
+    (the grouping `Gate.run_batch` gives a batch)."""
+    groups: list[list[ToolCall]] = []
+    current: list[ToolCall] = []
+    for call in calls:
+        tool = catalog.resolve(call.name)
+        if tool is not None and tool.sequential:
+            if current:
+                groups.append(current)
+                current = []
+            groups.append([call])
+        else:
+            current.append(call)
+    if current:
+        groups.append(current)
+    return groups
 
 
 async def _record(plan: Plan, session: Session, results: list[ToolResult]) -> None:
@@ -288,6 +327,30 @@ async def _record(plan: Plan, session: Session, results: list[ToolResult]) -> No
         # Before any save: a batch that pauses must not lose what tool_search revealed.
         reveal_called(plan.selector, (calls[r.call_id] for r in results))
         session.update(shown=plan.selector.shown_names)
+
+
+async def _wait_for_decisions(plan: Plan, session: Session, wait: ApprovalWait) -> None:
+    """Under an engine: wait for people to decide the held calls, and route each call again
+    as soon as its approval is decided, instead of pausing the run."""
+    pending = session.state.pending
+    assert pending is not None
+    waited, interval, rounds = 0.0, wait.first, 0
+    while (held := _held(session)) and waited < wait.total:
+        timeout = min(interval, wait.total - waited)
+        if not await session.durable.wait(held[0].approval_id or "", timeout):
+            waited += timeout
+            interval = min(interval * 2, wait.longest)
+        # A message only wakes the run: the decision itself is read from the store, so a
+        # message from anyone can never decide anything.
+        ids = [r.approval_id for r in held if r.approval_id is not None]
+        rounds += 1
+        key = f"{session.state.run_id}/{pending.step}/approvals/{rounds}"
+        answer = await session.durable.step(
+            "approvals", key, approvals_arg(ids), session.perform("approvals")
+        )
+        decided = set(answer["decided"]) & set(ids)
+        if decided:
+            await _route(plan, session, {}, only=decided)
 
 
 async def _ask_approver(approver: Approver, session: Session) -> dict[str, ApprovalDecision]:
@@ -370,9 +433,8 @@ async def _refuse_all(
     refusal = Refusal(kind="limit", rule_id=f"loop:{limit}", detail=limit)
     results, records = [], list(session.state.records)
     for call in calls:
-        result = await plan.gate.refuse(
-            call, refusal, context=context, batch_id=f"{session.state.run_id}/{step}"
-        )
+        arg = call_arg(call, context, batch_id=f"{session.state.run_id}/{step}", refusal=refusal)
+        result = await _call_step(session, arg)
         records.append(CallRecord(step=step, call=call, result=result))
         results.append(result)
         await session.emit(ev.CallRouted(step=step, call=call, route=result.route))
