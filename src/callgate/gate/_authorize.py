@@ -12,21 +12,32 @@ from callgate.gate._log import GateLog
 from callgate.gate._policy import Policy
 from callgate.gate._rule_of_two import RULE_OF_TWO, acts, violation
 from callgate.gate._rules import PolicyRequest
+from callgate.gate._untrusted import SUSPECTED_INJECTION, suspected_hold
 from callgate.store import AsyncStore, StoreUnavailable
 
 __all__ = ["Authorize"]
 
 
 class Authorize:
-    """Denies what the policy denies; marks for approval what it asks about, and whatever
-    would complete the Rule of Two. A policy that cannot decide, or labels that cannot be
-    read, stop the call (fail closed)."""
+    """Denies what the policy denies; marks for approval what it asks about, whatever
+    would complete the Rule of Two and, with `hold_suspected`, whatever acts once a flagged
+    result entered the run. A policy that cannot decide, or labels that cannot be read, stop
+    the call (fail closed)."""
 
-    def __init__(self, next: Handler, *, policy: Policy, store: AsyncStore, log: GateLog) -> None:
+    def __init__(
+        self,
+        next: Handler,
+        *,
+        policy: Policy,
+        store: AsyncStore,
+        log: GateLog,
+        hold_suspected: bool = False,
+    ) -> None:
         self.next = next
         self.policy = policy
         self.store = store
         self.log = log
+        self.hold_suspected = hold_suspected
 
     async def __call__(self, attempt: Attempt) -> Outcome:
         request = PolicyRequest(
@@ -72,4 +83,7 @@ class Authorize:
         run_id = attempt.context.run_id
         seen = await self.store.run(self.store.store.labels.of, run_id) if run_id else {}
         why = violation(attempt.tool, seen, attempt.context)
-        return Decision.ask(why, rule_id=RULE_OF_TWO) if why is not None else None
+        if why is not None:
+            return Decision.ask(why, rule_id=RULE_OF_TWO)
+        suspected = suspected_hold(attempt.tool, seen) if self.hold_suspected else None
+        return Decision.ask(suspected, rule_id=SUSPECTED_INJECTION) if suspected else None

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from callgate.contract import Context, Effect, Tool
 
-__all__ = ["RULE_OF_TWO", "acts", "violation"]
+__all__ = ["RULE_OF_TWO", "action_words", "acts", "violation"]
 
 RULE_OF_TWO = "rule-of-two"
 """The rule id of a call held by the Rule of Two (a grant for the tool does not lift it)."""
@@ -37,12 +37,15 @@ def violation(tool: Tool, seen: Mapping[str, str], context: Context) -> str | No
     private = seen.get("private_data") or (tool.name if "private_data" in tool.labels else None)
     if untrusted is None or private is None:
         return None
-    action = (
-        "is irreversible"
-        if tool.effect is Effect.IRREVERSIBLE
-        else "sends data out (a public sink)"
-    )
     return (
         f"Rule of Two: this run has taken in untrusted content (from {untrusted}) and "
-        f"private data (from {private}), and {tool.name} {action}; a human must approve it"
+        f"private data (from {private}), and {tool.name} {action_words(tool)}; a human must "
+        "approve it"
     )
+
+
+def action_words(tool: Tool) -> str:
+    """How `tool` acts, in words: the third leg it would bring."""
+    if tool.effect is Effect.IRREVERSIBLE:
+        return "is irreversible"
+    return "sends data out (a public sink)"
