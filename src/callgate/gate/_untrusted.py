@@ -289,8 +289,8 @@ def _occurrences(
     where: list[int] = []
     for i, char in enumerate(text):
         mapped = table.get(ord(char), char)
-        if mapped is not None:
-            folded.append(mapped)
+        for piece in mapped or ():  # "⑩" folds to two digits, a mark to none
+            folded.append(piece)
             where.append(i)
     flat = "".join(folded)
     spans: list[tuple[int, int]] = []
@@ -307,9 +307,10 @@ def _occurrences(
 
 @functools.cache
 def _fold_table() -> dict[int, str | None]:
-    """Upper-case hex letters and every character whose compatibility form is a hex digit
-    map to that digit; format characters (zero-width, bidi, tags) and combining marks are
-    dropped. Built once, over the planes where such characters live."""
+    """Upper-case hex letters and every character whose compatibility form is made of hex
+    digits (`Ａ`, `𝟙`, `²`, `⑩`) map to those digits; format characters (zero-width, bidi,
+    tags) and combining marks are dropped. Built once, over the planes where such
+    characters live."""
     table: dict[int, str | None] = {ord(c): c.lower() for c in "ABCDEF"}
     planes = (range(0x80, 0x20000), range(0xE0000, 0xE1000))
     for code in (c for plane in planes for c in plane):
@@ -318,6 +319,6 @@ def _fold_table() -> dict[int, str | None]:
             table[code] = None
         elif unicodedata.decomposition(char):  # only these have another compatibility form
             folded = unicodedata.normalize("NFKC", char).lower()
-            if len(folded) == 1 and folded in "0123456789abcdef":
+            if folded and all(c in "0123456789abcdef" for c in folded):
                 table[code] = folded
     return table
