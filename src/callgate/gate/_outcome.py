@@ -427,7 +427,7 @@ def spotlighted(content: str, *, tool: str, boundary: str, flagged: Sequence[str
     is already escaped (it holds no spelling of the boundary), so only the gate can close
     the block."""
     warning = (
-        f" A scan found text in it that tries to instruct you ({', '.join(flagged)})."
+        f" A scan flagged text in it ({', '.join(flagged)})."
         if flagged
         else ""
     )
