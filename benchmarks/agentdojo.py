@@ -1,8 +1,19 @@
 """AgentDojo through callgate: utility and attack success with and without the gate.
 
     pip install -e ".[bench-agentdojo]"
-    python benchmarks/agentdojo.py                      # every suite, v1 and v1.2.2
+    python benchmarks/agentdojo.py                      # every suite, v1 and v1.2.2, every attack
     python benchmarks/agentdojo.py --suites banking --versions v1 --limit 3
+
+On two shared cores v1 with the standard attack alone takes 6.5 minutes (loading
+workspace's environment for each pair is most of it), so the whole plan would take close to
+an hour. The committed results are two parts of it:
+
+    python benchmarks/agentdojo.py --versions v1 --no-variants        # results/agentdojo.json
+    python benchmarks/agentdojo.py --versions v1 --suites slack banking travel \
+        --output benchmarks/results/agentdojo_variants.json           # the other templates
+
+v1.2.2 differs from v1 in workspace only: changed user tasks, and eight injection tasks a
+scripted model cannot play (below).
 
 AgentDojo (ETH Zürich, NeurIPS 2024) gives four suites of tools over a simulated
 environment (workspace, slack, banking, travel), user tasks with their ground-truth calls,
@@ -705,6 +716,18 @@ def run_suite(
     return totals
 
 
+def without_calls(suite: Any) -> list[str]:
+    """Injection tasks whose ground truth makes no call: the attacker wants words said
+    (travel's injection_task_6), or v1.2.2 ships none (workspace 6-13). No gate on calls
+    can stop the first kind; the scripted model cannot play the second."""
+    env = suite.load_and_inject_default_environment({})
+    return [
+        t.ID
+        for t in suite.injection_tasks.values()
+        if not t.ground_truth(env.model_copy(deep=True))
+    ]
+
+
 def plan(versions: Sequence[str], variants: bool) -> list[tuple[str, str, tuple[Config, ...]]]:
     """(attack, version, configurations) to run: the standard attack on every version, the
     other templates on v1 (the other suites of v1.2.2 equal v1's)."""
@@ -761,6 +784,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             for c in CONFIGS
         },
         "unseen_injection_tasks": {f"{v}/{s}": sorted(t) for (v, s), t in UNSEEN.items()},
+        "injection_tasks_without_calls": {
+            f"{v}/{name}": without_calls(get_suites(v)[name])
+            for v in args.versions
+            for name in args.suites
+        },
         "results": results,
     }
     if args.limit is None:
@@ -779,15 +807,17 @@ def table(report: Mapping[str, Any]) -> str:
 
     rows = [
         "| version | suite | configuration | utility | utility under attack | attack success "
-        "| asked per task (no attack / attack) |",
-        "|---|---|---|---|---|---|---|",
+        "| attack success, injections with calls | asked per task (no attack / attack) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for version, suites in report["results"][report["attack"]].items():
         for suite, configs in suites.items():
+            silent = report["injection_tasks_without_calls"][f"{version}/{suite}"]
             for config, r in configs.items():
                 rows.append(
                     f"| {version} | {suite} | {config} | {pct(r['utility_no_attack'])} "
                     f"| {pct(r['utility_under_attack'])} | {pct(r['attack_success_rate'])} "
+                    f"| {pct(_with_calls(r, silent))} "
                     f"| {r['approvals_per_task_no_attack']:.2f} / "
                     f"{r['approvals_per_task_under_attack']:.2f} |"
                 )
@@ -811,6 +841,14 @@ def table(report: Mapping[str, Any]) -> str:
                 f"| {full['approvals_per_task_under_attack']:.2f} |"
             )
     return "\n".join(rows)
+
+
+def _with_calls(r: Mapping[str, Any], silent: Sequence[str]) -> float | None:
+    """Attack success over the pairs whose injection task makes calls."""
+    pairs = r["pairs"] - r["user_tasks"] * len(silent)
+    by_task = r["attacks_succeeded_by_injection_task"]
+    succeeded = sum(n for task, n in by_task.items() if task not in silent)
+    return round(succeeded / pairs, 4) if pairs else None
 
 
 def _print(version: str, suite: str, config: str, r: Mapping[str, Any]) -> None:
