@@ -65,7 +65,7 @@ class Authorize:
                 ),
                 attempt=attempt,
             )
-        if acts(attempt.tool):
+        if acts(attempt.tool, decision.labels):
             try:
                 held = await self._rule_of_two(attempt)
             except StoreUnavailable as exc:
@@ -80,10 +80,15 @@ class Authorize:
         return await self.next(attempt)
 
     async def _rule_of_two(self, attempt: Attempt) -> Decision | None:
-        run_id = attempt.context.run_id
+        run_id, decision = attempt.context.run_id, attempt.decision
+        assert decision is not None
         seen = await self.store.run(self.store.store.labels.of, run_id) if run_id else {}
-        why = violation(attempt.tool, seen, attempt.context)
-        if why is not None:
-            return Decision.ask(why, rule_id=RULE_OF_TWO)
-        suspected = suspected_hold(attempt.tool, seen) if self.hold_suspected else None
-        return Decision.ask(suspected, rule_id=SUSPECTED_INJECTION) if suspected else None
+        why = violation(attempt.tool, seen, attempt.context, decision.labels)
+        rule_id = RULE_OF_TWO
+        if why is None and self.hold_suspected:
+            why, rule_id = suspected_hold(attempt.tool, seen, decision.labels), SUSPECTED_INJECTION
+        if why is None:
+            return None
+        if decision.action == "ask":  # the policy's own reason stays in view
+            why = f"{why}; also {decision.rule_id}: {decision.reason}"
+        return Decision.ask(why, rule_id=rule_id, labels=decision.labels)

@@ -206,11 +206,11 @@ def suspicion(findings: Sequence[str]) -> str | None:
     return None
 
 
-def suspected_hold(tool: Tool, seen: Mapping[str, str]) -> str | None:
-    """Why calling `tool` now must wait for a person: it acts, and a result with a high
-    finding entered the run. None when it does not."""
+def suspected_hold(tool: Tool, seen: Mapping[str, str], labels: Collection[str] = ()) -> str | None:
+    """Why calling `tool` now must wait for a person: it acts (by its labels or the call's
+    own, `labels`), and a result with a high finding entered the run. None when not."""
     source = seen.get(SUSPECTED)
-    if source is None or not acts(tool):
+    if source is None or not acts(tool, labels):
         return None
     return _outcome.suspected_injection(tool.name, source, action_words(tool))
 
