@@ -18,8 +18,10 @@ from callgate.dialects import Dialect, render_results
 from callgate.gate import (
     RULE_OF_TWO,
     SUSPECTED_INJECTION,
+    Decision,
     Gate,
     Policy,
+    PolicyRequest,
     Rule,
     UntrustedResults,
 )
@@ -326,6 +328,21 @@ def test_a_high_finding_holds_every_later_acting_call_of_the_run(gate: Gate) -> 
     assert held.route is Route.HELD and held.rule_id == SUSPECTED_INJECTION
     assert "fetch (call c1)" in (held.reason or "") and "S002 high" in (held.reason or "")
     assert write.route is Route.COMPLETED and other_run.route is Route.COMPLETED
+
+
+def test_a_call_the_policy_calls_a_sink_is_held_after_a_flagged_result() -> None:
+    def hook(request: PolicyRequest) -> Decision | None:
+        if request.tool.name != "note" or request.arguments.get("text") != "to the world":
+            return None
+        return Decision.allow("published", rule_id="publish", labels={"public_sink"})
+
+    with Gate(TOOLS, policy=Policy([Rule.allow("all")], hook=hook), untrusted=SCAN) as g:
+        _call(g, "fetch", "c1", url="a")
+        kept = _call(g, "note", "c2", text="to myself")
+        published = _call(g, "note", "c3", text="to the world")
+    assert kept.route is Route.COMPLETED
+    assert published.route is Route.HELD and published.rule_id == SUSPECTED_INJECTION
+    assert "fetch (call c1)" in (published.reason or "")
 
 
 def test_the_rule_of_two_still_names_itself_when_private_data_came_in_too() -> None:
