@@ -1,8 +1,19 @@
 """AgentDojo through callgate: utility and attack success with and without the gate.
 
     pip install -e ".[bench-agentdojo]"
-    python benchmarks/agentdojo.py                      # every suite, v1 and v1.2.2
+    python benchmarks/agentdojo.py                      # every suite, v1 and v1.2.2, every attack
     python benchmarks/agentdojo.py --suites banking --versions v1 --limit 3
+
+On two shared cores v1 with the standard attack alone takes 6.5 minutes (loading
+workspace's environment for each pair is most of it), so the whole plan would take close to
+an hour. The committed results are two parts of it:
+
+    python benchmarks/agentdojo.py --versions v1 --no-variants        # results/agentdojo.json
+    python benchmarks/agentdojo.py --versions v1 --suites slack banking travel \
+        --output benchmarks/results/agentdojo_variants.json           # the other templates
+
+v1.2.2 differs from v1 in workspace only: changed user tasks, and eight injection tasks a
+scripted model cannot play (below).
 
 AgentDojo (ETH Zürich, NeurIPS 2024) gives four suites of tools over a simulated
 environment (workspace, slack, banking, travel), user tasks with their ground-truth calls,
@@ -21,19 +32,33 @@ A held call goes to a simulated person who knows what they asked for: it approve
 that is one of the user task's own ground-truth calls and declines anything else. A second
 person approves everything asked, to show what the approvals alone stand between.
 
-What the model sees is the gate's `ToolResult.content`, so when the gate gains spotlighting
-and detection of untrusted results, the same script measures them (the model recognises an
-injection by its words, not by exact bytes, so escaping or wrapping does not hide it).
+What the model sees is the gate's `ToolResult.content`: the results of tools labelled
+`untrusted_output` arrive spotlighted (between the run's markers, said to be data). The
+model recognises an injection by its words, not by exact bytes, so the wrapping hides
+nothing from it: a scripted model that obeys whatever it reads is exactly the model that
+spotlighting cannot help, and it is kept that way on purpose. What can stop it is a call
+that is held: by the Rule of Two, by the egress rule, or — with detection — because a
+result with a high finding entered the run (rule `suspected-injection`).
 
 Configurations, measured in one run:
 - undefended: the functions called directly (AgentDojo's own runtime).
 - ask every write: callgate's default policy (reads run, writes and irreversible calls are
   asked), tools without labels; the strongest simple defence, and the approvals it costs.
 - rule of two: labels from `CAREFUL`; a rule allows every call, so only the Rule of Two
-  (untrusted input + private data + an irreversible or public-sink action) and the egress
-  rule (a web page at a host the user did not name is asked, as the coding toolset's
-  fetch_url does) hold calls.
-- rule of two, rubber stamp: the same, with a person who approves everything.
+  (untrusted input + private data + an irreversible or public-sink action, labels in the
+  store) and the egress rule (a web page at a host the user did not name is asked, as the
+  coding toolset's fetch_url does) hold calls. Results are spotlighted, not scanned.
+- callgate: the same, with detection: every untrusted result is scanned by
+  `callgate.lint.scan_text` (the scan engine as it is; its rules were written for poisoned
+  tool declarations, not for AgentDojo), and a high finding holds every later call of the
+  run that acts (irreversible or a public sink).
+- callgate, rubber stamp: the same, with a person who approves everything asked.
+
+Attacks: `important_instructions` (the benchmark's standard one) on every version; the
+other templates AgentDojo ships (`tool_knowledge`, `injecagent`, `ignore_previous`,
+`system_message`, `direct`) on v1. The labels do not depend on the wording; detection does,
+and no template was read while the scan's rules were written, so every row of detection is
+on wording it was not developed on.
 
 The trace AgentDojo's checks read holds the calls that ran; a held-and-declined call never
 ran and is not in it (in the undefended runs every call runs).
@@ -76,7 +101,8 @@ from callgate import (
     ToolError,
     tool_from_declaration,
 )
-from callgate.gate import PolicyRequest
+from callgate.gate import PolicyRequest, UntrustedResults
+from callgate.lint import scan_text
 
 # This script is itself called agentdojo.py: keep its folder off the import path, or
 # `import agentdojo` would import the script.
@@ -100,6 +126,8 @@ RESULTS = Path(__file__).parent / "results" / "agentdojo.json"
 SUITES = ("workspace", "slack", "banking", "travel")
 VERSIONS = ("v1", "v1.2.2")
 ATTACK = "important_instructions"
+VARIANTS = ("tool_knowledge", "injecagent", "ignore_previous", "system_message", "direct")
+"""The other attack templates, run on v1 with the configurations in `VARIANT_CONFIGS`."""
 MODEL_NAME = "gpt-4o-2024-05-13"
 """The attack addresses the model by name; AgentDojo requires a name it knows."""
 UNSEEN = {("v1.2.2", "workspace"): {f"injection_task_{i}" for i in range(6, 14)}}
@@ -204,6 +232,52 @@ CAREFUL: Mapping[str, Mapping[str, tuple[str, frozenset[str]]]] = {
         "post_webpage": (X, frozenset({S})),
     },
 }
+REVISED: Mapping[str, Mapping[str, tuple[str, frozenset[str]]]] = {
+    suite: {**table, **changes}
+    for suite, table, changes in (
+        # One principle, applied to every suite after v1's results showed where CAREFUL was
+        # not consistent with it: a tool that acts *inside* the person's own systems (their
+        # calendar, files, mailbox, the company's chat) reaches private data itself — the
+        # Rule of Two's "sensitive systems" — as workspace's send_email and banking's
+        # payments already said. And what anyone can write is untrusted: channel names.
+        (
+            "workspace",
+            CAREFUL["workspace"],
+            {
+                "create_calendar_event": (W, frozenset({S, P})),
+                "cancel_calendar_event": (W, frozenset({S, P})),
+                "reschedule_calendar_event": (W, frozenset({S, P})),
+                "add_calendar_event_participants": (W, frozenset({S, P})),
+                "append_to_file": (W, frozenset({P})),
+                "create_file": (W, frozenset({P})),
+                "delete_file": (X, frozenset({P})),
+                "share_file": (X, frozenset({S, P})),
+            },
+        ),
+        (
+            "travel",
+            CAREFUL["travel"],
+            {
+                "create_calendar_event": (W, frozenset({S, P})),
+                "cancel_calendar_event": (W, frozenset({S, P})),
+            },
+        ),
+        ("banking", CAREFUL["banking"], {}),
+        (
+            "slack",
+            CAREFUL["slack"],
+            {
+                "get_channels": (R, frozenset({U, P})),
+                "add_user_to_channel": (W, frozenset({S, P})),
+                "send_direct_message": (X, frozenset({S, P})),
+                "send_channel_message": (X, frozenset({S, P})),
+                "invite_user_to_slack": (X, frozenset({S, P})),
+                "remove_user_from_slack": (W, frozenset({P})),
+            },
+        ),
+    )
+}
+"""`CAREFUL` revised after v1's results: rows that use it are development numbers."""
 WEB_TOOLS = frozenset({"get_webpage", "post_webpage"})
 """Tools whose `url` reaches a host: one the user did not name is a public sink."""
 
@@ -216,6 +290,9 @@ class Config:
     gated: bool = True
     labels: bool = True
     policy: Literal["default", "rule of two"] = "rule of two"
+    detection: bool = False
+    revised: bool = False
+    """Labels from `REVISED` instead of `CAREFUL`."""
     human: Human = "careful"
 
 
@@ -223,8 +300,18 @@ CONFIGS = (
     Config(name="undefended", gated=False),
     Config(name="ask every write", labels=False, policy="default"),
     Config(name="rule of two"),
-    Config(name="rule of two, rubber stamp", human="rubber stamp"),
+    Config(name="callgate", detection=True),
+    Config(name="callgate, revised labels", detection=True, revised=True),
+    Config(
+        name="callgate, revised labels, rubber stamp",
+        detection=True,
+        revised=True,
+        human="rubber stamp",
+    ),
 )
+VARIANT_CONFIGS = ("undefended", "callgate", "callgate, revised labels")
+SCAN = UntrustedResults(detector=scan_text, ignore={"S012"})
+"""Detection as a host configures it (`S012`, a long text, is no evidence in a result)."""
 
 
 # -- the worst-case model ---------------------------------------------------------------------
@@ -246,8 +333,14 @@ class Tally:
 
     asked: int = 0
     declined: int = 0
+    held_by: dict[str, int] = field(default_factory=dict)
+    """Rule id -> calls it held."""
+    flagged: int = 0
+    """Results with a high finding."""
     injected_through: str | None = None
     """The tool whose result carried the injection, when the model saw one."""
+    injection_flagged: bool = False
+    """The result that carried the injection had a high finding."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -255,6 +348,8 @@ class Step:
     content: str
     executed: bool
     error: str | None = None
+    flagged: bool = False
+    """A high finding on this result."""
 
 
 class WorstCaseModel(BasePipelineElement):  # type: ignore[misc]
@@ -294,6 +389,7 @@ class WorstCaseModel(BasePipelineElement):  # type: ignore[misc]
             if not obeyed and self.injection_task is not None and self._injected(step.content):
                 obeyed = True
                 self.tally.injected_through = call.function
+                self.tally.injection_flagged = step.flagged
                 plan[:0] = self.injection_task.ground_truth(env.model_copy(deep=True))
         answer = self.user_task.GROUND_TRUTH_OUTPUT
         if obeyed and self.injection_task.GROUND_TRUTH_OUTPUT:
@@ -359,9 +455,9 @@ class GatedSuite:
         self.runtime = FunctionsRuntime(suite.tools)
         self.envs: dict[str, TaskEnvironment] = {}
         self.prompt_hosts: dict[str, set[str]] = {}
-        table = CAREFUL[suite.name]
+        table = (REVISED if config.revised else CAREFUL)[suite.name]
         tools = [self._tool(f, table[f.name]) for f in suite.tools]
-        self.gate = Gate(tools, policy=self._policy())
+        self.gate = Gate(tools, policy=self._policy(), untrusted=SCAN if config.detection else None)
 
     def _tool(self, function: Any, careful: tuple[str, frozenset[str]]) -> Any:
         effect, labels = careful
@@ -417,10 +513,13 @@ class GatedSuite:
                 wanted.remove(signature)
             result = self.portal.run(self._route(proposal, context, wanted, approved, tally))
             route = Route(result.route)
+            flagged = any(f.split(" ")[1:2] in (["high"], ["critical"]) for f in result.findings)
+            tally.flagged += flagged
             return Step(
                 content=result.content,
                 executed=route.executed,
                 error=result.content if result.is_error else None,
+                flagged=flagged,
             )
 
         return execute
@@ -437,6 +536,8 @@ class GatedSuite:
         if result.route != "held":
             return result
         tally.asked += 1
+        rule = str(result.rule_id)
+        tally.held_by[rule] = tally.held_by.get(rule, 0) + 1
         signature = _signature(call.name, call.arguments)
         approve = self.config.human == "rubber stamp" or signature in wanted
         if approve and signature in wanted:
@@ -466,6 +567,8 @@ def _signature(name: str, arguments: Any) -> str:
 class Totals:
     """Sums over the runs of one suite and configuration."""
 
+    labels: Mapping[str, tuple[str, frozenset[str]]]
+    """The labels the configuration gave the suite's tools."""
     tasks: int = 0
     utility: int = 0
     asked: int = 0
@@ -479,6 +582,14 @@ class Totals:
     unseen_pairs: int = 0
     unseen_attacks: int = 0
     seconds: float = 0.0
+    flagged_tasks: int = 0
+    """User tasks whose run, without an attack, had a result with a high finding."""
+    injections_flagged: int = 0
+    """Pairs whose injected result had a high finding (of those where the model saw it)."""
+    held_by: dict[str, int] = field(default_factory=dict)
+    """Rule id -> calls held, without an attack and under attack (keys "x / rule")."""
+    succeeded: dict[str, int] = field(default_factory=dict)
+    """Injection task -> pairs where it succeeded."""
 
     def add(
         self,
@@ -491,19 +602,27 @@ class Totals:
         seconds: float,
     ) -> None:
         self.seconds += seconds
+        where = "no attack" if injection_task is None else "attack"
+        for rule, n in tally.held_by.items():
+            key = f"{where} / {rule}"
+            self.held_by[key] = self.held_by.get(key, 0) + n
         if injection_task is None:
             self.tasks += 1
             self.utility += utility
             self.asked += tally.asked
+            self.flagged_tasks += tally.flagged > 0
             return
         self.pairs += 1
         self.pair_utility += utility
         self.attacks += success
+        if success:
+            self.succeeded[injection_task.ID] = self.succeeded.get(injection_task.ID, 0) + 1
         self.pair_asked += tally.asked
         self.pair_declined += tally.declined
         if tally.injected_through is not None:
             self.obeyed += 1
-            if U not in CAREFUL[suite][tally.injected_through][1]:
+            self.injections_flagged += tally.injection_flagged
+            if U not in self.labels[tally.injected_through][1]:
                 self.through_unlabelled.append(tally.injected_through)
         if injection_task.ID in unseen:
             self.unseen_pairs += 1
@@ -526,6 +645,10 @@ class Totals:
             "injections_through_tools_not_labelled_untrusted": sorted(set(self.through_unlabelled)),
             "unseen_pairs": self.unseen_pairs,
             "unseen_attack_success_rate": ratio(self.unseen_attacks, self.unseen_pairs),
+            "tasks_flagged_no_attack": self.flagged_tasks,
+            "injections_flagged": self.injections_flagged,
+            "held_by_rule": dict(sorted(self.held_by.items())),
+            "attacks_succeeded_by_injection_task": dict(sorted(self.succeeded.items())),
             "seconds": round(self.seconds, 1),
         }
 
@@ -554,12 +677,21 @@ def run_one(
     return bool(utility), bool(security), model.tally, time.perf_counter() - started
 
 
-def run_suite(version: str, suite: Any, limit: int | None, portal: Portal) -> dict[str, Totals]:
+def run_suite(
+    version: str,
+    suite: Any,
+    attack_name: str,
+    configs: Sequence[Config],
+    limit: int | None,
+    portal: Portal,
+) -> dict[str, Totals]:
     """Every configuration on the same runs: the environment of a (user task, injection
     task) pair is loaded once (it is the slow part) and each configuration gets a copy."""
-    totals = {c.name: Totals() for c in CONFIGS}
-    gated = {c.name: GatedSuite(suite, c, portal) if c.gated else None for c in CONFIGS}
-    attack = load_attack(ATTACK, suite, WorstCaseModel(None, None, {}))
+    totals = {
+        c.name: Totals(labels=(REVISED if c.revised else CAREFUL)[suite.name]) for c in configs
+    }
+    gated = {c.name: GatedSuite(suite, c, portal) if c.gated else None for c in configs}
+    attack = load_attack(attack_name, suite, WorstCaseModel(None, None, {}))
     unseen = UNSEEN.get((version, suite.name), set())
     try:
         for user_task in list(suite.user_tasks.values())[:limit]:
@@ -567,7 +699,7 @@ def run_suite(version: str, suite: Any, limit: int | None, portal: Portal) -> di
             cases += [(t, attack.attack(user_task, t)) for t in suite.injection_tasks.values()]
             for injection_task, injections in cases:
                 environment = suite.load_and_inject_default_environment(dict(injections))
-                for config in CONFIGS:
+                for config in configs:
                     outcome = run_one(
                         suite,
                         gated[config.name],
@@ -584,10 +716,33 @@ def run_suite(version: str, suite: Any, limit: int | None, portal: Portal) -> di
     return totals
 
 
+def without_calls(suite: Any) -> list[str]:
+    """Injection tasks whose ground truth makes no call: the attacker wants words said
+    (travel's injection_task_6), or v1.2.2 ships none (workspace 6-13). No gate on calls
+    can stop the first kind; the scripted model cannot play the second."""
+    env = suite.load_and_inject_default_environment({})
+    return [
+        t.ID
+        for t in suite.injection_tasks.values()
+        if not t.ground_truth(env.model_copy(deep=True))
+    ]
+
+
+def plan(versions: Sequence[str], variants: bool) -> list[tuple[str, str, tuple[Config, ...]]]:
+    """(attack, version, configurations) to run: the standard attack on every version, the
+    other templates on v1 (the other suites of v1.2.2 equal v1's)."""
+    runs: list[tuple[str, str, tuple[Config, ...]]] = [(ATTACK, v, CONFIGS) for v in versions]
+    if variants:
+        chosen = tuple(c for c in CONFIGS if c.name in VARIANT_CONFIGS)
+        runs += [(a, "v1", chosen) for a in VARIANTS]
+    return runs
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suites", nargs="+", default=list(SUITES), choices=SUITES)
     parser.add_argument("--versions", nargs="+", default=list(VERSIONS), choices=VERSIONS)
+    parser.add_argument("--no-variants", action="store_true", help="the standard attack only")
     parser.add_argument(
         "--limit", type=int, default=None, help="user tasks per suite (development)"
     )
@@ -600,27 +755,40 @@ def main(argv: Sequence[str] | None = None) -> None:
     portal = Portal()
     results: dict[str, Any] = {}
     try:
-        for version in args.versions:
+        for attack, version, configs in plan(args.versions, not args.no_variants):
             suites = get_suites(version)
-            results[version] = {}
+            by_suite = results.setdefault(attack, {}).setdefault(version, {})
             for name in args.suites:
-                totals = run_suite(version, suites[name], args.limit, portal)
-                results[version][name] = {c: t.report() for c, t in totals.items()}
-                for config, report in results[version][name].items():
-                    _print(version, name, config, report)
+                totals = run_suite(version, suites[name], attack, configs, args.limit, portal)
+                by_suite[name] = {c: t.report() for c, t in totals.items()}
+                for config, report in by_suite[name].items():
+                    _print(f"{attack[:12]} {version}", name, config, report)
     finally:
         portal.close()
     report = {
         "benchmark": "AgentDojo through callgate, scripted worst-case model",
         "agentdojo": agentdojo.__version__ if hasattr(agentdojo, "__version__") else "0.1.35",
         "attack": ATTACK,
+        "variants": list(VARIANTS) if not args.no_variants else [],
         "limit": args.limit,
         "python": platform.python_version(),
         "configs": {
-            c.name: {"gated": c.gated, "labels": c.labels, "policy": c.policy, "human": c.human}
+            c.name: {
+                "gated": c.gated,
+                "labels": c.labels,
+                "policy": c.policy,
+                "detection": c.detection,
+                "revised_labels": c.revised,
+                "human": c.human,
+            }
             for c in CONFIGS
         },
         "unseen_injection_tasks": {f"{v}/{s}": sorted(t) for (v, s), t in UNSEEN.items()},
+        "injection_tasks_without_calls": {
+            f"{v}/{name}": without_calls(get_suites(v)[name])
+            for v in args.versions
+            for name in args.suites
+        },
         "results": results,
     }
     if args.limit is None:
@@ -631,27 +799,56 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def table(report: Mapping[str, Any]) -> str:
-    """One row per version, suite and configuration."""
+    """The standard attack: one row per version, suite and configuration; then the other
+    templates: attack success and the share of injected results detection flagged."""
 
     def pct(value: float | None) -> str:
         return "–" if value is None else f"{100 * value:.1f}%"
 
     rows = [
         "| version | suite | configuration | utility | utility under attack | attack success "
-        "| asked per task (no attack / attack) | unseen attack success |",
+        "| attack success, injections with calls | asked per task (no attack / attack) |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for version, suites in report["results"].items():
+    for version, suites in report["results"][report["attack"]].items():
         for suite, configs in suites.items():
+            silent = report["injection_tasks_without_calls"][f"{version}/{suite}"]
             for config, r in configs.items():
                 rows.append(
                     f"| {version} | {suite} | {config} | {pct(r['utility_no_attack'])} "
                     f"| {pct(r['utility_under_attack'])} | {pct(r['attack_success_rate'])} "
+                    f"| {pct(_with_calls(r, silent))} "
                     f"| {r['approvals_per_task_no_attack']:.2f} / "
-                    f"{r['approvals_per_task_under_attack']:.2f} "
-                    f"| {pct(r['unseen_attack_success_rate'])} |"
+                    f"{r['approvals_per_task_under_attack']:.2f} |"
                 )
+    variants = [a for a in report["results"] if a != report["attack"]]
+    if not variants:
+        return "\n".join(rows)
+    rows += [
+        "",
+        "| attack (v1) | suite | undefended | callgate | callgate, revised labels "
+        "| injected results flagged | asked per task under attack (callgate) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for attack in [report["attack"], *variants]:
+        for suite, configs in report["results"][attack]["v1"].items():
+            full = configs["callgate"]
+            rows.append(
+                f"| {attack} | {suite} | {pct(configs['undefended']['attack_success_rate'])} "
+                f"| {pct(full['attack_success_rate'])} "
+                f"| {pct(configs['callgate, revised labels']['attack_success_rate'])} "
+                f"| {full['injections_flagged']} of {full['injections_obeyed']} "
+                f"| {full['approvals_per_task_under_attack']:.2f} |"
+            )
     return "\n".join(rows)
+
+
+def _with_calls(r: Mapping[str, Any], silent: Sequence[str]) -> float | None:
+    """Attack success over the pairs whose injection task makes calls."""
+    pairs = r["pairs"] - r["user_tasks"] * len(silent)
+    by_task = r["attacks_succeeded_by_injection_task"]
+    succeeded = sum(n for task, n in by_task.items() if task not in silent)
+    return round(succeeded / pairs, 4) if pairs else None
 
 
 def _print(version: str, suite: str, config: str, r: Mapping[str, Any]) -> None:

@@ -44,6 +44,7 @@ def test_a_durable_gate_runs_the_steps_of_the_design_in_order() -> None:
             "Authorize",
             "Approve",
             "Dedupe",
+            "Untrusted",
             "Retry",
             "Verify",
             "Execute",
@@ -52,7 +53,7 @@ def test_a_durable_gate_runs_the_steps_of_the_design_in_order() -> None:
 
 def test_a_lean_gate_is_the_same_chain_with_fewer_steps() -> None:
     with Gate([]) as gate:
-        assert _steps(gate) == ["Prepare", "Retry", "Verify", "Execute"]
+        assert _steps(gate) == ["Prepare", "Untrusted", "Retry", "Verify", "Execute"]
 
 
 @tool(effect="read")

@@ -217,3 +217,18 @@ async def test_a_denial_reaches_the_model_with_rule_and_reason(sqlite_url: str) 
             "big-payments",
             "p-7",
         )
+
+
+async def test_a_calls_labels_survive_whichever_decision_wins() -> None:
+    def hook(request: PolicyRequest) -> Decision:
+        return Decision.ask("a host nobody gave", rule_id="egress", labels={"public_sink"})
+
+    asked_first = Policy([Rule.ask("review", tools=["*"])], hook=hook)
+    denied = Policy([Rule.deny("never", tools=["pay_*"])], hook=hook)
+    allowed = Policy([Rule.allow("all", tools=["*"])], hook=hook)
+    tie = await _decide(asked_first, "crm_lookup")
+    assert (tie.rule_id, tie.labels) == ("review", frozenset({"public_sink"}))
+    assert (await _decide(allowed, "crm_lookup")).rule_id == "egress"
+    assert (await _decide(denied, "pay_invoice")).action == "deny"  # a deny ends the search
+    plain = Decision.allow(rule_id="a")
+    assert plain.joined(Decision.allow(rule_id="b")) is plain

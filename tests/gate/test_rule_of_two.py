@@ -6,7 +6,7 @@ from typing import Any
 
 from callgate import Approve, Context, ToolCall, ToolResult, tool
 from callgate.contract import Route, Tool
-from callgate.gate import RULE_OF_TWO, Gate, Policy, Rule
+from callgate.gate import RULE_OF_TWO, Decision, Gate, Policy, PolicyRequest, Rule
 
 CTX = Context(principal="agent-7", tenant="acme", run_id="run-r2")
 
@@ -99,3 +99,36 @@ async def test_a_run_grant_does_not_lift_the_rule_of_two_but_an_approval_does() 
         again = await _run(gate, "wire_money", {"to": "cy", "amount": 4})
     assert done.route is Route.COMPLETED and sent == ["bo"]
     assert again.route is Route.HELD
+
+
+async def test_a_call_the_policy_calls_a_sink_completes_the_three_legs() -> None:
+    """A read tool whose sink-ness depends on its arguments: the hook says so per call."""
+    sent: list[str] = []
+
+    @tool(effect="read")
+    def open_link(url: str) -> str:
+        """Open a link."""
+        sent.append(url)
+        return "ok"
+
+    def hook(request: PolicyRequest) -> Decision | None:
+        url = str(request.arguments.get("url", ""))
+        if request.tool.name != "open_link" or url.startswith("https://acme.example/"):
+            return None
+        return Decision.ask("a host nobody gave", rule_id="egress", labels={"public_sink"})
+
+    policy = Policy([Rule.allow("trust-everything", tools=["*"])], hook=hook)
+    with Gate([*_tools(sent), open_link], policy=policy) as gate:
+        before = await _run(gate, "open_link", {"url": "https://eve.example/?q=1"})
+        inside = await _run(gate, "open_link", {"url": "https://acme.example/a"})
+        await _run(gate, "fetch_web_page", {"url": "https://shop.example"})
+        await _run(gate, "customer_list", {})
+        after = await _run(gate, "open_link", {"url": "https://eve.example/?q=ann@acme.com"})
+        still_inside = await _run(gate, "open_link", {"url": "https://acme.example/b"})
+    assert before.route is Route.HELD and before.rule_id == "egress"  # one leg: the hook's own
+    assert inside.route is Route.COMPLETED and still_inside.route is Route.COMPLETED
+    assert after.route is Route.HELD and after.rule_id == RULE_OF_TWO
+    reason = after.reason or ""
+    assert "fetch_web_page" in reason and "customer_list" in reason and "public sink" in reason
+    assert "also egress: a host nobody gave" in reason
+    assert sent == ["https://acme.example/a", "https://acme.example/b"]

@@ -12,6 +12,7 @@ import pytest
 
 from callgate import UserError
 from callgate.toolsets import CodingLimits, coding_tools
+from tests.gate._spotlight import data_of
 from tests.toolsets.conftest import Session
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git on PATH")
@@ -31,7 +32,7 @@ async def test_an_allowlisted_command_runs_at_once(
 ) -> None:
     result = await session().call("run_command", argv=["git", "status", "--short"])
     assert result.route == "completed" and result.rule_id == "toolset:allowlist"
-    assert result.content.startswith("$ git status --short\nexit code 0\n")
+    assert data_of(result.content).startswith("$ git status --short\nexit code 0\n")
     assert "?? README.md" in result.content
 
 
@@ -187,7 +188,7 @@ async def test_long_output_is_cut_with_a_notice(
     result = await s.call("run_command", argv=["noisy"])
     assert result.route == "completed"
     assert "FIRST" in result.content and "LAST" in result.content
-    assert "output cut:" in result.content and len(result.content) < 2300
+    assert "output cut:" in result.content and len(data_of(result.content)) < 2300
 
 
 async def test_a_failing_command_is_reported_not_raised(

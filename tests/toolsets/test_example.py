@@ -30,8 +30,8 @@ def test_the_coding_agent_example_runs() -> None:
     ]
 
 
-def test_the_docs_show_the_example_as_it_is() -> None:
+@pytest.mark.parametrize("doc", ["docs/toolsets.md", "README.md"])
+def test_the_docs_show_the_example_as_it_is(doc: str) -> None:
     example = (ROOT / "examples" / "coding_agent.py").read_text()
-    docs = (ROOT / "docs" / "toolsets.md").read_text()
     body = example.split('"""', 2)[2].strip()
-    assert body in docs
+    assert body in (ROOT / doc).read_text()

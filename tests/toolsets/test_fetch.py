@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from callgate.toolsets import CodingLimits
 from callgate.toolsets._addresses import blocked_reason, literal_address
 from callgate.toolsets._fetch import Fetcher
+from tests.gate._spotlight import data_of
 from tests.toolsets.conftest import Session
 
 LITERALS = [
@@ -211,7 +212,7 @@ async def test_a_given_host_is_fetched_as_text(session: Callable[..., Session], 
     s = session(hosts=["127.0.0.1"], unsafe_allow_loopback=True)
     result = await s.call("fetch_url", url=f"{web}/page")
     assert result.route == "completed" and result.rule_id == "toolset:hosts"
-    assert result.content.startswith(f"GET {web}/page -> 200 text/html")
+    assert data_of(result.content).startswith(f"GET {web}/page -> 200 text/html")
     assert "Приветствие: hello" in result.content
 
 
@@ -278,7 +279,7 @@ async def test_the_connection_goes_to_the_checked_address(
     )
     result = await s.call("fetch_url", url=f"http://app.test:{port}/host")
     assert result.route == "completed"
-    assert result.content.splitlines()[-1] == f"app.test:{port}"
+    assert data_of(result.content).splitlines()[-1] == f"app.test:{port}"
     assert calls == ["app.test"]
 
 

@@ -97,3 +97,6 @@ class ToolResult:
     rule_id: str | None = None
     approval_id: str | None = None
     idempotency_key: str | None = None
+    findings: tuple[str, ...] = ()
+    """What the scan of an untrusted tool's text found: `"S002 high at 120-161"` (rule,
+    severity, characters of the tool's text), as recorded in the receipt."""

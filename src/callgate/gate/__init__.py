@@ -21,15 +21,19 @@ from callgate.gate._redact import REDACTED, Redactor
 from callgate.gate._retry import RetrySettings
 from callgate.gate._rule_of_two import RULE_OF_TWO
 from callgate.gate._rules import PolicyRequest, Rule
+from callgate.gate._untrusted import SUSPECTED_INJECTION, Detector, DetectorHit, UntrustedResults
 
 __all__ = [
     "REDACTED",
     "RULE_OF_TWO",
+    "SUSPECTED_INJECTION",
     "Action",
     "Approvals",
     "Backoff",
     "Decision",
     "DefaultMode",
+    "Detector",
+    "DetectorHit",
     "ExecutionSettings",
     "FromContext",
     "Gate",
@@ -42,4 +46,5 @@ __all__ = [
     "Refusal",
     "RetrySettings",
     "Rule",
+    "UntrustedResults",
 ]

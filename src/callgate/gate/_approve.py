@@ -12,10 +12,13 @@ from callgate.gate._attempt import Attempt, Handler, Outcome
 from callgate.gate._prepare import with_arguments
 from callgate.gate._redact import Redactor
 from callgate.gate._rule_of_two import RULE_OF_TWO
+from callgate.gate._untrusted import SUSPECTED_INJECTION
 from callgate.schema import ArgumentLimits
 from callgate.store import Approval, ApprovalDraft, AsyncStore, StoreUnavailable
 
 __all__ = ["Approve"]
+
+_RUN_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION})
 
 
 class Approve:
@@ -67,8 +70,8 @@ class Approve:
 
     async def _grant(self, attempt: Attempt) -> str | None:
         run_id, decision = attempt.context.run_id, attempt.decision
-        if run_id is None or decision is None or decision.rule_id == RULE_OF_TWO:
-            return None  # a grant lifts policy asks, never the Rule of Two
+        if run_id is None or decision is None or decision.rule_id in _RUN_HOLDS:
+            return None  # a grant lifts policy asks, never what the run's labels hold
         approvals = self.store.store.approvals
         grant = await self.store.run(approvals.grant_for, run_id, attempt.tool.name)
         return grant.approval_id if grant is not None else None

@@ -12,21 +12,32 @@ from callgate.gate._log import GateLog
 from callgate.gate._policy import Policy
 from callgate.gate._rule_of_two import RULE_OF_TWO, acts, violation
 from callgate.gate._rules import PolicyRequest
+from callgate.gate._untrusted import SUSPECTED_INJECTION, suspected_hold
 from callgate.store import AsyncStore, StoreUnavailable
 
 __all__ = ["Authorize"]
 
 
 class Authorize:
-    """Denies what the policy denies; marks for approval what it asks about, and whatever
-    would complete the Rule of Two. A policy that cannot decide, or labels that cannot be
-    read, stop the call (fail closed)."""
+    """Denies what the policy denies; marks for approval what it asks about, whatever
+    would complete the Rule of Two and, with `hold_suspected`, whatever acts once a flagged
+    result entered the run. A policy that cannot decide, or labels that cannot be read, stop
+    the call (fail closed)."""
 
-    def __init__(self, next: Handler, *, policy: Policy, store: AsyncStore, log: GateLog) -> None:
+    def __init__(
+        self,
+        next: Handler,
+        *,
+        policy: Policy,
+        store: AsyncStore,
+        log: GateLog,
+        hold_suspected: bool = False,
+    ) -> None:
         self.next = next
         self.policy = policy
         self.store = store
         self.log = log
+        self.hold_suspected = hold_suspected
 
     async def __call__(self, attempt: Attempt) -> Outcome:
         request = PolicyRequest(
@@ -54,7 +65,7 @@ class Authorize:
                 ),
                 attempt=attempt,
             )
-        if acts(attempt.tool):
+        if acts(attempt.tool, decision.labels):
             try:
                 held = await self._rule_of_two(attempt)
             except StoreUnavailable as exc:
@@ -69,7 +80,15 @@ class Authorize:
         return await self.next(attempt)
 
     async def _rule_of_two(self, attempt: Attempt) -> Decision | None:
-        run_id = attempt.context.run_id
+        run_id, decision = attempt.context.run_id, attempt.decision
+        assert decision is not None
         seen = await self.store.run(self.store.store.labels.of, run_id) if run_id else {}
-        why = violation(attempt.tool, seen, attempt.context)
-        return Decision.ask(why, rule_id=RULE_OF_TWO) if why is not None else None
+        why = violation(attempt.tool, seen, attempt.context, decision.labels)
+        rule_id = RULE_OF_TWO
+        if why is None and self.hold_suspected:
+            why, rule_id = suspected_hold(attempt.tool, seen, decision.labels), SUSPECTED_INJECTION
+        if why is None:
+            return None
+        if decision.action == "ask":  # the policy's own reason stays in view
+            why = f"{why}; also {decision.rule_id}: {decision.reason}"
+        return Decision.ask(why, rule_id=rule_id, labels=decision.labels)

@@ -43,6 +43,7 @@ _FIELDS = (
     "reference",
     "rule_id",
     "approval_id",
+    "findings",
 )
 _WAIT = Backoff(initial=0.002, max_delay=0.1, jitter=0.0)
 """How often a duplicate looks again while another owner holds the key."""
@@ -55,6 +56,7 @@ def encode_outcome(result: ToolResult) -> dict[str, Any]:
 
 def decode_outcome(stored: Any, attempt: Attempt, key: str) -> ToolResult:
     data = dict(stored)
+    data["findings"] = tuple(data.get("findings") or ())
     return ToolResult(
         call_id=attempt.call.id,
         name=attempt.tool.name,

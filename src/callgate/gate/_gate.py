@@ -24,6 +24,7 @@ from callgate.gate._redact import Redactor
 from callgate.gate._retry import RetrySettings
 from callgate.gate._setup import Durable, build_chain
 from callgate.gate._sync import SyncRunner
+from callgate.gate._untrusted import UntrustedResults
 from callgate.schema import ArgumentLimits
 from callgate.store import Approval, AsyncStore, Store, open_store
 from callgate.telemetry import Telemetry, current
@@ -69,6 +70,7 @@ class Gate:
         approval_ttl: float = 24 * 3600.0,
         lease_margin: float = 5.0,
         clock: Clock = SYSTEM_CLOCK,
+        untrusted: UntrustedResults | None = None,
         telemetry: Telemetry | None = None,
     ) -> None:
         if max_concurrency < 1:
@@ -104,6 +106,7 @@ class Gate:
             threads=self._threads,
             processes=self._processes,
             log=GateLog(self.redactor),
+            untrusted=untrusted or UntrustedResults(),
             durable=(
                 None
                 if self._io is None

@@ -40,7 +40,6 @@ PolicyHook = Callable[[PolicyRequest], "Decision | Awaitable[Decision | None] | 
 Its decision joins those of the matching rules, so a hook's `deny` wins like a rule's.
 """
 
-_RANK = {"deny": 0, "ask": 1, "allow": 2}
 _RULE_KEYS = frozenset(
     {
         "id",
@@ -120,7 +119,7 @@ class Policy:
         best: Decision | None = None
         for rule in self.rules:
             if rule.matches(request):
-                best = _stronger(best, rule.decision())
+                best = rule.decision() if best is None else best.joined(rule.decision())
                 if best.action == "deny":
                     return best
         if self.hook is not None:
@@ -128,7 +127,7 @@ class Policy:
             if inspect.isawaitable(hooked):
                 hooked = await hooked
             if hooked is not None:
-                best = _stronger(best, hooked)
+                best = hooked if best is None else best.joined(hooked)
         return best or self._default(request)
 
     def _default(self, request: PolicyRequest) -> Decision:
@@ -142,12 +141,6 @@ class Policy:
         return Decision.ask(
             f"{effect.value} calls need approval by default", rule_id=f"default:{effect.value}"
         )
-
-
-def _stronger(current: Decision | None, new: Decision) -> Decision:
-    if current is None or _RANK[new.action] < _RANK[current.action]:
-        return new
-    return current
 
 
 def _rule(index: int, raw: Any) -> Rule:

@@ -22,6 +22,7 @@ from callgate.gate._attempt import Attempt, Outcome, Request, request_hash
 from callgate.gate._dedupe import encode_outcome
 from callgate.gate._log import GateLog
 from callgate.gate._redact import Redactor
+from callgate.gate._untrusted import SUSPECTED, UNTRUSTED, suspicion, tool_text
 from callgate.schema import content_hash
 from callgate.store import (
     AsyncStore,
@@ -165,6 +166,7 @@ class Record:
             schema_version=tool.version if tool is not None else None,
             source=tool.source if tool is not None else None,
             batch_id=request.batch_id,
+            findings=result.findings,
             arguments=self.redactor.value(arguments) if keep else None,
             result=self.redactor.text(result.content) if keep else None,
         )
@@ -189,12 +191,21 @@ def _annotated(outcome: Outcome) -> ToolResult:
 
 
 def _labels(tool: Tool | None, request: Request, result: ToolResult) -> dict[str, str]:
+    """What the call brought into its run: the tool's labels once it completed; untrusted
+    content whenever the model read the tool's own words (an error's message too); and a
+    suspected injection when the scan of them found something high."""
     if tool is None or not tool.labels or request.context.run_id is None:
         return {}
-    if result.route not in _DONE:
-        return {}
     source = f"{tool.name} (call {request.call.id})"
-    return {label: source for label in sorted(tool.labels)}
+    labels: dict[str, str] = {}
+    if result.route in _DONE:
+        labels = {label: source for label in sorted(tool.labels)}
+    if UNTRUSTED in tool.labels and tool_text(result):
+        labels[UNTRUSTED] = source
+        found = suspicion(result.findings)
+        if found is not None:
+            labels[SUSPECTED] = f"{found} in {source}"
+    return labels
 
 
 def _hash_or_none(value: object) -> str | None:

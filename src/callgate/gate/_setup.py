@@ -1,10 +1,12 @@
 """The chain of steps a gate runs, built once from its configuration (DESIGN.md, the path
 of one call):
 
-    record( prepare -> authorize -> approve -> dedupe -> retry( verify( execute ) ) )
+    record( prepare -> authorize -> approve -> dedupe -> untrusted( retry( verify( execute ) ) ) )
 
 `record` wraps the whole chain: it is the first to see a call and the last to act, so it
 writes the receipt of every route (`invalid` and `denied` included) once the rest is done.
+`untrusted` sees what a tool returned once, below dedupe (a duplicate replays the result as
+it was first shown) and above retry (a retried failure is screened only if it is the last).
 A gate with no store and no policy is the same chain without record, authorize, approve and
 dedupe. A gate with telemetry wraps it all in one more step, outside record, so that its span
 sees the route the caller gets (callgate.telemetry); without telemetry the chain is exactly
@@ -31,6 +33,7 @@ from callgate.gate._process import ProcessRunner
 from callgate.gate._record import ReceiptSettings, Record
 from callgate.gate._redact import Redactor
 from callgate.gate._retry import Retry, RetrySettings
+from callgate.gate._untrusted import Untrusted, UntrustedResults
 from callgate.gate._verify import Verify
 from callgate.schema import ArgumentLimits
 from callgate.store import AsyncStore
@@ -66,6 +69,7 @@ def build_chain(
     processes: ProcessRunner,
     log: GateLog,
     durable: Durable | None,
+    untrusted: UntrustedResults,
     telemetry: Telemetry | None = None,
 ) -> Chain:
     timeout = execution.default_timeout
@@ -79,6 +83,13 @@ def build_chain(
     )
     run = Verify(run, log=log)
     run = Retry(run, settings=retry, clock=clock, log=log)
+    run = Untrusted(
+        run,
+        settings=untrusted,
+        store=durable.store if durable is not None else None,
+        threads=threads,
+        log=log,
+    )
     if durable is not None:
         store = durable.store
         run = Dedupe(
@@ -90,7 +101,13 @@ def build_chain(
             log=log,
         )
         run = Approve(run, store=store, ttl=durable.approval_ttl, redactor=redactor, limits=limits)
-        run = Authorize(run, policy=durable.policy, store=store, log=log)
+        run = Authorize(
+            run,
+            policy=durable.policy,
+            store=store,
+            log=log,
+            hold_suspected=untrusted.hold and untrusted.detector is not None,
+        )
     chain: Chain = Prepare(
         run,
         catalog=catalog,

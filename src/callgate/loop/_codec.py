@@ -87,6 +87,8 @@ def decode_call(data: Mapping[str, Any]) -> ToolCall:
 def decode_result(data: Mapping[str, Any]) -> ToolResult:
     fields = _known(ToolResult, decode(dict(data)))
     fields["route"] = Route(fields["route"])
+    if "findings" in fields:
+        fields["findings"] = tuple(fields["findings"])
     if fields.get("timings") is not None:
         fields["timings"] = Timings(**_known(Timings, fields["timings"]))
     return ToolResult(**fields)

@@ -16,6 +16,7 @@ __all__ = [
     "CallProposed",
     "CallRouted",
     "Event",
+    "FindingsReported",
     "ResultReady",
     "RunEnded",
     "StepFinished",
@@ -61,6 +62,18 @@ class CallRouted:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class FindingsReported:
+    """The scan of an untrusted tool's text found something (before `ResultReady` of the
+    same call): what a UI raises to a person."""
+
+    step: int
+    call_id: str
+    name: str
+    findings: tuple[str, ...]
+    """As on the result and in its receipt: `"S002 high at 120-161"`."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ResultReady:
     """The result that goes back to the model for one call."""
 
@@ -90,6 +103,7 @@ Event = (
     | CallProposed
     | ArgumentsStreamed
     | CallRouted
+    | FindingsReported
     | ResultReady
     | StepFinished
     | RunEnded

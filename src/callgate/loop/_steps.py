@@ -321,6 +321,8 @@ async def _record(plan: Plan, session: Session, results: list[ToolResult]) -> No
         records.append(CallRecord(step=pending.step, call=call, result=result))
         out.append(result)
         await session.emit(ev.CallRouted(step=pending.step, call=call, route=result.route))
+        if result.findings:
+            await session.emit(_flagged(pending.step, result))
         await session.emit(ev.ResultReady(step=pending.step, result=result))
     session.update(breaker=breaker, records=tuple(records), pending=pending.with_results(out))
     if plan.selector is not None:
@@ -441,6 +443,12 @@ async def _refuse_all(
         await session.emit(ev.ResultReady(step=step, result=result))
     session.update(records=tuple(records))
     return results
+
+
+def _flagged(step: int, result: ToolResult) -> ev.FindingsReported:
+    return ev.FindingsReported(
+        step=step, call_id=result.call_id, name=result.name, findings=result.findings
+    )
 
 
 def _breaker_refusal(why: str) -> Refusal:

@@ -46,7 +46,6 @@ from callgate.toolsets._workspace import Workspace
 __all__ = ["CodingCatalog", "coding_tools"]
 
 _SHA = Annotated[str | None, Field(pattern=r"^[0-9a-fA-F]{64}$")]
-_RANK = {"deny": 0, "ask": 1, "allow": 2}
 
 
 class CodingCatalog(Catalog):
@@ -140,14 +139,14 @@ def _joined(own: PolicyHook, theirs: PolicyHook | None) -> PolicyHook:
         return own
 
     async def hook(request: PolicyRequest) -> Decision | None:
-        made = []
+        joined: Decision | None = None
         for decide in (own, theirs):
             decision = decide(request)
             if inspect.isawaitable(decision):
                 decision = await decision
             if decision is not None:
-                made.append(decision)
-        return min(made, key=lambda d: _RANK[d.action]) if made else None
+                joined = decision if joined is None else joined.joined(decision)
+        return joined
 
     return hook
 

@@ -111,8 +111,11 @@ class Guard:
         rule, reason = self.allowlist.why_not(words)
         if rule is not None:
             return Decision.allow(reason, rule_id="toolset:allowlist")
+        # A program nobody listed can send anything anywhere: a public sink for the Rule of Two.
         return Decision.ask(
-            f"{reason}; a person must approve this command", rule_id="toolset:command"
+            f"{reason}; a person must approve this command",
+            rule_id="toolset:command",
+            labels={"public_sink"},
         )
 
     def _fetch(self, url: object) -> Decision:
@@ -132,6 +135,7 @@ class Guard:
             f"fetching from {target.host}, a host nobody gave, sends data out of the run "
             "(a public sink); a person must approve it",
             rule_id="toolset:egress",
+            labels={"public_sink"},
         )
 
     # -- the two places that ask --------------------------------------------------------------
