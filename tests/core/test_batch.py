@@ -267,3 +267,25 @@ async def test_sync_api_refuses_to_run_inside_a_loop() -> None:
 def test_empty_batch() -> None:
     with Gate([get_order]) as gate:
         assert gate.run_batch_sync([]) == []
+
+
+@tool(effect="read")
+async def needs_a_task(query: str) -> str:
+    """Arm a timeout and ask which async library runs it before the first await."""
+    import sniffio
+
+    async with asyncio.timeout(5):
+        library = sniffio.current_async_library()
+        await asyncio.sleep(0)
+    return f"{query} on {library}"
+
+
+def test_an_async_tool_runs_in_a_task_from_the_sync_api() -> None:
+    """asyncio.timeout, anyio and httpx need a current task before the tool first awaits."""
+    with Gate([needs_a_task]) as gate:
+        result = gate.call_sync(ToolCall(id="c1", name="needs_a_task", arguments={"query": "q"}))
+        [batched] = gate.run_batch_sync(
+            [ToolCall(id="c2", name="needs_a_task", arguments={"query": "r"})]
+        )
+    assert (result.route, result.content) == ("completed", "q on asyncio")
+    assert (batched.route, batched.content) == ("completed", "r on asyncio")

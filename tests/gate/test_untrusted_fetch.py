@@ -132,11 +132,6 @@ def test_a_page_fetched_in_one_process_holds_the_calls_it_asks_for_in_another(
     assert sent == ["ops@evil.test"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gate: call_sync runs an async tool's first step outside any task, so a tool that "
-    "arms asyncio.timeout before it first suspends (the coding toolset's fetch_url) fails",
-)
 def test_call_sync_runs_an_async_tool_that_arms_a_timeout() -> None:
     @tool(effect="read")
     async def wait_a_little() -> str:

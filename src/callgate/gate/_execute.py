@@ -83,7 +83,11 @@ class Execute:
         try:
             if tool.is_async and executor is not None:
                 # The first step runs here: a tool that never suspends costs no more frames,
-                # and its deadline is armed only if it does suspend (see `_bounded`).
+                # and its deadline is armed only if it does suspend (see `_bounded`). Only in
+                # a task, though: asyncio.timeout, anyio and so httpx need one, and the first
+                # step of a synchronous call (`_sync`) has none until it suspends.
+                if asyncio.current_task() is None:
+                    await asyncio.sleep(0)
                 coro = executor(**kwargs)
                 try:
                     pending = coro.send(None)

@@ -1,10 +1,11 @@
 """Synchronous callers of the gate, served in their own thread without a hand-off.
 
-A call whose path never suspends (an async read tool with no store, the common case in a
-plain script) completes in one step of its coroutine. So the coroutine is stepped right in
-the caller's thread, with this thread's event loop installed as the running loop for that
-step; only when it suspends (a sync tool's worker thread, a store round trip, a slow tool)
-does the loop actually run, here in the same thread, until the call is done. Each calling
+A call whose path never suspends (an `invalid` or `denied` call, a held call's answer)
+completes in one step of its coroutine. So the coroutine is stepped right in the caller's
+thread, with this thread's event loop installed as the running loop for that step; only when
+it suspends (a sync tool's worker thread, a store round trip, an async tool, which always
+runs inside a task because asyncio.timeout, anyio and httpx need one) does the loop
+actually run, here in the same thread, until the call is done. Each calling
 thread has an event loop of its own, kept for the life of the gate.
 """
 
