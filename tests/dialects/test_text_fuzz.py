@@ -131,3 +131,24 @@ def test_a_clean_call_comes_back_exactly_as_written(args: dict[str, Any], form: 
     assert call.name == "search"
     assert call.arguments == args
     assert call.repairs == ()
+
+
+@FUZZ
+@given(
+    st.lists(
+        st.sampled_from(["<", ">", "/", "tool_response", "tool_call", "\n", "a", '"', "\\"]),
+        max_size=30,
+    ).map("".join)
+)
+def test_a_result_never_closes_its_block(content: str) -> None:
+    """Whatever a tool returns, its `<tool_response>` block ends where the host ends it, and
+    a JSON reader gets the content back exactly."""
+    from callgate.contract import Route, ToolResult
+    from callgate.dialects import Dialect, render_results
+
+    result = ToolResult(call_id="c1", name="search", route=Route.COMPLETED, content=content)
+    (message,) = render_results(Dialect.TEXT, [result])
+    text = message["content"]
+    assert text.count("<") == 2 and text.count("</tool_response>") == 1
+    inner = text.removeprefix("<tool_response>\n").removesuffix("\n</tool_response>")
+    assert json.loads(inner)["content"] == content

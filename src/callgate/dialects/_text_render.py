@@ -71,8 +71,12 @@ def _rule(choice: ToolChoice | None, parallel: bool | None) -> str:
 
 
 def render_result_text(result: ToolResult, ctx: WireContext) -> str:
-    """One `<tool_response>` block; Hermes-style templates require the tool's name."""
+    """One `<tool_response>` block; Hermes-style templates require the tool's name.
+
+    Every `<` is written as the JSON escape `\\u003c` (the same string to a JSON reader), so
+    no result can close its block or open a tag the model would take as the host's."""
     body: dict[str, object] = {"name": ctx.wire(result.name), "content": result.content}
     if result.is_error:
         body["is_error"] = True
-    return "<tool_response>\n" + json.dumps(body, ensure_ascii=False) + "\n</tool_response>"
+    text = json.dumps(body, ensure_ascii=False).replace("<", "\\u003c")
+    return "<tool_response>\n" + text + "\n</tool_response>"
