@@ -14,7 +14,7 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from callgate.contract import Route
+from callgate.contract import LABELS, Route
 from callgate.gate import REDACTED, RULE_OF_TWO
 from callgate.store import Approval, ApprovalDraft
 from callgate.ui import OperatorApp
@@ -70,8 +70,9 @@ def test_a_rule_of_two_hold_shows_the_labels_of_its_run_and_their_sources(
     sign_in(client, AUDITOR_TOKEN)
     page = client.get("/inbox").text
     trail = page[page.index("Rule of Two: what this run has taken in") :]
-    labels = held.store.labels.of(TRAIL_RUN)
+    labels = {k: v for k, v in held.store.labels.of(TRAIL_RUN).items() if k in LABELS}
     assert set(labels) == {"untrusted_output", "private_data"}
+    assert "spotlight:boundary" not in trail  # the run's boundary is kept there, not shown
     for label, source in labels.items():
         assert f"<td><code>{label}</code></td><td>{html.escape(source)}</td>" in trail
     refund_card = page[page.index(f"approval-{_held(held, PAUSED_RUN).id}") :]

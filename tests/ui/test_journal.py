@@ -125,9 +125,6 @@ def test_a_resumed_call_joins_the_turn_its_held_call_was_in(
     assert 'state-finished">finished' in page and "Waiting for a decision" not in page
 
 
-@pytest.mark.xfail(
-    strict=True, reason="gate: a call resumed after approval is recorded without its batch_id"
-)
 def test_a_resumed_call_is_recorded_in_its_batch(held: Scenario) -> None:
     [refund] = [a for a in held.store.approvals.list() if a.run_id == PAUSED_RUN]
     held.store.approvals.decide(refund.id, __import__("callgate").Approve(by="bo"))
@@ -201,7 +198,8 @@ def test_a_receipt_shows_every_field_and_its_payloads_inert(
         assert f"<dt>{name}</dt>" in page
     assert mail.request_hash in page and (mail.tool_fingerprint or "") in page
     assert "<img" not in page and "<script" not in page
-    assert json.dumps(f"Please refund order O-7. {XSS}") in html.unescape(page)
+    # The mail is untrusted, so its result is spotlighted around the text: the text is there.
+    assert json.dumps(f"Please refund order O-7. {XSS}")[1:-1] in html.unescape(page)
     assert f'href="/verify?seq={mail.seq}"' in page
 
 

@@ -197,6 +197,7 @@ class Gate:
         approval_id: str | None = None,
         context: Context | None = None,
         request_id: str | None = None,
+        batch_id: str | None = None,
     ) -> ToolResult:
         """Continue a held call after its approval was decided: `resume(approval_id)`, or
         `resume(call, approval_id=...)` with the original (or, after an edit, the edited)
@@ -207,7 +208,8 @@ class Gate:
         it is rebuilt from the approval (tool, call id, arguments); pass the call when the
         stored arguments were redacted. Without `context` the gate's context is used with
         the approval's principal, tenant and run. The policy is consulted again, so a rule
-        added since the call was held still applies.
+        added since the call was held still applies. `batch_id` records the call in the
+        batch it was proposed in.
         """
         call = target if isinstance(target, ToolCall) else None
         approval_id = target if isinstance(target, str) else approval_id
@@ -226,6 +228,7 @@ class Gate:
             received_at=time.time(),
             request_id=request_id,
             approval=approval,
+            batch_id=batch_id,
         )
         return await self._route(request)
 

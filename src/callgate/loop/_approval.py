@@ -28,6 +28,7 @@ async def settle_held(
     context: Context,
     *,
     request_id: str | None = None,
+    batch_id: str | None = None,
 ) -> ToolResult:
     """Record `decision` (if any) for the held call and route the call again: it runs once
     if approved, comes back `declined` if declined, `held` while nobody decided."""
@@ -37,4 +38,6 @@ async def settle_held(
             # The edited call itself: its arguments are stored redacted when they hold a
             # secret, so the store alone cannot always give them back.
             call = dataclasses.replace(call, arguments=dict(decision.arguments))
-    return await gate.resume(call, approval_id=approval_id, context=context, request_id=request_id)
+    return await gate.resume(
+        call, approval_id=approval_id, context=context, request_id=request_id, batch_id=batch_id
+    )

@@ -191,7 +191,13 @@ async def _tool_call(gate: Gate, arg: Mapping[str, Any]) -> ToolResult:
     if arg.get("approval_id") is not None:
         decision = None if arg.get("decision") is None else decode_decision(arg["decision"])
         return await settle_held(
-            gate, call, arg["approval_id"], decision, context, request_id=arg["request_id"]
+            gate,
+            call,
+            arg["approval_id"],
+            decision,
+            context,
+            request_id=arg["request_id"],
+            batch_id=arg["batch_id"],
         )
     return await gate.call(
         call, context=context, request_id=arg["request_id"], batch_id=arg["batch_id"]

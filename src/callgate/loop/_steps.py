@@ -257,7 +257,7 @@ async def _route(
             # Without a decision here, the call is resumed anyway: someone may have decided
             # elsewhere (`callgate approvals`, another process); if not, it stays held.
             decision = decisions.get(held.approval_id or "")
-            decided.append(call_arg(call, context, held=held, decision=decision))
+            decided.append(call_arg(call, context, batch_id=batch, held=held, decision=decision))
         elif call.name in stopped:
             refusal = _breaker_refusal(stopped[call.name])
             arg = call_arg(call, context, batch_id=batch, refusal=refusal)

@@ -18,7 +18,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from callgate.contract import ApprovalDecision, Approve, Decline, Edit
+from callgate.contract import LABELS, ApprovalDecision, Approve, Decline, Edit
 from callgate.gate import REDACTED, RULE_OF_TWO
 from callgate.schema import ArgumentError, parse_arguments
 from callgate.store import Approval
@@ -155,7 +155,8 @@ class InboxViews:
         trail: tuple[tuple[str, str], ...] = ()
         if approval.rule_id == RULE_OF_TWO and approval.run_id is not None:
             labels = await self.pages.call(self.pages.store.labels.of, approval.run_id)
-            trail = tuple(sorted(labels.items()))
+            # The run's other rows (its spotlight boundary, a suspicion) are not labels.
+            trail = tuple(sorted((k, v) for k, v in labels.items() if k in LABELS))
         edited: tuple[DiffLine, ...] = ()
         if approval.edited_arguments is not None:
             edited = tuple(diff(approval.arguments, approval.edited_arguments))
