@@ -9,26 +9,45 @@ tools, with every call through the gate.
 Needs the `mcp` extra (and `server` for HTTP).
 """
 
-from callgate.gateway._gateway import Gateway, GatewayTransport, request_id
+from callgate.gateway._elicitation import APPROVAL_INPUT, APPROVAL_SCHEMA
+from callgate.gateway._gateway import QUARANTINE_RULE, Gateway, GatewayTransport, request_id
 from callgate.gateway._identity import Authenticate, Credentials, Identity, hash_token
-from callgate.gateway._results import ROUTE_META, held_text, quarantined_result, to_call_result
+from callgate.gateway._limits import LIMIT_RULE_PREFIX, Limit, Limits, parse_limits
+from callgate.gateway._results import (
+    RETRY_AFTER_META,
+    ROUTE_META,
+    RULE_META,
+    held_text,
+    to_call_result,
+)
+from callgate.gateway._runs import RUN_META, run_id
 from callgate.gateway._serve import serve_http, serve_stdio
 from callgate.gateway._settings import GatewaySettings, load_settings, parse_settings
 
 __all__ = [
+    "APPROVAL_INPUT",
+    "APPROVAL_SCHEMA",
+    "LIMIT_RULE_PREFIX",
+    "QUARANTINE_RULE",
+    "RETRY_AFTER_META",
     "ROUTE_META",
+    "RULE_META",
+    "RUN_META",
     "Authenticate",
     "Credentials",
     "Gateway",
     "GatewaySettings",
     "GatewayTransport",
     "Identity",
+    "Limit",
+    "Limits",
     "hash_token",
     "held_text",
     "load_settings",
+    "parse_limits",
     "parse_settings",
-    "quarantined_result",
     "request_id",
+    "run_id",
     "serve_http",
     "serve_stdio",
     "to_call_result",

@@ -44,6 +44,9 @@ class Identity:
     roles: frozenset[str] = frozenset()
     scopes: frozenset[str] = frozenset()
     attributes: Mapping[str, Any] = field(default_factory=dict)
+    elicit: bool = True
+    """Held calls may be put to this client by elicitation, when it can elicit (off for a
+    client whose answers are not a person's)."""
 
     def context(self, run_id: str | None) -> Context:
         return Context(
@@ -75,12 +78,16 @@ class Identity:
         attributes = data.get("attributes", {})
         if not isinstance(attributes, Mapping):
             raise UserError(f"{where}: 'attributes' must be a table")
+        elicit = data.get("elicitation", True)
+        if not isinstance(elicit, bool):
+            raise UserError(f"{where}: 'elicitation' must be true or false")
         return cls(
             principal=principal,
             tenant=tenant,
             roles=_names(data.get("roles", []), f"{where}: 'roles'"),
             scopes=_names(data.get("scopes", []), f"{where}: 'scopes'"),
             attributes=dict(attributes),
+            elicit=elicit,
         )
 
 
@@ -105,6 +112,7 @@ class Credentials:
                 "roles",
                 "scopes",
                 "attributes",
+                "elicitation",
                 "token",
                 "token_sha256",
             }

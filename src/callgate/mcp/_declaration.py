@@ -84,12 +84,12 @@ def public_name(server: ServerConfig, tool: str) -> str:
 def gateway_tool(
     server: ServerConfig,
     decl: Mapping[str, Any],
-    executor: Executor,
+    executor: Executor | None,
     *,
-    fingerprint: str,
     meta: Mapping[str, Any] | None,
 ) -> Tool:
-    """The callgate `Tool` that stands for one upstream tool (schemas compiled by the caller)."""
+    """The callgate `Tool` that stands for one upstream tool (schemas compiled by the
+    caller). Its fingerprint is the tool's pin, and what its receipts record."""
     upstream = str(decl["name"])
     settings = server.settings.for_tool(upstream)
     hints = _hints(decl)
@@ -104,7 +104,6 @@ def gateway_tool(
         metadata={
             "mcp_server": server.name,
             "mcp_name": upstream,
-            "mcp_pin": fingerprint,
             "mcp_meta": dict(meta or {}),
         },
     )
