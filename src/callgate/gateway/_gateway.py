@@ -228,7 +228,12 @@ class Gateway:
             if isinstance(asked, mcp_types.InputRequiredResult):
                 return asked
             result = asked
-        return to_call_result(result, retry_after=self._retry_after(result))
+        tool = self.catalog.resolve(params.name)
+        return to_call_result(
+            result,
+            retry_after=self._retry_after(result),
+            output_schema=tool is not None and tool.output_schema is not None,
+        )
 
     async def _refuse_quarantined(self, call: ToolCall, context: Context) -> ToolResult | None:
         """The refusal (with its receipt) of a call to a quarantined tool."""

@@ -38,8 +38,12 @@ def held_text(result: ToolResult) -> str:
 
 
 def to_call_result(
-    result: ToolResult, *, retry_after: float | None = None
+    result: ToolResult, *, retry_after: float | None = None, output_schema: bool = False
 ) -> mcp_types.CallToolResult:
+    """`output_schema`: the tool declares one, so a success must carry structured content
+    (MCP requires it, and the SDK's client refuses a result without); a completed call
+    whose structured result is not known (a write reconciled after a crash: it took effect,
+    its answer was lost) is sent with `isError` set, `_meta` saying `completed`."""
     held = result.route is Route.HELD
     text = held_text(result) if held else result.content
     meta: dict[str, Any] = {ROUTE_META: result.route.value}
@@ -56,9 +60,10 @@ def to_call_result(
         if isinstance(result.structured, Mapping) and not result.is_error and not held
         else None
     )
+    unstructured = output_schema and structured is None
     return mcp_types.CallToolResult(
         content=[mcp_types.TextContent(type="text", text=text)],
         structured_content=structured,
-        is_error=result.is_error or held,
+        is_error=result.is_error or held or unstructured,
         _meta=meta,
     )

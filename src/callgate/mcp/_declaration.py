@@ -87,6 +87,7 @@ def gateway_tool(
     executor: Executor | None,
     *,
     meta: Mapping[str, Any] | None,
+    reconcile: Executor | None = None,
 ) -> Tool:
     """The callgate `Tool` that stands for one upstream tool (schemas compiled by the
     caller). Its fingerprint is the tool's pin, and what its receipts record."""
@@ -101,6 +102,7 @@ def gateway_tool(
         timeout=settings.timeout or server.settings.call_timeout,
         labels=frozenset(_labels(server, settings.labels, hints)),
         source=server.name,
+        reconcile=reconcile,
         metadata={
             "mcp_server": server.name,
             "mcp_name": upstream,

@@ -24,7 +24,8 @@ import mcp_types
 from callgate._errors import UserError
 from callgate.contract import CallContext, Catalog, Effect, Tool
 from callgate.lint import LoadedCatalog, ToolEntry, entry_from_declaration, scan
-from callgate.mcp._config import ServerConfig, UpstreamConfig
+from callgate.gate import Reconciliation
+from callgate.mcp._config import ServerConfig, ToolSettings, UpstreamConfig
 from callgate.mcp._connection import Connection, UpstreamError
 from callgate.mcp._declaration import declaration, gateway_tool, public_name
 from callgate.mcp._pins import PinBook, Sighting, pin_source
@@ -309,7 +310,9 @@ class Upstreams:
             )
             return outcome(result, server.name)
 
-        tool = gateway_tool(server, decl, run, meta=meta)
+        settings = server.settings.for_tool(upstream)
+        reconcile = _reconciler(connection, server, settings) if settings.reconcile else None
+        tool = gateway_tool(server, decl, run, meta=meta, reconcile=reconcile)
         return tool
 
     def _check_startup_collisions(self) -> None:
@@ -337,6 +340,44 @@ class Upstreams:
                 tool=str(tool.metadata.get("mcp_name", name)),
                 reasons=(f"its name {name!r} is already taken by another tool",),
             )
+
+
+def _reconciler(
+    connection: Connection, server: ServerConfig, settings: ToolSettings
+) -> Callable[[str], Awaitable[Reconciliation]]:
+    """The reconcile hook of a write: asks the server's status tool about a key."""
+    assert settings.reconcile is not None
+    status_tool, argument = settings.reconcile, settings.reconcile_argument
+
+    async def reconcile(key: str) -> Reconciliation:
+        result = await connection.call(
+            status_tool,
+            {argument: key},
+            seconds=server.settings.call_timeout,
+            meta=None,
+            changes_state=False,
+        )
+        return reconciliation(result)
+
+    return reconcile
+
+
+def reconciliation(result: mcp_types.CallToolResult) -> Reconciliation:
+    """What a status tool's answer says; anything unclear is `unknown` (never re-run)."""
+    if result.is_error:
+        return "unknown"
+    answer: Any = result.structured_content
+    if isinstance(answer, Mapping):
+        answer = answer.get("applied", answer.get("status"))
+    elif answer is None:
+        texts = [b.text for b in result.content if isinstance(b, mcp_types.TextContent)]
+        answer = texts[0].strip().lower() if len(texts) == 1 else None
+        answer = {"true": True, "false": False}.get(answer, answer) if answer else None
+    if answer is True or answer == "applied":
+        return "applied"
+    if answer is False or answer == "not_applied":
+        return "not_applied"
+    return "unknown"
 
 
 def _admitted(
