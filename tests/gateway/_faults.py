@@ -93,8 +93,14 @@ def group(workdir: Path, store: str) -> Gateways:
 
 
 async def run_trials(workdir: Path, store: str, count: int, *, seed: int) -> Report:
+    """`count` trials against two gateways made by `group`."""
+    return await run_against(group(workdir, store), workdir, count, seed=seed)
+
+
+async def run_against(gateways: Gateways, workdir: Path, count: int, *, seed: int) -> Report:
+    """`count` trials against any two processes serving the ledger as `ledger_append` on
+    `gateways.urls` (`workdir` holds `ledger.db` and `pids/`)."""
     rng = random.Random(seed)
-    gateways = group(workdir, store)
     report = Report()
     try:
         gateways.start_all()
@@ -133,7 +139,7 @@ async def _one(gateways: Gateways, trial: Trial) -> None:
     restart = threading.Thread(target=gateways.start, args=(trial.victim,), daemon=True)
     restart.start()
     result = first[0] if first else await _retry(gateways, 1 - trial.victim, arguments, meta, trial)
-    trial.route = str((result.meta or {}).get("callgate/route"))
+    trial.route = str((result.meta or {}).get("callgate/route") or "no route (no gate)")
     trial.replayed = bool((result.meta or {}).get("callgate/replayed"))
     await anyio.to_thread.run_sync(restart.join)
     trial.seconds = time.monotonic() - began

@@ -52,6 +52,8 @@ class Gateways:
     settings: str = field(default_factory=settings_toml)
     policy: str | None = None
     count: int = 1
+    env: Mapping[str, str] = field(default_factory=dict)
+    """More environment for the processes."""
     children: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
     ports: list[int] = field(default_factory=list)
 
@@ -68,16 +70,18 @@ class Gateways:
     def urls(self) -> list[str]:
         return [f"http://127.0.0.1:{port}/mcp" for port in self.ports]
 
-    def start(self, index: int) -> None:
+    def argv(self, index: int) -> list[str]:
         args = [*callgate_command(), "serve", "--mcp-config", ".mcp.json", "--store", self.store]
         if self.policy is not None:
             args += ["--policy", "policy.toml"]
-        args += ["--transport", "http", "--port", str(self.ports[index])]
+        return [*args, "--transport", "http", "--port", str(self.ports[index])]
+
+    def start(self, index: int) -> None:
         with open(self.workdir / f"gateway-{index}.log", "ab") as log:  # the child keeps a copy
             child = subprocess.Popen(
-                args,
+                self.argv(index),
                 cwd=self.workdir,
-                env={**os.environ, "MULTI_TOKEN": TOKEN, "PYTHONPATH": str(ROOT)},
+                env={**os.environ, **self.env, "MULTI_TOKEN": TOKEN, "PYTHONPATH": str(ROOT)},
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
