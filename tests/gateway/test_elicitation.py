@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -14,6 +14,7 @@ import anyio
 import mcp_types
 import pytest
 from mcp import Client
+from mcp.client.session import ClientRequestContext, ElicitationFnT
 
 from callgate import tool
 from callgate.gate import Policy, Redactor
@@ -38,7 +39,7 @@ def count() -> int:
     return len(RAN)
 
 
-Answer = Callable[[Any, mcp_types.ElicitRequestParams], Awaitable[Any]]
+Answer = ElicitationFnT
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +59,9 @@ def gateway(tmp_path: Path, **settings: Any) -> Gateway:
 
 
 def answering(action: str, content: dict[str, Any] | None, asked: list[str]) -> Answer:
-    async def answer(_ctx: Any, params: mcp_types.ElicitRequestParams) -> mcp_types.ElicitResult:
+    async def answer(
+        context: ClientRequestContext, params: mcp_types.ElicitRequestParams
+    ) -> mcp_types.ElicitResult:
         asked.append(params.message)
         return mcp_types.ElicitResult(action=action, content=content)  # type: ignore[arg-type]
 
@@ -143,7 +146,9 @@ async def test_a_decision_from_another_process_ends_a_waiting_question(tmp_path:
     gw = gateway(tmp_path)
     waiting = anyio.Event()
 
-    async def never(_ctx: Any, _params: mcp_types.ElicitRequestParams) -> mcp_types.ElicitResult:
+    async def never(
+        context: ClientRequestContext, params: mcp_types.ElicitRequestParams
+    ) -> mcp_types.ElicitResult:
         waiting.set()
         await anyio.sleep(60)
         raise AssertionError("the question should have been withdrawn")
@@ -176,7 +181,9 @@ async def test_a_question_that_times_out_is_held_and_the_repeat_still_works(
 ) -> None:
     gw = gateway(tmp_path, elicitation_timeout=1.0)
 
-    async def slow(_ctx: Any, _params: mcp_types.ElicitRequestParams) -> mcp_types.ElicitResult:
+    async def slow(
+        context: ClientRequestContext, params: mcp_types.ElicitRequestParams
+    ) -> mcp_types.ElicitResult:
         await anyio.sleep(60)
         raise AssertionError("unreachable")
 

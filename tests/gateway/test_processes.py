@@ -11,11 +11,12 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import anyio
 import mcp_types
 import pytest
+from mcp.client.session import ClientRequestContext
 
 from callgate.store import open_store
 from tests.conftest import pg_dsn
@@ -171,7 +172,9 @@ async def test_a_handshake_era_client_is_asked_over_http(tmp_path: Path, store_u
     servers = {"ledger": ledger(db, tmp_path)}
     asked: list[str] = []
 
-    async def yes(_ctx: Any, params: mcp_types.ElicitRequestParams) -> mcp_types.ElicitResult:
+    async def yes(
+        context: ClientRequestContext, params: mcp_types.ElicitRequestParams
+    ) -> mcp_types.ElicitResult:
         asked.append(params.message)
         return mcp_types.ElicitResult(action="accept", content={"approve": True})
 

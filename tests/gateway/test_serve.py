@@ -148,9 +148,18 @@ def test_an_unset_variable_refuses_to_start(tmp_path: Path) -> None:
 
 @contextlib.contextmanager
 def http_gateway(tmp_path: Path, servers: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    with http_gateway_with(tmp_path, servers, SETTINGS, POLICY) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def http_gateway_with(
+    tmp_path: Path, servers: dict[str, Any], settings: str, policy: str
+) -> Iterator[tuple[str, Any]]:
+    """`callgate serve --transport http` on a free port with these settings and policy."""
     config = write_config(tmp_path, servers)
-    (tmp_path / "callgate.toml").write_text(SETTINGS)
-    (tmp_path / "policy.toml").write_text(POLICY)
+    (tmp_path / "callgate.toml").write_text(settings)
+    (tmp_path / "policy.toml").write_text(policy)
     child = subprocess.Popen(
         [
             *callgate_command(),

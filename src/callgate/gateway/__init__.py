@@ -11,8 +11,16 @@ Needs the `mcp` extra (and `server` for HTTP).
 
 from callgate.gateway._elicitation import APPROVAL_INPUT, APPROVAL_SCHEMA
 from callgate.gateway._gateway import QUARANTINE_RULE, Gateway, GatewayTransport, request_id
-from callgate.gateway._identity import Authenticate, Credentials, Identity, hash_token
-from callgate.gateway._limits import LIMIT_RULE_PREFIX, Limit, Limits, parse_limits
+from callgate.gateway._identity import (
+    Authenticate,
+    CallerToken,
+    Credentials,
+    Identity,
+    TokenCheck,
+    hash_token,
+)
+from callgate.gateway._limits import LIMIT_RULE_PREFIX, CallLimits, Limit, parse_limits
+from callgate.gateway._oauth import AccessTokens, OAuthSettings, parse_oauth
 from callgate.gateway._results import (
     RETRY_AFTER_META,
     ROUTE_META,
@@ -33,18 +41,23 @@ __all__ = [
     "ROUTE_META",
     "RULE_META",
     "RUN_META",
+    "AccessTokens",
     "Authenticate",
+    "CallLimits",
+    "CallerToken",
     "Credentials",
     "Gateway",
     "GatewaySettings",
     "GatewayTransport",
     "Identity",
     "Limit",
-    "Limits",
+    "OAuthSettings",
+    "TokenCheck",
     "hash_token",
     "held_text",
     "load_settings",
     "parse_limits",
+    "parse_oauth",
     "parse_settings",
     "request_id",
     "run_id",

@@ -44,8 +44,8 @@ from callgate.contract import Catalog, Context, Route, Tool, ToolCall, ToolResul
 from callgate.dialects import render_tools
 from callgate.gate import Gate, Policy, Redactor, Refusal
 from callgate.gateway._elicitation import Elicitation, Held, can_elicit, is_held
-from callgate.gateway._identity import Credentials, Identity
-from callgate.gateway._limits import Limits, with_limits
+from callgate.gateway._identity import CallerToken, Credentials, Identity
+from callgate.gateway._limits import CallLimits, with_limits
 from callgate.gateway._results import to_call_result
 from callgate.gateway._runs import MAX_RUN_ID, RUN_META, RUN_PREFIX, run_id
 from callgate.gateway._settings import GatewaySettings
@@ -98,7 +98,7 @@ class Gateway:
         """The policy as given: what `tools/list` filters by (limits decide per call)."""
         self.catalog = Catalog(local)
         self.io = AsyncStore(self.store)
-        self.limits = Limits(self.settings.limits, self.io)
+        self.limits = CallLimits(self.settings.limits, self.io)
         self.gate = Gate(
             self.catalog,
             policy=with_limits(self.policy, self.limits),
@@ -188,10 +188,9 @@ class Gateway:
         if self.transport == "stdio":
             return self.settings.stdio
         token = get_access_token()
-        identity = self.credentials.by_key(token.token) if token is not None else None
-        if identity is None:  # the HTTP middleware lets no such request through
+        if not isinstance(token, CallerToken):  # the HTTP middleware lets none through
             raise MCPError(INVALID_REQUEST, "unauthenticated request")
-        return identity
+        return token.identity
 
     async def _list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.PaginatedRequestParams | None

@@ -41,7 +41,7 @@ from callgate.contract import Context, Effect, Tool
 from callgate.gate import Decision, Policy, PolicyRequest
 from callgate.store import AsyncStore, Count
 
-__all__ = ["LIMIT_RULE_PREFIX", "Limit", "Limits", "parse_limits", "with_limits"]
+__all__ = ["LIMIT_RULE_PREFIX", "CallLimits", "Limit", "parse_limits", "with_limits"]
 
 LIMIT_RULE_PREFIX = "limit:"
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -142,7 +142,7 @@ def parse_limits(raw: Any) -> tuple[Limit, ...]:
     return limits
 
 
-class Limits:
+class CallLimits:
     """The limits as a policy hook over one store (see the module docstring)."""
 
     def __init__(
@@ -178,7 +178,7 @@ class Limits:
         return None
 
 
-def with_limits(policy: Policy, limits: Limits) -> Policy:
+def with_limits(policy: Policy, limits: CallLimits) -> Policy:
     """`policy` with the limits checked after its own hook (a call the hook denies is not
     counted); the same rules, default and version, so receipts name the same policy."""
     if not limits:

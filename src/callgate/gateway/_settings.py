@@ -13,6 +13,11 @@ id = "per-minute"
 calls = 60
 per = "1m"
 
+[gateway.oauth]                      # OAuth access tokens too (see `_oauth.py`)
+issuer = "https://auth.example.com"
+audience = "https://gateway.example.com/mcp"
+jwks_url = "https://auth.example.com/.well-known/jwks.json"
+
 [[gateway.clients]]                  # HTTP clients, one table each
 principal = "review-bot"
 tenant = "acme"
@@ -35,6 +40,7 @@ from typing import Any
 from callgate._errors import UserError
 from callgate.gateway._identity import Credentials, Identity
 from callgate.gateway._limits import Limit, parse_limits
+from callgate.gateway._oauth import OAuthSettings, parse_oauth
 from callgate.mcp import MAX_CONFIG_BYTES, expand
 
 __all__ = ["GatewaySettings", "load_settings"]
@@ -55,6 +61,7 @@ class GatewaySettings:
     """Seconds without a call after which a run's labels and grants are forgotten."""
     lease_margin: float = 5.0
     """Seconds beyond a tool's timeout before a write whose process died counts as unknown."""
+    oauth: OAuthSettings | None = None
 
 
 def load_settings(
@@ -71,12 +78,17 @@ def load_settings(
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UserError(f"cannot read settings {source}: {exc}") from exc
     try:
-        return parse_settings(data, environ=os.environ if environ is None else environ)
+        return parse_settings(
+            data, environ=os.environ if environ is None else environ, base=Path(source).parent
+        )
     except UserError as exc:
         raise UserError(f"settings {source}: {exc}") from None
 
 
-def parse_settings(data: Mapping[str, Any], *, environ: Mapping[str, str]) -> GatewaySettings:
+def parse_settings(
+    data: Mapping[str, Any], *, environ: Mapping[str, str], base: Path | None = None
+) -> GatewaySettings:
+    """Settings from parsed TOML; `base` is the folder relative file names start from."""
     unknown = set(data) - {"gateway", "servers"}
     if unknown:
         raise UserError(f"unknown top-level table(s) {sorted(unknown)}; use [gateway], [servers]")
@@ -84,7 +96,7 @@ def parse_settings(data: Mapping[str, Any], *, environ: Mapping[str, str]) -> Ga
     servers = data.get("servers", {})
     if not isinstance(gateway, Mapping) or not isinstance(servers, Mapping):
         raise UserError("[gateway] and [servers] must be tables")
-    extra = set(gateway) - {"stdio", "clients", "limits", *_SECONDS, "elicitation"}
+    extra = set(gateway) - {"stdio", "clients", "limits", "oauth", *_SECONDS, "elicitation"}
     if extra:
         raise UserError(f"[gateway]: unknown key(s) {sorted(extra)}")
     elicitation = gateway.get("elicitation", True)
@@ -109,6 +121,7 @@ def parse_settings(data: Mapping[str, Any], *, environ: Mapping[str, str]) -> Ga
         stdio=Identity.from_table(stdio, "gateway.stdio") if stdio else Identity.local(),
         secrets=frozenset(secrets),
         limits=parse_limits(gateway.get("limits", [])),
+        oauth=parse_oauth(gateway["oauth"], base=base) if "oauth" in gateway else None,
         elicitation=elicitation,
         **{key: _seconds(gateway, key, *bounds) for key, bounds in _SECONDS.items()},
     )

@@ -23,8 +23,8 @@ import mcp_types
 
 from callgate._errors import UserError
 from callgate.contract import CallContext, Catalog, Effect, Tool
-from callgate.lint import LoadedCatalog, ToolEntry, entry_from_declaration, scan
 from callgate.gate import Reconciliation
+from callgate.lint import LoadedCatalog, ToolEntry, entry_from_declaration, scan
 from callgate.mcp._config import ServerConfig, ToolSettings, UpstreamConfig
 from callgate.mcp._connection import Connection, UpstreamError
 from callgate.mcp._declaration import declaration, gateway_tool, public_name
