@@ -9,9 +9,18 @@ tools, with every call through the gate.
 Needs the `mcp` extra (and `server` for HTTP).
 """
 
-from callgate.gateway._elicitation import APPROVAL_INPUT, APPROVAL_SCHEMA
-from callgate.gateway._gateway import QUARANTINE_RULE, Gateway, GatewayTransport, request_id
-from callgate.gateway._identity import (
+from callgate._extras import require as _require
+
+_require("mcp", extra="mcp")
+
+from callgate.gateway._elicitation import APPROVAL_INPUT, APPROVAL_SCHEMA  # noqa: E402
+from callgate.gateway._gateway import (  # noqa: E402
+    QUARANTINE_RULE,
+    Gateway,
+    GatewayTransport,
+    request_id,
+)
+from callgate.gateway._identity import (  # noqa: E402
     Authenticate,
     CallerToken,
     Credentials,
@@ -19,18 +28,23 @@ from callgate.gateway._identity import (
     TokenCheck,
     hash_token,
 )
-from callgate.gateway._limits import LIMIT_RULE_PREFIX, CallLimits, Limit, parse_limits
-from callgate.gateway._oauth import AccessTokens, OAuthSettings, parse_oauth
-from callgate.gateway._results import (
+from callgate.gateway._limits import (  # noqa: E402
+    LIMIT_RULE_PREFIX,
+    CallLimits,
+    Limit,
+    parse_limits,
+)
+from callgate.gateway._oauth import AccessTokens, OAuthSettings, parse_oauth  # noqa: E402
+from callgate.gateway._results import (  # noqa: E402
     RETRY_AFTER_META,
     ROUTE_META,
     RULE_META,
     held_text,
     to_call_result,
 )
-from callgate.gateway._runs import RUN_META, run_id
-from callgate.gateway._serve import serve_http, serve_stdio
-from callgate.gateway._settings import GatewaySettings, load_settings, parse_settings
+from callgate.gateway._runs import RUN_META, run_id  # noqa: E402
+from callgate.gateway._serve import serve_http, serve_stdio  # noqa: E402
+from callgate.gateway._settings import GatewaySettings, load_settings, parse_settings  # noqa: E402
 
 __all__ = [
     "APPROVAL_INPUT",
