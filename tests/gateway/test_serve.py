@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import queue
+import select
 import signal
 import subprocess
 import threading
@@ -292,12 +293,32 @@ def test_no_upstream_process_outlives_the_gateway_after_sigterm(
             stderr=subprocess.DEVNULL,
         )
         pids = _pids(pidfiles)
+        _handshake(child)  # serving, with its client silent and stdin open
         child.send_signal(signal.SIGTERM)
         assert child.wait(WAIT) == 0
         for pipe in (child.stdin, child.stdout):
             if pipe is not None:
                 pipe.close()
     assert wait_until(lambda: not any(alive(p) for p in pids), 10), [p for p in pids if alive(p)]
+
+
+def _handshake(child: subprocess.Popen[bytes]) -> None:
+    assert child.stdin is not None and child.stdout is not None
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+    child.stdin.write(json.dumps(initialize).encode() + b"\n")
+    child.stdin.flush()
+    ready, _, _ = select.select([child.stdout], [], [], WAIT)
+    assert ready, "no answer to initialize"
+    assert json.loads(child.stdout.readline())["id"] == 1
 
 
 def _pids(pidfiles: list[Path]) -> list[int]:

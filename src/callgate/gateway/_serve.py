@@ -12,6 +12,7 @@ import contextlib
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from typing import cast
 
 import anyio
 import anyio.abc
@@ -19,6 +20,7 @@ import anyio.abc
 from callgate._extras import require
 from callgate.gateway._gateway import Gateway
 from callgate.gateway._identity import Authenticate
+from callgate.gateway._stdin import claimed_stdin
 
 __all__ = ["serve_http", "serve_stdio"]
 
@@ -30,8 +32,11 @@ async def serve_stdio(gateway: Gateway) -> None:
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(_on_signal, tasks.cancel_scope.cancel)
         await tasks.start(gateway.run)
-        async with stdio_server() as (read, write):
-            await gateway.server.run(read, write, gateway.server.create_initialization_options())
+        with claimed_stdin() as lines:
+            # The transport only iterates its stdin, so the lines stand in for a file.
+            async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read, write):
+                options = gateway.server.create_initialization_options()
+                await gateway.server.run(read, write, options)
         tasks.cancel_scope.cancel()
 
 
