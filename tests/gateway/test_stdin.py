@@ -15,18 +15,19 @@ from callgate.gateway._stdin import StdinLines
 
 async def _lines(chunks: list[bytes]) -> list[str]:
     read, write = os.pipe()
+
+    async def feed() -> None:
+        for chunk in chunks:
+            await anyio.to_thread.run_sync(os.write, write, chunk)
+        os.close(write)
+
     try:
         async with anyio.create_task_group() as tasks:
-
-            async def feed() -> None:
-                for chunk in chunks:
-                    await anyio.to_thread.run_sync(os.write, write, chunk)
-                os.close(write)
-
             tasks.start_soon(feed)
-            return [line async for line in StdinLines(read)]
+            lines = [line async for line in StdinLines(read)]
     finally:
         os.close(read)
+    return lines
 
 
 @given(st.lists(st.binary(max_size=300) | st.just(b"\n") | st.just("é😀".encode()[:3])))
