@@ -3,13 +3,17 @@ a low-level `Server` whose handlers forward to one upstream `Client`, with no ga
 
     python _bare_proxy.py stdio                       # upstream: the tracker over stdio
     python _bare_proxy.py http PORT UPSTREAM_URL      # serve HTTP, upstream over HTTP
+    python _bare_proxy.py http PORT stdio:SCRIPT PREFIX   # upstream: SCRIPT over stdio, with
+                                                      # this environment, tools PREFIX_NAME
 
 It is the benchmark's measure of what one more MCP hop costs, so that the gateway's own
-cost (the gate, the store) can be told apart from the hop's.
+cost (the gate, the store) can be told apart from the hop's; and the fault benchmark's
+baseline: a forwarding proxy with no idempotency.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,9 +27,14 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 TRACKER = str(Path(__file__).resolve().parents[1] / "tests" / "mcp" / "servers" / "tracker.py")
+PREFIX = (sys.argv[4] if len(sys.argv) > 4 else "tracker") + "_"
 
 
 def _upstream() -> Client:
+    if sys.argv[1] == "http" and sys.argv[3].startswith("stdio:"):
+        script = sys.argv[3].removeprefix("stdio:")
+        params = StdioServerParameters(command=sys.executable, args=[script], env=dict(os.environ))
+        return Client(params, cache=None)
     if sys.argv[1] == "http":
         return Client(sys.argv[3], cache=None)
     return Client(StdioServerParameters(command=sys.executable, args=[TRACKER, "stdio"]))
@@ -41,13 +50,15 @@ async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> A
     upstream: Client = ctx.lifespan_context["upstream"]
     listed = await upstream.list_tools()
     return types.ListToolsResult(
-        tools=[t.model_copy(update={"name": "tracker_" + t.name}) for t in listed.tools]
+        tools=[t.model_copy(update={"name": PREFIX + t.name}) for t in listed.tools]
     )
 
 
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> Any:
     upstream: Client = ctx.lifespan_context["upstream"]
-    return await upstream.call_tool(params.name.removeprefix("tracker_"), params.arguments)
+    return await upstream.call_tool(
+        params.name.removeprefix(PREFIX), params.arguments, meta=params.meta
+    )
 
 
 server = Server("bare-proxy", lifespan=lifespan, on_list_tools=list_tools, on_call_tool=call_tool)

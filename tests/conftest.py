@@ -40,12 +40,44 @@ def _missing(modules: tuple[str, ...], extra: str) -> str | None:
 
 
 def require(*modules: str, extra: str) -> None:
-    """Skip the calling test module, or the folder of the calling `conftest.py`, when an
-    optional extra is not installed; the reason names the install command. Called inside a
-    test, it skips that test."""
+    """Skip the calling test module (called at its top) or test (called inside it) when an
+    optional extra is not installed; the reason names the install command. For a folder,
+    use `skip_modules_without` in its `conftest.py`."""
     reason = _missing(modules, extra)
     if reason is not None:
         pytest.skip(reason, allow_module_level=True)
+
+
+class _SkippedModule(pytest.Module):
+    reason = ""
+
+    def _getobj(self) -> object:
+        pytest.skip(self.reason, allow_module_level=True)
+
+
+def skip_modules_without(
+    *modules: str, extra: str
+) -> Callable[[Path, pytest.Collector], pytest.Module | None]:
+    """`require` for a whole folder: a `pytest_pycollect_makemodule` hook for its
+    `conftest.py` that makes each test module below it a skip naming the install command
+    (a skip raised while a conftest is imported is an error, not a skip)."""
+    reason = _missing(modules, extra)
+
+    def pytest_pycollect_makemodule(
+        module_path: Path, parent: pytest.Collector
+    ) -> pytest.Module | None:
+        if reason is None:
+            return None
+        skipped = _SkippedModule.from_parent(parent, path=module_path)
+        skipped.reason = reason
+        return skipped
+
+    return pytest_pycollect_makemodule
+
+
+def installed(*modules: str) -> bool:
+    """Whether all of these modules can be imported."""
+    return all(_installed(m) for m in modules)
 
 
 def needs(*modules: str, extra: str) -> pytest.MarkDecorator:

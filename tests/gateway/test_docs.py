@@ -48,7 +48,7 @@ def test_toml_files_are_read(block: tuple[str, str]) -> None:
         assert Policy.from_dict(data).rules
         return
     settings = parse_settings(data, environ=_environment(text))
-    assert settings.servers or len(settings.credentials)
+    assert settings.servers or len(settings.credentials) or settings.limits or settings.oauth
 
 
 def test_the_readme_settings_fit_its_servers() -> None:

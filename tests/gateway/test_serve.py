@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import queue
+import select
 import signal
 import subprocess
 import threading
@@ -148,9 +149,18 @@ def test_an_unset_variable_refuses_to_start(tmp_path: Path) -> None:
 
 @contextlib.contextmanager
 def http_gateway(tmp_path: Path, servers: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    with http_gateway_with(tmp_path, servers, SETTINGS, POLICY) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def http_gateway_with(
+    tmp_path: Path, servers: dict[str, Any], settings: str, policy: str
+) -> Iterator[tuple[str, Any]]:
+    """`callgate serve --transport http` on a free port with these settings and policy."""
     config = write_config(tmp_path, servers)
-    (tmp_path / "callgate.toml").write_text(SETTINGS)
-    (tmp_path / "policy.toml").write_text(POLICY)
+    (tmp_path / "callgate.toml").write_text(settings)
+    (tmp_path / "policy.toml").write_text(policy)
     child = subprocess.Popen(
         [
             *callgate_command(),
@@ -283,12 +293,32 @@ def test_no_upstream_process_outlives_the_gateway_after_sigterm(
             stderr=subprocess.DEVNULL,
         )
         pids = _pids(pidfiles)
+        _handshake(child)  # serving, with its client silent and stdin open
         child.send_signal(signal.SIGTERM)
         assert child.wait(WAIT) == 0
         for pipe in (child.stdin, child.stdout):
             if pipe is not None:
                 pipe.close()
     assert wait_until(lambda: not any(alive(p) for p in pids), 10), [p for p in pids if alive(p)]
+
+
+def _handshake(child: subprocess.Popen[bytes]) -> None:
+    assert child.stdin is not None and child.stdout is not None
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+    child.stdin.write(json.dumps(initialize).encode() + b"\n")
+    child.stdin.flush()
+    ready, _, _ = select.select([child.stdout], [], [], WAIT)
+    assert ready, "no answer to initialize"
+    assert json.loads(child.stdout.readline())["id"] == 1
 
 
 def _pids(pidfiles: list[Path]) -> list[int]:

@@ -111,10 +111,12 @@ def callgate_command() -> list[str]:
     return [script] if script else [sys.executable, "-c", "from callgate.cli import main; main()"]
 
 
-def http_client(url: str, token: str | None) -> Client:
+def http_client(url: str, token: str | None, **options: Any) -> Client:
+    """The SDK `Client` over streamable HTTP with a bearer token; `options` go to `Client`
+    (`mode`, `elicitation_callback`, ...)."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     http = create_mcp_http_client(headers=headers)
-    return Client(_owned(url, http))
+    return Client(_owned(url, http), **options)
 
 
 @contextlib.asynccontextmanager

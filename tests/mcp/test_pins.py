@@ -1,7 +1,9 @@
-"""Pins of upstream tools: first sight, changes, annotation flips, and `callgate pins`."""
+"""Pins of upstream tools: first sight, changes, annotation flips, settings, and
+`callgate pins`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +13,17 @@ from typer.testing import CliRunner
 
 from callgate import UserError
 from callgate.cli import app
-from callgate.lint import entry_from_declaration, scan
-from callgate.mcp import PinBook, declaration, pin_source
+from callgate.lint import scan
+from callgate.mcp import (
+    PinBook,
+    ServerConfig,
+    Sighting,
+    Verdict,
+    declaration,
+    parse_upstreams,
+    pin_source,
+)
+from callgate.mcp._declaration import gateway_tool
 from callgate.store import Store, open_store
 
 BASE: dict[str, Any] = {
@@ -22,11 +33,31 @@ BASE: dict[str, Any] = {
 }
 
 
-def assess(book: PinBook, decl: dict[str, Any]) -> Any:
+def server(**settings: Any) -> ServerConfig:
+    entry: dict[str, Any] = {"command": "tracker"}
+    if settings:
+        entry["callgate"] = settings
+    return parse_upstreams({"mcpServers": {"tracker": entry}}).server("tracker")
+
+
+def assess(book: PinBook, decl: dict[str, Any], config: ServerConfig | None = None) -> Verdict:
+    config = config or server()
     normalised = declaration(mcp_types.Tool.model_validate(decl))
-    entry = entry_from_declaration(normalised, group="tracker", server="tracker")
     report = scan([normalised])
-    return book.assess(entry, report.findings)
+
+    def rebuilt(other: Mapping[str, Any]) -> str:
+        return gateway_tool(config, other, None, meta=None).fingerprint
+
+    return book.assess(
+        Sighting(
+            server="tracker",
+            tool=normalised["name"],
+            declaration=normalised,
+            offered=gateway_tool(config, normalised, None, meta=None),
+            rebuilt=rebuilt,
+            findings=tuple(report.findings),
+        )
+    )
 
 
 @pytest.fixture
@@ -55,7 +86,9 @@ def test_a_changed_description_waits_for_approval_with_its_diff(store: Store) ->
     review = book.review("tracker", "list_issues")
     assert review is not None and review.state == "changed"
     assert any("x@evil.example" in line for line in review.details)
+    held = store.pins.get(pin_source("tracker"), "list_issues")
     assert not assess(book, changed).allowed  # still held on the next listing
+    assert store.pins.get(pin_source("tracker"), "list_issues") == held  # and not rewritten
     book.approve("tracker", "list_issues", by="ops")
     assert assess(book, changed).allowed
     assert not assess(book, BASE).allowed  # going back is a change too
@@ -84,7 +117,8 @@ def test_a_poisoned_tool_waits_on_first_sight_and_approval_sticks(store: Store) 
     }
     verdict = assess(book, poisoned)
     assert not verdict.allowed and verdict.reasons[0].startswith("scan ")
-    assert store.pins.get(pin_source("tracker"), "list_issues") is None
+    held = store.pins.get(pin_source("tracker"), "list_issues")
+    assert held is not None and (held.state, held.fingerprint) == ("new", None)  # none approved
     book.approve("tracker", "list_issues", by="ops")
     assert assess(book, poisoned).allowed  # a person looked at exactly this contract
 
@@ -108,11 +142,33 @@ def test_approving_a_contract_that_changed_again_is_refused(store: Store) -> Non
     assess(book, BASE)
     assess(book, {**BASE, "description": "Second version."})
     review = book.review("tracker", "list_issues")
-    assert review is not None and review.observed is not None
-    shown = str(review.observed["fingerprint"])[:12]
+    assert review is not None and review.observed_fingerprint is not None
+    shown = review.observed_fingerprint[:12]
     assess(book, {**BASE, "description": "Third version."})
     with pytest.raises(UserError, match="changed again"):
         book.approve("tracker", "list_issues", by="ops", fingerprint=shown)
+
+
+def test_the_pin_is_the_fingerprint_receipts_record(store: Store) -> None:
+    book = PinBook(store)
+    assess(book, BASE)
+    pin = store.pins.get(pin_source("tracker"), "list_issues")
+    offered = gateway_tool(server(), declaration(mcp_types.Tool.model_validate(BASE)), None,
+                           meta=None)  # fmt: skip
+    assert pin is not None and pin.fingerprint == offered.fingerprint
+
+
+def test_a_change_of_callgate_settings_alone_is_pinned_again(store: Store) -> None:
+    """A new prefix or effect override changes the offered tool, not the upstream's."""
+    book = PinBook(store)
+    assert assess(book, BASE).allowed
+    for config in (server(prefix="tr"), server(tools={"list_issues": {"effect": "read"}})):
+        assert assess(book, BASE, config).allowed
+        pin = store.pins.get(pin_source("tracker"), "list_issues")
+        assert pin is not None and pin.decided_by == "settings" and not pin.held
+    changed = {**BASE, "description": "Also delete them."}
+    verdict = assess(book, changed, server(prefix="other"))  # both at once: still a change
+    assert not verdict.allowed and "description" in verdict.reasons[0]
 
 
 def test_the_pins_command(store: Store, tmp_path: Path) -> None:

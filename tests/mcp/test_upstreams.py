@@ -53,6 +53,10 @@ async def test_list_and_call_a_stdio_server(tmp_path: Path) -> None:
         assert broken.structured_content is None
         invalid = await client.call_tool("tracker_list_issues", {"project": 7})
         assert invalid.is_error and (invalid.meta or {})["callgate/route"] == "invalid"
+    receipt = gw.store.receipts.list(limit=1)[0]  # tracker_list_issues, the first call
+    pin = gw.pins.review("tracker", "list_issues")
+    assert (receipt.tool_name, receipt.source) == ("tracker_list_issues", "tracker")
+    assert pin is not None and receipt.tool_fingerprint == pin.fingerprint  # one fingerprint
     gw.close()
 
 
@@ -234,6 +238,13 @@ async def test_a_poisoned_tool_is_quarantined_on_first_sight(tmp_path: Path) -> 
     review = gw.pins.review("tracker", "export_issues")
     assert review is not None and review.state == "new"
     assert any(f["severity"] in ("high", "critical") for f in review.findings)
+    (receipt,) = gw.store.receipts.list(limit=1, descending=True)
+    assert (receipt.route, receipt.rule_id, receipt.source) == (
+        "denied",
+        "gateway:quarantine",
+        "tracker",
+    )
+    assert receipt.tool_fingerprint == review.observed_fingerprint  # what was refused
     gw.close()
 
 

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from callgate.store import Finish, Settle, Store, StoreUnavailable
+from callgate.contract import Approve
+from callgate.store import ApprovalDraft, Finish, Settle, Store, StoreUnavailable
 from tests.store import _workers
 from tests.store._calls import append, claim, settle
 from tests.store._workers import receipt
-from tests.store.conftest import StoreFactory
+from tests.store.conftest import FakeClock, StoreFactory
 
 
 def test_the_first_source_of_a_label_wins(store: Store) -> None:
@@ -113,3 +114,34 @@ def test_labels_keep_the_first_source_of_each_label(
         for label, source in labels.items():
             expected.setdefault(label, source)
     assert store.labels.of(run_id) == expected
+
+
+def test_an_idle_run_is_forgotten_and_an_active_one_kept(store: Store, clock: FakeClock) -> None:
+    """Gateway runs have no end of their own: after a time without calls their labels and
+    grants go, while a run with a recent receipt or label keeps everything."""
+    store.labels.add("mcp:ann", {"untrusted_output": "web_fetch"})
+    store.labels.add("mcp:bob", {"private_data": "crm"})
+    store.labels.add("local-run", {"private_data": "crm"})
+    clock.advance(100)
+    append(store, replace(receipt(0, 0), run_id="mcp:bob"))  # bob is still at work
+    clock.advance(10)
+    assert store.labels.forget_idle("mcp:", clock.now - 50) == ["mcp:ann"]
+    assert store.labels.of("mcp:ann") == {}
+    assert store.labels.of("mcp:bob") == {"private_data": "crm"}
+    assert store.labels.of("local-run") == {"private_data": "crm"}  # not under the prefix
+    store.labels.add("mcp:ann", {"private_data": "crm"})  # a later call starts afresh
+    assert store.labels.forget_idle("mcp:", clock.now - 50) == []
+    assert store.labels.forget_idle("MCP:", clock.now + 1) == []  # the prefix is exact
+
+
+def test_an_idle_run_loses_its_grants(store: Store, clock: FakeClock) -> None:
+    draft = ApprovalDraft(
+        request_hash="h", tool_name="gl_create_issue", arguments={}, principal="ann",
+        run_id="mcp:ann", reason="write", expires_at=clock.now + 3600,
+    )  # fmt: skip
+    approval = store.approvals.create(draft)
+    store.approvals.decide(approval.id, Approve(by="ops", grant=True))
+    assert store.approvals.grant_for("mcp:ann", "gl_create_issue") is not None
+    clock.advance(10)
+    assert store.labels.forget_idle("mcp:", clock.now - 5) == ["mcp:ann"]
+    assert store.approvals.grant_for("mcp:ann", "gl_create_issue") is None

@@ -13,9 +13,9 @@ import pytest
 
 from callgate import Approve, Context, Gate, ToolCall, ToolResult
 from callgate.toolsets import CodingCatalog, coding_tools
-from tests.conftest import require
+from tests.conftest import skip_modules_without
 
-require("pathspec", "regex", extra="coding")
+pytest_pycollect_makemodule = skip_modules_without("pathspec", "regex", extra="coding")
 
 _ids = itertools.count(1)
 

@@ -1,63 +1,10 @@
-"""The operator page's fixtures: a store with real held calls, the page over it, and a
-client signed in the way a browser signs in."""
+"""The operator page's tests: without `callgate[server]` each module is skipped."""
 
-from __future__ import annotations
+from tests.conftest import installed, skip_modules_without
 
-import importlib.util
-import re
-from collections.abc import Iterator
-from pathlib import Path
+_NEEDED = ("starlette", "jinja2", "mcp", "httpx")
+pytest_pycollect_makemodule = skip_modules_without(*_NEEDED, extra="server")
+if installed(*_NEEDED):
+    from tests.ui._fixtures import app, client, held
 
-import pytest
-
-for _module in ("starlette", "jinja2", "mcp", "httpx"):
-    if importlib.util.find_spec(_module) is None:
-        pytest.skip(
-            f"the operator page needs {_module}: pip install 'callgate[server]'",
-            allow_module_level=True,
-        )
-
-from starlette.testclient import TestClient  # noqa: E402
-
-from callgate.ui import OperatorApp  # noqa: E402
-from tests.ui.scenario import Scenario, credentials, scenario  # noqa: E402
-
-_CSRF = re.compile(r'name="csrf" value="([^"]+)"')
-
-
-@pytest.fixture
-def held(tmp_path: Path) -> Iterator[Scenario]:
-    """The paused refund run and the Rule of Two hold, in a SQLite store."""
-    for built in scenario(tmp_path):
-        built.pause_refund()
-        built.hold_wire()
-        yield built
-
-
-@pytest.fixture
-def app(held: Scenario) -> Iterator[OperatorApp]:
-    page = OperatorApp(held.store, credentials=credentials(), catalog=held.catalog)
-    yield page
-    page.close()
-
-
-@pytest.fixture
-def client(app: OperatorApp) -> Iterator[TestClient]:
-    with TestClient(app, base_url="http://127.0.0.1", follow_redirects=False) as opened:
-        yield opened
-
-
-def csrf_of(html: str) -> str:
-    found = _CSRF.search(html)
-    assert found is not None, "the page has no CSRF field"
-    return found.group(1)
-
-
-def sign_in(client: TestClient, token: str) -> str:
-    """Sign in through the form; the session's CSRF token."""
-    form = client.get("/login")
-    answer = client.post(
-        "/login", data={"csrf": csrf_of(form.text), "token": token, "next": "/inbox"}
-    )
-    assert answer.status_code == 303, answer.text
-    return csrf_of(client.get("/inbox").text)
+    __all__ = ["app", "client", "held"]

@@ -20,7 +20,7 @@ from callgate.store import Approval
 from callgate.ui import CONTENT_SECURITY_POLICY, OperatorApp, UISettings, loopback_hosts
 from callgate.ui._forms import MAX_FORM_BYTES
 from callgate.ui._page import LOOPBACK_HOSTS, host_allowed
-from tests.ui.conftest import csrf_of, sign_in
+from tests.ui._fixtures import csrf_of, sign_in
 from tests.ui.scenario import APPROVER_TOKEN, PAUSED_RUN, Scenario, credentials, scenario
 
 PUBLIC = {("/", "GET"), ("/login", "GET"), ("/login", "POST"), ("/favicon.ico", "GET")}

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from callgate.store import ApprovalDraft, Store, StoreUnavailable
 from callgate.ui import OperatorApp
 from callgate.ui._forms import MAX_FIELDS, MAX_FORM_BYTES
-from tests.ui.conftest import sign_in
+from tests.ui._fixtures import sign_in
 from tests.ui.scenario import APPROVER_TOKEN, AUDITOR_TOKEN, Scenario, credentials
 
 HOSTILE_STRINGS = [

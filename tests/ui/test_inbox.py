@@ -18,7 +18,7 @@ from callgate.contract import LABELS, Route
 from callgate.gate import REDACTED, RULE_OF_TWO
 from callgate.store import Approval, ApprovalDraft
 from callgate.ui import OperatorApp
-from tests.ui.conftest import csrf_of, sign_in
+from tests.ui._fixtures import csrf_of, sign_in
 from tests.ui.scenario import (
     APPROVER_TOKEN,
     AUDITOR_TOKEN,

@@ -17,7 +17,7 @@ from callgate import Context, ToolCall
 from callgate.store import Receipt, ReceiptQuery
 from callgate.ui import OperatorApp, UISettings
 from callgate.ui._journal import PAGE_SIZE, batches
-from tests.ui.conftest import csrf_of, sign_in
+from tests.ui._fixtures import csrf_of, sign_in
 from tests.ui.scenario import AUDITOR_TOKEN, PAUSED_RUN, TRAIL_RUN, XSS, Scenario, credentials
 
 

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from callgate.ui import CONTENT_SECURITY_POLICY, OperatorApp, UISettings
 from callgate.ui._login import safe_next
-from tests.ui.conftest import csrf_of, sign_in
+from tests.ui._fixtures import csrf_of, sign_in
 from tests.ui.scenario import (
     APPROVER_TOKEN,
     AUDITOR_TOKEN,

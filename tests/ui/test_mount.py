@@ -12,7 +12,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from callgate.ui import OperatorApp, mount_ui
-from tests.ui.conftest import csrf_of
+from tests.ui._fixtures import csrf_of
 from tests.ui.scenario import APPROVER_TOKEN, PAUSED_RUN
 
 

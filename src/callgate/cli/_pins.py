@@ -3,15 +3,19 @@ quarantined. A running gateway sees a decision within seconds and tells its clie
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import os
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from callgate._errors import UserError
 from callgate.cli._store_option import StoreOpt, open_cli_store
+
+if TYPE_CHECKING:
+    from callgate.store import Pin
 
 __all__ = ["group"]
 
@@ -41,17 +45,17 @@ def list_(
     with open_cli_store(store) as opened:
         reviews = PinBook(opened).reviews()
     if quarantined:
-        reviews = [r for r in reviews if r.quarantined]
+        reviews = [r for r in reviews if r.held]
     if as_json:
-        typer.echo(json.dumps([r.to_json() for r in reviews], ensure_ascii=False, indent=2))
+        typer.echo(json.dumps([_json(r) for r in reviews], ensure_ascii=False, indent=2))
         return
     if not reviews:
         typer.echo("no pinned tools")
         return
     for r in reviews:
-        pin = (r.observed if r.quarantined else r.pinned) or {}
+        fingerprint = (r.observed_fingerprint if r.held else r.fingerprint) or ""
         why = f"  {r.reasons[0]}" if r.reasons else ""
-        typer.echo(f"{r.state:<9} {r.server}/{r.tool}  {str(pin.get('fingerprint', ''))[:12]}{why}")
+        typer.echo(f"{r.state:<9} {_name(r)}  {fingerprint[:12]}{why}")
 
 
 @group.command()
@@ -65,12 +69,15 @@ def show(tool: ToolArg, store: StoreOpt = None, as_json: JsonOpt = False) -> Non
     if review is None:
         _fail(f"no pin of {tool} (see `callgate pins list`)")
     if as_json:
-        typer.echo(json.dumps(review.to_json(), ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(_json(review), ensure_ascii=False, indent=2))
         return
-    typer.echo(f"{review.server}/{review.tool}: {review.state}")
-    for label, pin in (("pinned", review.pinned), ("observed", review.observed)):
-        if pin:
-            typer.echo(f"  {label} fingerprint: {pin.get('fingerprint')}")
+    typer.echo(f"{_name(review)}: {review.state}")
+    for label, fingerprint in (
+        ("pinned", review.fingerprint),
+        ("observed", review.observed_fingerprint),
+    ):
+        if fingerprint:
+            typer.echo(f"  {label} fingerprint: {fingerprint}")
     typer.echo(f"  updated: {_when(review.updated_at)}  decided by: {review.decided_by or '-'}")
     for reason in review.reasons:
         typer.echo(f"  reason: {reason}")
@@ -78,8 +85,9 @@ def show(tool: ToolArg, store: StoreOpt = None, as_json: JsonOpt = False) -> Non
         typer.echo(f"  change: {line}")
     for finding in review.findings:
         typer.echo(f"  finding: {_finding(finding)}")
-    if review.quarantined and review.observed:
-        contract = review.observed.get("contract", {})
+    observed = review.observed if isinstance(review.observed, dict) else {}
+    if review.held and observed:
+        contract = observed.get("contract", {})
         typer.echo("  observed description:")
         typer.echo("    " + str(contract.get("description", "")).replace("\n", "\n    "))
 
@@ -106,7 +114,7 @@ def approve(
             pin = PinBook(opened).approve(server, name, by=_who(by), fingerprint=fingerprint)
         except UserError as exc:
             _fail(str(exc))
-    typer.echo(f"approved {tool} (fingerprint {pin.fingerprint[:12]})")
+    typer.echo(f"approved {tool} (fingerprint {(pin.fingerprint or '')[:12]})")
 
 
 @group.command()
@@ -122,6 +130,15 @@ def reject(tool: ToolArg, store: StoreOpt = None, by: ByOpt = None) -> None:
         except UserError as exc:
             _fail(str(exc))
     typer.echo(f"rejected {tool}")
+
+
+def _name(pin: Pin) -> str:
+    return f"{pin.source.removeprefix('mcp:')}/{pin.tool_name}"
+
+
+def _json(pin: Pin) -> dict[str, Any]:
+    server, _, tool = _name(pin).partition("/")
+    return {"server": server, "tool": tool, **dataclasses.asdict(pin)}
 
 
 def _split(tool: str) -> tuple[str, str]:

@@ -9,26 +9,72 @@ tools, with every call through the gate.
 Needs the `mcp` extra (and `server` for HTTP).
 """
 
-from callgate.gateway._gateway import Gateway, GatewayTransport, request_id
-from callgate.gateway._identity import Authenticate, Credentials, Identity, hash_token
-from callgate.gateway._results import ROUTE_META, held_text, quarantined_result, to_call_result
-from callgate.gateway._serve import serve_http, serve_stdio
-from callgate.gateway._settings import GatewaySettings, load_settings, parse_settings
+from callgate._extras import require as _require
+
+_require("mcp", extra="mcp")
+
+from callgate.gateway._elicitation import APPROVAL_INPUT, APPROVAL_SCHEMA  # noqa: E402
+from callgate.gateway._gateway import (  # noqa: E402
+    QUARANTINE_RULE,
+    Gateway,
+    GatewayTransport,
+    request_id,
+)
+from callgate.gateway._identity import (  # noqa: E402
+    Authenticate,
+    CallerToken,
+    Credentials,
+    Identity,
+    TokenCheck,
+    hash_token,
+)
+from callgate.gateway._limits import (  # noqa: E402
+    LIMIT_RULE_PREFIX,
+    CallLimits,
+    Limit,
+    parse_limits,
+)
+from callgate.gateway._oauth import AccessTokens, OAuthSettings, parse_oauth  # noqa: E402
+from callgate.gateway._results import (  # noqa: E402
+    RETRY_AFTER_META,
+    ROUTE_META,
+    RULE_META,
+    held_text,
+    to_call_result,
+)
+from callgate.gateway._runs import RUN_META, run_id  # noqa: E402
+from callgate.gateway._serve import serve_http, serve_stdio  # noqa: E402
+from callgate.gateway._settings import GatewaySettings, load_settings, parse_settings  # noqa: E402
 
 __all__ = [
+    "APPROVAL_INPUT",
+    "APPROVAL_SCHEMA",
+    "LIMIT_RULE_PREFIX",
+    "QUARANTINE_RULE",
+    "RETRY_AFTER_META",
     "ROUTE_META",
+    "RULE_META",
+    "RUN_META",
+    "AccessTokens",
     "Authenticate",
+    "CallLimits",
+    "CallerToken",
     "Credentials",
     "Gateway",
     "GatewaySettings",
     "GatewayTransport",
     "Identity",
+    "Limit",
+    "OAuthSettings",
+    "TokenCheck",
     "hash_token",
     "held_text",
     "load_settings",
+    "parse_limits",
+    "parse_oauth",
     "parse_settings",
-    "quarantined_result",
     "request_id",
+    "run_id",
     "serve_http",
     "serve_stdio",
     "to_call_result",

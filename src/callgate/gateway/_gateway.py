@@ -3,14 +3,16 @@ with every call through the gate.
 
 List = call: `tools/list` offers a caller the tools that the policy could let it call
 (`callgate.retrieval.policy_filter`, the same filter tool search uses); quarantined tools
-are offered to nobody and refused to everybody. A call becomes a `ToolCall` routed by
-`Gate.call` under the caller's `Context`; its idempotency key derives from the caller, the
-tool, the arguments and the client's `_meta` idempotency key, so a client that repeats a
-call (after a decision, after a lost connection) gets the outcome of the first one.
+are offered to nobody and refused to everybody (`Gate.refuse`, with a receipt). A call
+becomes a `ToolCall` routed by `Gate.call` under the caller's `Context`; its idempotency
+key derives from the caller, the run, the tool, the arguments and the client's `_meta`
+idempotency key, so a client that repeats a call (after a decision, after a lost
+connection, on another gateway process) gets the outcome of the first one. Everything a
+repeat needs (claims, approvals, labels, pins, counters, receipts) is in the store, so any
+number of gateway processes on one database serve the same clients with no affinity.
 
-The run of a call (what the Rule of Two tracks, what a grant covers, what an approval is
-bound to) is the principal's: MCP 2026-07-28 has no sessions, and a repeat must find its
-approval whichever connection it arrives on.
+A held call is asked of a client that can elicit (`_elicitation.py`); the run of a call is
+`_runs.py`'s; rate limits and budgets are a policy hook over the store (`_limits.py`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, Literal, TextIO
 
 import anyio
 import anyio.abc
+import anyio.to_thread
 import mcp_types
 from mcp.server import Server
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -33,22 +36,25 @@ from mcp.server.models import InitializationOptions
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_REQUEST
+from mcp_types import INVALID_PARAMS, INVALID_REQUEST
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from callgate import __version__
-from callgate.contract import Catalog, Context, Tool, ToolCall
+from callgate.contract import Catalog, Context, Route, Tool, ToolCall, ToolResult
 from callgate.dialects import render_tools
-from callgate.gate import Gate, Policy, Redactor
-from callgate.gateway._identity import Credentials, Identity
-from callgate.gateway._results import quarantined_result, to_call_result
+from callgate.gate import Gate, Policy, Redactor, Refusal
+from callgate.gateway._elicitation import Elicitation, Held, can_elicit, is_held
+from callgate.gateway._identity import CallerToken, Credentials, Identity
+from callgate.gateway._limits import CallLimits, with_limits
+from callgate.gateway._results import to_call_result
+from callgate.gateway._runs import MAX_RUN_ID, RUN_META, RUN_PREFIX, run_id
 from callgate.gateway._settings import GatewaySettings
 from callgate.mcp import IDEMPOTENCY_META, PinBook, UpstreamConfig, Upstreams
 from callgate.retrieval import policy_filter
 from callgate.schema import content_hash
-from callgate.store import Store, open_store
+from callgate.store import AsyncStore, Store, StoreError, open_store
 
-__all__ = ["Gateway", "GatewayTransport", "request_id"]
+__all__ = ["QUARANTINE_RULE", "Gateway", "GatewayTransport", "request_id"]
 
 log = logging.getLogger("callgate.gateway")
 
@@ -57,6 +63,8 @@ _MIN_SECRET = 8
 """Expanded values shorter than this are not treated as secrets to redact everywhere (a
 default such as `info` would blank out every occurrence of the word)."""
 _RECHECK_SECONDS = 2.0
+QUARANTINE_RULE = "gateway:quarantine"
+MAX_CLIENT_KEY = 256
 
 
 class Gateway:
@@ -87,8 +95,20 @@ class Gateway:
         secrets = self.settings.secrets | (upstreams.secrets if upstreams else frozenset())
         self.redactor = redactor or _redactor(secrets)
         self.policy = policy or Policy()
+        """The policy as given: what `tools/list` filters by (limits decide per call)."""
         self.catalog = Catalog(local)
-        self.gate = Gate(self.catalog, policy=self.policy, store=self.store, redactor=self.redactor)
+        self.io = AsyncStore(self.store)
+        self.limits = CallLimits(self.settings.limits, self.io)
+        self.gate = Gate(
+            self.catalog,
+            policy=with_limits(self.policy, self.limits),
+            store=self.store,
+            redactor=self.redactor,
+            lease_margin=self.settings.lease_margin,
+        )
+        self.elicitation = Elicitation(
+            self.gate, self.io, timeout=self.settings.elicitation_timeout
+        )
         self.pins = PinBook(self.store)
         self.upstreams = (
             Upstreams(
@@ -129,6 +149,7 @@ class Gateway:
             if self.upstreams is not None:
                 await tasks.start(self.upstreams.run)
             self._sync_catalog()
+            tasks.start_soon(self._maintain)
             task_status.started()
             while True:  # approvals of quarantined tools made by other processes
                 await anyio.sleep(_RECHECK_SECONDS * 5)
@@ -136,62 +157,109 @@ class Gateway:
 
     def close(self) -> None:
         self.gate.close()
+        self.io.close()
         if self._owns_store:
             self.store.close()
 
     def visible(self, context: Context) -> list[Tool]:
         """The tools `context` is offered: those the policy could let it call."""
         allowed = policy_filter(self.policy, context)
-        return [t for t in self.catalog if allowed(t)]
+        held = self.upstreams.quarantined() if self.upstreams is not None else {}
+        return [t for t in self.catalog if t.name not in held and allowed(t)]
+
+    async def forget_idle_runs(self) -> list[str]:
+        """End the gateway runs idle for `run_idle` seconds (see `_runs.py`)."""
+        since = time.time() - self.settings.run_idle
+        return await self.io.run(self.store.labels.forget_idle, RUN_PREFIX, since)
+
+    async def _maintain(self) -> None:
+        """Idle runs ended and spent counters dropped, now and then (any process may)."""
+        every = max(0.05, min(60.0, self.settings.run_idle / 4))
+        while True:
+            try:
+                await self.forget_idle_runs()
+                await self.io.run(self.store.counters.purge)
+            except StoreError as exc:  # the next round tries again
+                log.warning("store maintenance failed: %s", exc)
+            await anyio.sleep(every)
 
     def identity(self) -> Identity:
         """The caller of the request being handled."""
         if self.transport == "stdio":
             return self.settings.stdio
         token = get_access_token()
-        identity = self.credentials.by_key(token.token) if token is not None else None
-        if identity is None:  # the HTTP middleware lets no such request through
+        if not isinstance(token, CallerToken):  # the HTTP middleware lets none through
             raise MCPError(INVALID_REQUEST, "unauthenticated request")
-        return identity
+        return token.identity
 
     async def _list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.PaginatedRequestParams | None
     ) -> mcp_types.ListToolsResult:
         self._remember(ctx)
         await self._recheck()
-        context = self.identity().context(_run_id(self.identity()))
+        identity = self.identity()
+        context = identity.context(run_id(identity, None))
         return mcp_types.ListToolsResult(tools=_mcp_tools(self.visible(context)))
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
-    ) -> mcp_types.CallToolResult:
+    ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult:
         self._remember(ctx)
         identity = self.identity()
-        held = await self._quarantine_of(params.name)
-        if held is not None:
-            return held
+        meta = dict(params.meta or {})
+        key = _client_key(meta)
+        context = identity.context(_run_of(identity, meta))
         arguments = params.arguments or {}
         call = ToolCall(
             id=str(ctx.request_id or params.name), name=params.name, arguments=arguments
         )
-        meta = dict(params.meta or {})
-        result = await self.gate.call(
-            call,
-            context=identity.context(_run_id(identity)),
-            request_id=request_id(identity, params.name, arguments, meta.get(IDEMPOTENCY_META)),
+        refused = await self._refuse_quarantined(call, context)
+        if refused is not None:
+            return to_call_result(refused)
+        rid = request_id(identity, params.name, arguments, key, run=context.run_id)
+        result = await self.gate.call(call, context=context, request_id=rid)
+        if is_held(result) and self.settings.elicitation and identity.elicit and can_elicit(ctx):
+            held = Held(
+                call=call, context=context, request_id=rid, result=result,
+                source=self._source(params.name),
+            )  # fmt: skip
+            asked = await self.elicitation.ask(ctx, held, params)
+            if isinstance(asked, mcp_types.InputRequiredResult):
+                return asked
+            result = asked
+        tool = self.catalog.resolve(params.name)
+        return to_call_result(
+            result,
+            retry_after=self._retry_after(result),
+            output_schema=tool is not None and tool.output_schema is not None,
         )
-        return to_call_result(result)
 
-    async def _quarantine_of(self, name: str) -> mcp_types.CallToolResult | None:
+    async def _refuse_quarantined(self, call: ToolCall, context: Context) -> ToolResult | None:
+        """The refusal (with its receipt) of a call to a quarantined tool."""
         if self.upstreams is None:
             return None
-        if name in self.upstreams.quarantined():
+        if call.name in self.upstreams.quarantined():
             await self._recheck(force=True)
-        found = self.upstreams.quarantined().get(name)
+        found = self.upstreams.quarantined().get(call.name)
         if found is None:
             return None
-        log.warning("refused quarantined tool %s: %s", name, "; ".join(found.reasons))
-        return quarantined_result(name, found.reasons, found.server, found.tool)
+        why = "; ".join(found.reasons) or "it is not approved"
+        log.warning("refused quarantined tool %s: %s", call.name, why)
+        detail = (
+            f"it is quarantined ({why}); an operator must review it "
+            f"(`callgate pins show {found.server}/{found.tool}`)"
+        )
+        refusal = Refusal(kind="unavailable", rule_id=QUARANTINE_RULE, detail=detail)
+        return await self.gate.refuse(call, refusal, context=context)
+
+    def _retry_after(self, result: ToolResult) -> float | None:
+        if result.route is not Route.DENIED:
+            return None
+        return self.limits.retry_after(result.rule_id)
+
+    def _source(self, name: str) -> str | None:
+        tool = self.catalog.resolve(name)
+        return tool.source if tool is not None else None
 
     async def _recheck(self, *, force: bool = False) -> None:
         now = time.monotonic()
@@ -215,6 +283,11 @@ class Gateway:
         wanted = dict(self._local)
         if self.upstreams is not None:
             wanted.update({t.name: t for t in self.upstreams.tools()})
+            # Quarantined tools stay known to the gate, without an executor: a refusal's
+            # receipt names their server and the fingerprint that was refused.
+            for name, held in self.upstreams.quarantined().items():
+                if held.offered is not None and name not in wanted:
+                    wanted[name] = held.offered
         for name in self.catalog.names:
             if name not in wanted:
                 self.catalog.remove(name)
@@ -246,26 +319,56 @@ class _Server(Server[Any]):
         )
 
 
-def request_id(identity: Identity, tool: str, arguments: Mapping[str, Any], key: Any) -> str:
-    """The request id the gate keys a write by: the caller, the tool, the arguments and the
-    client's own idempotency key (when it sends one in `_meta`)."""
+def request_id(
+    identity: Identity,
+    tool: str,
+    arguments: Mapping[str, Any],
+    key: str | None,
+    *,
+    run: str | None = None,
+) -> str:
+    """The request id the gate keys a write by: the caller, its run, the tool, the
+    arguments and the client's own idempotency key (when it sends one in `_meta`)."""
     try:
         digest = content_hash(dict(arguments))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         digest = content_hash(repr(arguments))
-    client_key = key if isinstance(key, str) and len(key) <= 256 else None
     material = {
         "tenant": identity.tenant,
         "principal": identity.principal,
+        "run": run,
         "tool": tool,
         "arguments": digest,
-        "key": client_key,
+        "key": key,
     }
     return "mcp-" + content_hash(material)[:32]
 
 
-def _run_id(identity: Identity) -> str:
-    return f"mcp:{identity.principal}"
+def _client_key(meta: Mapping[str, Any]) -> str | None:
+    """The client's idempotency key; a malformed one is refused, never ignored (two
+    different writes would otherwise share the key of their arguments)."""
+    key = meta.get(IDEMPOTENCY_META)
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_CLIENT_KEY or not key.isprintable():
+        raise MCPError(
+            INVALID_PARAMS,
+            f"_meta[{IDEMPOTENCY_META!r}] must be a string of 1 to {MAX_CLIENT_KEY} printable "
+            "characters",
+        )
+    return key
+
+
+def _run_of(identity: Identity, meta: Mapping[str, Any]) -> str:
+    named = meta.get(RUN_META)
+    if named is not None and (
+        not isinstance(named, str) or not 0 < len(named) <= MAX_RUN_ID or not named.isprintable()
+    ):
+        raise MCPError(
+            INVALID_PARAMS,
+            f"_meta[{RUN_META!r}] must be a string of 1 to {MAX_RUN_ID} printable characters",
+        )
+    return run_id(identity, meta)
 
 
 def _mcp_tools(tools: list[Tool]) -> list[mcp_types.Tool]:

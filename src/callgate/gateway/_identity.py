@@ -2,9 +2,10 @@
 
 Tokens are kept only as sha256 digests: a config names either `token_sha256` (the digest,
 from `callgate serve --hash-token`) or `token = "${ENV_VAR}"`, hashed as soon as it is read.
-Over HTTP every request must carry one (`Authorization: Bearer ...` or `X-API-Key`);
-anything else is answered 401 before MCP sees it. Over stdio the one client is the
-`stdio` identity of the config.
+Over HTTP every request must carry one (`Authorization: Bearer ...` or `X-API-Key`), or an
+OAuth access token when `[gateway.oauth]` is configured (`_oauth.py`); anything else is
+answered 401 before MCP sees it. The caller's `Identity` rides on the SDK's access token to
+the request handlers. Over stdio the one client is the `stdio` identity of the config.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import hmac
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -25,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from callgate._errors import UserError
 from callgate.contract import Context
 
-__all__ = ["Authenticate", "Credentials", "Identity", "hash_token"]
+__all__ = ["Authenticate", "CallerToken", "Credentials", "Identity", "TokenCheck", "hash_token"]
 
 _MAX_TOKEN = 4096
 
@@ -44,6 +45,9 @@ class Identity:
     roles: frozenset[str] = frozenset()
     scopes: frozenset[str] = frozenset()
     attributes: Mapping[str, Any] = field(default_factory=dict)
+    elicit: bool = True
+    """Held calls may be put to this client by elicitation, when it can elicit (off for a
+    client whose answers are not a person's)."""
 
     def context(self, run_id: str | None) -> Context:
         return Context(
@@ -75,12 +79,16 @@ class Identity:
         attributes = data.get("attributes", {})
         if not isinstance(attributes, Mapping):
             raise UserError(f"{where}: 'attributes' must be a table")
+        elicit = data.get("elicitation", True)
+        if not isinstance(elicit, bool):
+            raise UserError(f"{where}: 'elicitation' must be true or false")
         return cls(
             principal=principal,
             tenant=tenant,
             roles=_names(data.get("roles", []), f"{where}: 'roles'"),
             scopes=_names(data.get("scopes", []), f"{where}: 'scopes'"),
             attributes=dict(attributes),
+            elicit=elicit,
         )
 
 
@@ -89,7 +97,6 @@ class Credentials:
 
     def __init__(self, entries: Mapping[str, Identity] | None = None) -> None:
         self._by_digest = dict(entries or {})
-        self._by_key = {_key_id(d): i for d, i in self._by_digest.items()}
 
     @classmethod
     def from_tables(cls, tables: Iterable[Any], secret_of: Any) -> Credentials:
@@ -105,6 +112,7 @@ class Credentials:
                 "roles",
                 "scopes",
                 "attributes",
+                "elicitation",
                 "token",
                 "token_sha256",
             }
@@ -128,37 +136,69 @@ class Credentials:
                 return identity
         return None
 
-    def by_key(self, key_id: str) -> Identity | None:
-        """The identity behind an authenticated request (see `Authenticate`)."""
-        return self._by_key.get(key_id)
+
+class CallerToken(AccessToken):
+    """The SDK's access token of an authenticated request, carrying the caller's identity
+    to the request handlers (`token` is a digest, never the token itself)."""
+
+    identity: Identity
+
+
+class TokenCheck(Protocol):
+    """Validates a token that is no configured API key (an OAuth access token)."""
+
+    async def identity(self, token: str) -> Identity | None: ...
 
 
 class Authenticate:
     """ASGI middleware: 401 for any HTTP request without a known token.
 
     A known token becomes the SDK's authenticated user (its `client_id` the principal), so
-    the SDK also refuses a session that another principal tries to continue.
+    the SDK also refuses a session that another principal tries to continue. `public`
+    paths (the OAuth metadata) are served without a token; `metadata_url` is named in the
+    401's `WWW-Authenticate`, so an OAuth client knows where to get a token.
     """
 
-    def __init__(self, app: ASGIApp, credentials: Credentials) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        credentials: Credentials,
+        *,
+        tokens: TokenCheck | None = None,
+        public: frozenset[str] = frozenset(),
+        metadata_url: str | None = None,
+    ) -> None:
         self.app = app
         self.credentials = credentials
+        self.tokens = tokens
+        self.public = public
+        self.metadata_url = metadata_url
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):  # lifespan events carry no request
+        if scope["type"] not in ("http", "websocket") or (  # lifespan events: no request
+            scope["type"] == "http" and scope.get("path") in self.public
+        ):
             await self.app(scope, receive, send)
             return
         token = _presented(scope)
         identity = self.credentials.lookup(token) if token else None
+        if identity is None and token and self.tokens is not None:
+            identity = await self.tokens.identity(token)
         if identity is None:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
             else:
-                await _unauthorized(send, "a valid bearer token or API key is required")
+                await _unauthorized(
+                    send, "a valid bearer token or API key is required", self.metadata_url
+                )
             return
-        key = _key_id(hash_token(token or ""))
         user = AuthenticatedUser(
-            AccessToken(token=key, client_id=identity.principal, scopes=sorted(identity.scopes))
+            CallerToken(
+                token=_key_id(hash_token(token or "")),
+                client_id=identity.principal,
+                scopes=sorted(identity.scopes),
+                identity=identity,
+            )
         )
         scope["user"] = user
         reset = auth_context_var.set(user)
@@ -178,15 +218,18 @@ def _presented(scope: Scope) -> str | None:
     return headers.get("x-api-key") or None
 
 
-async def _unauthorized(send: Send, message: str) -> None:
+async def _unauthorized(send: Send, message: str, metadata_url: str | None) -> None:
     body = json.dumps({"error": "unauthorized", "message": message}).encode()
+    challenge = 'Bearer realm="callgate"'
+    if metadata_url is not None:
+        challenge += f', resource_metadata="{metadata_url}"'
     await send(
         {
             "type": "http.response.start",
             "status": 401,
             "headers": [
                 (b"content-type", b"application/json"),
-                (b"www-authenticate", b'Bearer realm="callgate"'),
+                (b"www-authenticate", challenge.encode("latin-1")),
                 (b"content-length", str(len(body)).encode()),
             ],
         }

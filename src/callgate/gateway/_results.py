@@ -4,7 +4,9 @@ Every route is a result, never a protocol error: `isError` is set unless the too
 succeeded, the text is the route's model-facing text, and `structuredContent` is the
 tool's structured result when it returned one. A held call is `isError` too: nothing ran,
 and a client that checks a tool's output schema requires structured content on success.
-`_meta` carries the route, so a client host can tell a held call from a failed one.
+`_meta` carries the route, so a client host can tell a held call from a failed one, and
+the rule that decided it (`callgate/rule`); a call over a rate limit or budget also carries
+`callgate/retry-after` (seconds).
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ import mcp_types
 
 from callgate.contract import Route, ToolResult
 
-__all__ = ["ROUTE_META", "held_text", "quarantined_result", "to_call_result"]
+__all__ = ["RETRY_AFTER_META", "ROUTE_META", "RULE_META", "held_text", "to_call_result"]
 
 ROUTE_META = "callgate/route"
+RULE_META = "callgate/rule"
+RETRY_AFTER_META = "callgate/retry-after"
 
 
 def held_text(result: ToolResult) -> str:
@@ -33,38 +37,33 @@ def held_text(result: ToolResult) -> str:
     )
 
 
-def to_call_result(result: ToolResult) -> mcp_types.CallToolResult:
+def to_call_result(
+    result: ToolResult, *, retry_after: float | None = None, output_schema: bool = False
+) -> mcp_types.CallToolResult:
+    """`output_schema`: the tool declares one, so a success must carry structured content
+    (MCP requires it, and the SDK's client refuses a result without); a completed call
+    whose structured result is not known (a write reconciled after a crash: it took effect,
+    its answer was lost) is sent with `isError` set, `_meta` saying `completed`."""
     held = result.route is Route.HELD
     text = held_text(result) if held else result.content
     meta: dict[str, Any] = {ROUTE_META: result.route.value}
+    if result.rule_id:
+        meta[RULE_META] = result.rule_id
     if result.approval_id:
         meta["callgate/approval-id"] = result.approval_id
     if result.replayed:
         meta["callgate/replayed"] = True
+    if retry_after is not None:
+        meta[RETRY_AFTER_META] = round(retry_after, 3)
     structured = (
         dict(result.structured)
         if isinstance(result.structured, Mapping) and not result.is_error and not held
         else None
     )
+    unstructured = output_schema and structured is None
     return mcp_types.CallToolResult(
         content=[mcp_types.TextContent(type="text", text=text)],
         structured_content=structured,
-        is_error=result.is_error or held,
+        is_error=result.is_error or held or unstructured,
         _meta=meta,
-    )
-
-
-def quarantined_result(
-    name: str, reasons: tuple[str, ...], server: str, tool: str
-) -> mcp_types.CallToolResult:
-    """The refusal of a call to a quarantined tool."""
-    why = "; ".join(reasons) or "it is not approved"
-    text = (
-        f"{name} is quarantined and was not run: {why}. Do not retry; tell the user that an "
-        f"operator must review it (`callgate pins show {server}/{tool}`)."
-    )
-    return mcp_types.CallToolResult(
-        content=[mcp_types.TextContent(type="text", text=text)],
-        is_error=True,
-        _meta={ROUTE_META: Route.DENIED.value, "callgate/reason": "quarantined"},
     )

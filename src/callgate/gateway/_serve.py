@@ -12,6 +12,7 @@ import contextlib
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from typing import cast
 
 import anyio
 import anyio.abc
@@ -20,6 +21,7 @@ from starlette.types import ASGIApp
 from callgate._extras import require
 from callgate.gateway._gateway import Gateway
 from callgate.gateway._identity import Authenticate
+from callgate.gateway._stdin import claimed_stdin
 
 __all__ = ["serve_http", "serve_stdio"]
 
@@ -31,8 +33,11 @@ async def serve_stdio(gateway: Gateway) -> None:
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(_on_signal, tasks.cancel_scope.cancel)
         await tasks.start(gateway.run)
-        async with stdio_server() as (read, write):
-            await gateway.server.run(read, write, gateway.server.create_initialization_options())
+        with claimed_stdin() as lines:
+            # The transport only iterates its stdin, so the lines stand in for a file.
+            async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read, write):
+                options = gateway.server.create_initialization_options()
+                await gateway.server.run(read, write, options)
         tasks.cancel_scope.cancel()
 
 
@@ -47,17 +52,16 @@ async def serve_http(
 ) -> None:
     """Serve streamable HTTP on `host:port`; `announce` gets the URL once it listens."""
     uvicorn = require("uvicorn", extra="server")
-    if not len(gateway.credentials):
+    oauth = gateway.settings.oauth
+    if not len(gateway.credentials) and oauth is None:
         from callgate._errors import UserError
 
         raise UserError(
             "serving over HTTP needs at least one client in callgate.toml "
-            "([[gateway.clients]] with a token): unauthenticated requests are refused"
+            "([[gateway.clients]] with a token, or [gateway.oauth]): unauthenticated "
+            "requests are refused"
         )
-    app = Authenticate(
-        gateway.server.streamable_http_app(host=host, streamable_http_path=path),
-        gateway.credentials,
-    )
+    app = _app(gateway, host=host, path=path)
 
     class Server(uvicorn.Server):  # type: ignore[name-defined,misc]
         @contextlib.contextmanager
@@ -76,6 +80,38 @@ async def serve_http(
         tasks.start_soon(_announce_when_up, server, host, path, announce)
         await server.serve()
         tasks.cancel_scope.cancel()
+
+
+def _app(gateway: Gateway, *, host: str, path: str) -> Authenticate:
+    """The SDK's streamable HTTP app behind `Authenticate`; with OAuth, also the protected
+    resource metadata (RFC 9728) that tells clients which authorization server to ask."""
+    oauth = gateway.settings.oauth
+    if oauth is None:
+        inner = gateway.server.streamable_http_app(host=host, streamable_http_path=path)
+        return Authenticate(inner, gateway.credentials)
+    import pydantic
+    from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
+
+    from callgate.gateway._oauth import AccessTokens
+
+    # Issuers compare as exact strings (RFC 8414): no trailing slash may be added.
+    url = pydantic.TypeAdapter(
+        pydantic.AnyHttpUrl, config=pydantic.ConfigDict(url_preserve_empty_path=True)
+    ).validate_python
+    tokens = AccessTokens(oauth)
+    routes = create_protected_resource_routes(
+        resource_url=url(oauth.audience),
+        authorization_servers=[url(oauth.issuer)],
+        scopes_supported=list(oauth.required_scopes) or None,
+    )
+    inner = gateway.server.streamable_http_app(
+        host=host, streamable_http_path=path, custom_starlette_routes=list(routes)
+    )
+    metadata = str(build_resource_metadata_url(url(oauth.audience)))
+    public = frozenset(str(getattr(route, "path", "")) for route in routes)
+    return Authenticate(
+        inner, gateway.credentials, tokens=tokens, public=public, metadata_url=metadata
+    )
 
 
 async def _announce_when_up(

@@ -2,6 +2,21 @@
 
 [gateway]
 stdio = { principal = "ann", tenant = "acme", roles = ["developer"] }
+elicitation = true                   # ask clients that can elicit about held calls
+elicitation_timeout = 300            # seconds a handshake-era question may wait
+run_idle = 3600                      # seconds after which an idle run is forgotten
+lease_margin = 5                     # seconds a dead process's write is waited for
+                                     # beyond the tool's timeout
+
+[[gateway.limits]]                   # rate limits and budgets (see `_limits.py`)
+id = "per-minute"
+calls = 60
+per = "1m"
+
+[gateway.oauth]                      # OAuth access tokens too (see `_oauth.py`)
+issuer = "https://auth.example.com"
+audience = "https://gateway.example.com/mcp"
+jwks_url = "https://auth.example.com/.well-known/jwks.json"
 
 [[gateway.clients]]                  # HTTP clients, one table each
 principal = "review-bot"
@@ -24,6 +39,8 @@ from typing import Any
 
 from callgate._errors import UserError
 from callgate.gateway._identity import Credentials, Identity
+from callgate.gateway._limits import Limit, parse_limits
+from callgate.gateway._oauth import OAuthSettings, parse_oauth
 from callgate.mcp import MAX_CONFIG_BYTES, expand
 
 __all__ = ["GatewaySettings", "load_settings"]
@@ -36,6 +53,15 @@ class GatewaySettings:
     credentials: Credentials = field(default_factory=Credentials)
     stdio: Identity = field(default_factory=Identity.local)
     secrets: frozenset[str] = field(default=frozenset(), repr=False)
+    limits: tuple[Limit, ...] = ()
+    elicitation: bool = True
+    """Ask clients that declared the elicitation capability about held calls."""
+    elicitation_timeout: float = 300.0
+    run_idle: float = 3600.0
+    """Seconds without a call after which a run's labels and grants are forgotten."""
+    lease_margin: float = 5.0
+    """Seconds beyond a tool's timeout before a write whose process died counts as unknown."""
+    oauth: OAuthSettings | None = None
 
 
 def load_settings(
@@ -52,12 +78,17 @@ def load_settings(
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UserError(f"cannot read settings {source}: {exc}") from exc
     try:
-        return parse_settings(data, environ=os.environ if environ is None else environ)
+        return parse_settings(
+            data, environ=os.environ if environ is None else environ, base=Path(source).parent
+        )
     except UserError as exc:
         raise UserError(f"settings {source}: {exc}") from None
 
 
-def parse_settings(data: Mapping[str, Any], *, environ: Mapping[str, str]) -> GatewaySettings:
+def parse_settings(
+    data: Mapping[str, Any], *, environ: Mapping[str, str], base: Path | None = None
+) -> GatewaySettings:
+    """Settings from parsed TOML; `base` is the folder relative file names start from."""
     unknown = set(data) - {"gateway", "servers"}
     if unknown:
         raise UserError(f"unknown top-level table(s) {sorted(unknown)}; use [gateway], [servers]")
@@ -65,9 +96,12 @@ def parse_settings(data: Mapping[str, Any], *, environ: Mapping[str, str]) -> Ga
     servers = data.get("servers", {})
     if not isinstance(gateway, Mapping) or not isinstance(servers, Mapping):
         raise UserError("[gateway] and [servers] must be tables")
-    extra = set(gateway) - {"stdio", "clients"}
+    extra = set(gateway) - {"stdio", "clients", "limits", "oauth", *_SECONDS, "elicitation"}
     if extra:
         raise UserError(f"[gateway]: unknown key(s) {sorted(extra)}")
+    elicitation = gateway.get("elicitation", True)
+    if not isinstance(elicitation, bool):
+        raise UserError("gateway.elicitation must be true or false")
     secrets: set[str] = set()
 
     def secret_of(text: str, where: str) -> str:
@@ -86,4 +120,22 @@ def parse_settings(data: Mapping[str, Any], *, environ: Mapping[str, str]) -> Ga
         credentials=Credentials.from_tables(clients, secret_of),
         stdio=Identity.from_table(stdio, "gateway.stdio") if stdio else Identity.local(),
         secrets=frozenset(secrets),
+        limits=parse_limits(gateway.get("limits", [])),
+        oauth=parse_oauth(gateway["oauth"], base=base) if "oauth" in gateway else None,
+        elicitation=elicitation,
+        **{key: _seconds(gateway, key, *bounds) for key, bounds in _SECONDS.items()},
     )
+
+
+_SECONDS = {
+    "elicitation_timeout": (1.0, 24 * 3600.0),
+    "run_idle": (1.0, 366 * 86400.0),
+    "lease_margin": (0.1, 3600.0),
+}
+
+
+def _seconds(table: Mapping[str, Any], key: str, low: float, high: float) -> Any:
+    value = table.get(key, GatewaySettings.__dataclass_fields__[key].default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise UserError(f"gateway.{key} must be a number of seconds from {low:g} to {high:g}")
+    return float(value)

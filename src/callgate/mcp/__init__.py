@@ -26,7 +26,7 @@ from callgate.mcp._connection import Connection, ConnectionState, UpstreamError 
 from callgate.mcp._declaration import HINT_DEFAULTS, declaration, public_name  # noqa: E402
 from callgate.mcp._expand import Expanded, UnsetVariable, expand  # noqa: E402
 from callgate.mcp._hub import IDEMPOTENCY_META, Quarantined, Upstreams  # noqa: E402
-from callgate.mcp._pins import PinBook, PinReview, PinState, Verdict, pin_source  # noqa: E402
+from callgate.mcp._pins import PinBook, Sighting, Verdict, pin_source  # noqa: E402
 from callgate.mcp._results import outcome  # noqa: E402
 
 __all__ = [
@@ -37,11 +37,10 @@ __all__ = [
     "ConnectionState",
     "Expanded",
     "PinBook",
-    "PinReview",
-    "PinState",
     "Quarantined",
     "ServerConfig",
     "ServerSettings",
+    "Sighting",
     "ToolSettings",
     "UnsetVariable",
     "UpstreamConfig",

@@ -19,6 +19,7 @@ callgate's own settings for a server come from a `callgate` key in its entry or 
     effect = "irreversible"          # read | write | irreversible
     labels = ["public_sink"]         # replaces the server's labels for this tool
     timeout = 60
+    reconcile = "get_status"         # asks whether a write of unknown outcome took effect
 """
 
 from __future__ import annotations
@@ -67,6 +68,13 @@ class ToolSettings:
     labels: tuple[Label, ...] | None = None
     """Replaces the server's labels for these tools."""
     timeout: Seconds | None = None
+    reconcile: str | None = None
+    """An upstream tool of the same server that says whether an earlier attempt of a write
+    took effect: called with `{reconcile_argument: KEY}` (the idempotency key the write was
+    sent with, in `_meta["callgate/idempotency-key"]`), it answers `{"applied": true}`,
+    `false` or `null` (or `"applied"`, `"not_applied"`, `"unknown"`). Without it a write
+    whose outcome is unknown is never retried automatically."""
+    reconcile_argument: str = "idempotency_key"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -84,12 +84,13 @@ def public_name(server: ServerConfig, tool: str) -> str:
 def gateway_tool(
     server: ServerConfig,
     decl: Mapping[str, Any],
-    executor: Executor,
+    executor: Executor | None,
     *,
-    fingerprint: str,
     meta: Mapping[str, Any] | None,
+    reconcile: Executor | None = None,
 ) -> Tool:
-    """The callgate `Tool` that stands for one upstream tool (schemas compiled by the caller)."""
+    """The callgate `Tool` that stands for one upstream tool (schemas compiled by the
+    caller). Its fingerprint is the tool's pin, and what its receipts record."""
     upstream = str(decl["name"])
     settings = server.settings.for_tool(upstream)
     hints = _hints(decl)
@@ -101,10 +102,10 @@ def gateway_tool(
         timeout=settings.timeout or server.settings.call_timeout,
         labels=frozenset(_labels(server, settings.labels, hints)),
         source=server.name,
+        reconcile=reconcile,
         metadata={
             "mcp_server": server.name,
             "mcp_name": upstream,
-            "mcp_pin": fingerprint,
             "mcp_meta": dict(meta or {}),
         },
     )

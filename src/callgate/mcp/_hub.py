@@ -10,6 +10,7 @@ compiled are quarantined: not offered, not callable, each with its reasons.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
@@ -20,15 +21,15 @@ import anyio.abc
 import anyio.to_thread
 import mcp_types
 
-from callgate._errors import UserError, shown
+from callgate._errors import UserError
 from callgate.contract import CallContext, Catalog, Effect, Tool
-from callgate.lint import LoadedCatalog, ToolEntry, entry_from_declaration, pin_catalog, scan
-from callgate.mcp._config import ServerConfig, UpstreamConfig
+from callgate.gate import Reconciliation
+from callgate.lint import LoadedCatalog, ToolEntry, entry_from_declaration, scan
+from callgate.mcp._config import ServerConfig, ToolSettings, UpstreamConfig
 from callgate.mcp._connection import Connection, UpstreamError
 from callgate.mcp._declaration import declaration, gateway_tool, public_name
-from callgate.mcp._pins import PinBook, pin_source
+from callgate.mcp._pins import PinBook, Sighting, pin_source
 from callgate.mcp._results import outcome
-from callgate.schema import content_hash
 
 __all__ = ["IDEMPOTENCY_META", "Quarantined", "Upstreams"]
 
@@ -55,6 +56,8 @@ class Quarantined:
     reasons: tuple[str, ...]
     fingerprint: str | None = None
     """The contract a person could approve (None when approving would not help)."""
+    offered: Tool | None = None
+    """The tool it would be, with no executor: what a refusal's receipt names."""
 
 
 @dataclass(kw_only=True, slots=True)
@@ -217,30 +220,47 @@ class Upstreams:
             except UserError as exc:
                 log.error("%s", exc)
                 continue
-            findings = [
+            problem = self._unusable(server, decl, entry)
+            if problem:
+                held[name] = Quarantined(
+                    name=name, server=server.name, tool=upstream, reasons=problem
+                )
+                continue
+            tool = self._tool(server, decl)
+            findings = tuple(
                 f for f in report.findings if f.location.group == server.name and f.tool == upstream
-            ]
-            verdict = self.pins.assess(entry, findings)
-            fingerprint = _fingerprint(entry)
+            )
+            verdict = self.pins.assess(
+                Sighting(
+                    server=server.name,
+                    tool=upstream,
+                    declaration=decl,
+                    offered=tool,
+                    rebuilt=self._rebuilt(server),
+                    findings=findings,
+                )
+            )
             if not verdict.allowed:
                 held[name] = Quarantined(
                     name=name,
                     server=server.name,
                     tool=upstream,
                     reasons=verdict.reasons,
-                    fingerprint=fingerprint,
+                    fingerprint=tool.fingerprint,
+                    offered=dataclasses.replace(tool, executor=None),
                 )
-                continue
-            problem = self._unusable(server, decl, fingerprint)
-            if problem:
-                held[name] = Quarantined(
-                    name=name, server=server.name, tool=upstream, reasons=problem
-                )
-                continue
-            tool = self._tool(server, decl, fingerprint)
-            if not server.settings.read_only or tool.effect is Effect.READ:
+            elif not server.settings.read_only or tool.effect is Effect.READ:
                 active[name] = tool
         return active, held
+
+    def _rebuilt(self, server: ServerConfig) -> Callable[[Mapping[str, Any]], str | None]:
+        def fingerprint(decl: Mapping[str, Any]) -> str | None:
+            try:
+                return gateway_tool(server, decl, None, meta=None).fingerprint
+            except (UserError, ValueError, TypeError, KeyError):
+                return None
+
+        return fingerprint
 
     def _context(self, own: list[ToolEntry]) -> tuple[ToolEntry, ...]:
         """The server's entries and every other server's, for cross-server checks."""
@@ -254,8 +274,11 @@ class Upstreams:
         return (*own, *others)
 
     def _unusable(
-        self, server: ServerConfig, decl: Mapping[str, Any], fingerprint: str
+        self, server: ServerConfig, decl: Mapping[str, Any], entry: ToolEntry
     ) -> tuple[str, ...]:
+        """Why no tool can be made of a declaration (then there is nothing to pin)."""
+        if entry.unreadable:
+            return tuple(f"cannot be used: {reason}" for _, reason in entry.unreadable)
         schema = decl.get("inputSchema")
         if isinstance(schema, Mapping) and _CONTEXT_PARAMETER in (schema.get("properties") or {}):
             return (f"its schema uses the reserved parameter name {_CONTEXT_PARAMETER!r}",)
@@ -263,13 +286,13 @@ class Upstreams:
         if size > MAX_DESCRIPTION:
             return (f"its description is {size} characters long (the limit is {MAX_DESCRIPTION})",)
         try:
-            Catalog([self._tool(server, decl, fingerprint)])
+            Catalog([self._tool(server, decl)])
         except (UserError, ValueError, TypeError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             return (f"it cannot be used: {first[:300]}",)
         return ()
 
-    def _tool(self, server: ServerConfig, decl: Mapping[str, Any], fingerprint: str) -> Tool:
+    def _tool(self, server: ServerConfig, decl: Mapping[str, Any]) -> Tool:
         connection = self.connections[server.name]
         upstream = str(decl["name"])
         meta = self._servers[server.name].meta.get(upstream)
@@ -287,7 +310,9 @@ class Upstreams:
             )
             return outcome(result, server.name)
 
-        tool = gateway_tool(server, decl, run, fingerprint=fingerprint, meta=meta)
+        settings = server.settings.for_tool(upstream)
+        reconcile = _reconciler(connection, server, settings) if settings.reconcile else None
+        tool = gateway_tool(server, decl, run, meta=meta, reconcile=reconcile)
         return tool
 
     def _check_startup_collisions(self) -> None:
@@ -317,12 +342,42 @@ class Upstreams:
             )
 
 
-def _fingerprint(entry: ToolEntry) -> str:
-    """The pin fingerprint of a declaration (of its raw content, when it cannot be read)."""
-    if entry.unreadable:
-        return content_hash(shown(entry.raw))
-    catalog = LoadedCatalog(source=pin_source(entry.group or ""), entries=(entry,))
-    return next(iter(pin_catalog(catalog).pins.values())).fingerprint
+def _reconciler(
+    connection: Connection, server: ServerConfig, settings: ToolSettings
+) -> Callable[[str], Awaitable[Reconciliation]]:
+    """The reconcile hook of a write: asks the server's status tool about a key."""
+    assert settings.reconcile is not None
+    status_tool, argument = settings.reconcile, settings.reconcile_argument
+
+    async def reconcile(key: str) -> Reconciliation:
+        result = await connection.call(
+            status_tool,
+            {argument: key},
+            seconds=server.settings.call_timeout,
+            meta=None,
+            changes_state=False,
+        )
+        return reconciliation(result)
+
+    return reconcile
+
+
+def reconciliation(result: mcp_types.CallToolResult) -> Reconciliation:
+    """What a status tool's answer says; anything unclear is `unknown` (never re-run)."""
+    if result.is_error:
+        return "unknown"
+    answer: Any = result.structured_content
+    if isinstance(answer, Mapping):
+        answer = answer.get("applied", answer.get("status"))
+    elif answer is None:
+        texts = [b.text for b in result.content if isinstance(b, mcp_types.TextContent)]
+        answer = texts[0].strip().lower() if len(texts) == 1 else None
+        answer = {"true": True, "false": False}.get(answer, answer) if answer else None
+    if answer is True or answer == "applied":
+        return "applied"
+    if answer is False or answer == "not_applied":
+        return "not_applied"
+    return "unknown"
 
 
 def _admitted(

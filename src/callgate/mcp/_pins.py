@@ -1,43 +1,53 @@
 """Pins of upstream tools, and the quarantine of tools that changed or look poisoned.
 
-On first sight a tool is scanned; a clean one is pinned at once (trust on first use), one
-with a high finding waits for a person. Later sightings compare the full fingerprint of
-the normalised declaration with the pin: the same fingerprint is the same tool; any other
-is quarantined until approved, except a change of annotations alone that only makes the
-gate more careful (a tool that stops claiming to be read-only), which is pinned again at
-once. The approved fingerprint lives in `store.pins` (source `mcp:SERVER`); the review
-(pinned and observed contracts, reasons, findings, who decided) beside it, so that
-`callgate pins show` in another process can show the diff.
+A tool is pinned by the fingerprint of the callgate `Tool` the gateway offers for it
+(`Tool.fingerprint`: public name, description, schemas, annotations normalised to the
+spec's defaults, effect, version), the same fingerprint every receipt of a call to it
+records. On first sight a tool is scanned; a clean one is pinned at once (trust on first
+use), one with a high finding waits for a person. Later sightings compare fingerprints:
+the same one is the same tool; any other is quarantined until approved, except
+
+- a change of callgate's own settings alone (a prefix, an effect override): the pinned
+  declaration rebuilt under today's settings has the fingerprint seen now, so the upstream
+  did not change and the tool is pinned again at once (`settings`);
+- a change of annotations alone that only makes the gate more careful (a tool that stops
+  claiming to be read-only), pinned again at once (`narrowed-annotations`).
+
+Each pin is one row of `store.pins` (source `mcp:SERVER`, the upstream name): the approved
+fingerprint and contract and, while a sighting differs, the observed contract, the reasons,
+the diff, the findings and who decided, so `callgate pins show` in another process can show
+it all. Rows are written against the version read: a process that judged a tool from a
+stale row judges it again rather than overwrite a decision made meanwhile.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from callgate._errors import UserError
+from callgate.contract import Tool
 from callgate.lint import (
     Finding,
     LoadedCatalog,
     Lockfile,
     PinnedTool,
     Severity,
-    ToolEntry,
     check_pins,
+    entry_from_tool,
     pin_catalog,
 )
 from callgate.mcp._declaration import widened
-from callgate.store import Pin as StoredPin
-from callgate.store import Store, StoreConflict
+from callgate.store import Pin, Store, StoreConflict
 
-__all__ = ["PinBook", "PinReview", "PinState", "Verdict", "pin_source"]
+__all__ = ["PinBook", "Sighting", "Verdict", "pin_source"]
 
-PinState = Literal["pinned", "new", "changed", "rejected"]
-_REVIEW_STATUS = "pin-review"
-_REVIEW_FORMAT = 1
+_ATTEMPTS = 5
+"""Judgements of one sighting at most, when other processes keep writing its pin."""
 
 
 def pin_source(server: str) -> str:
@@ -52,58 +62,20 @@ class Verdict:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class PinReview:
-    """What is known about one upstream tool's pin."""
+class Sighting:
+    """One upstream tool as its server lists it now."""
 
     server: str
     tool: str
     """The upstream name."""
-    state: PinState
-    pinned: Mapping[str, Any] | None = None
-    """The approved contract (lint `PinnedTool` form: fingerprint, parts, contract)."""
-    observed: Mapping[str, Any] | None = None
-    """The contract seen last while it differed from the pin."""
-    reasons: tuple[str, ...] = ()
-    details: tuple[str, ...] = ()
-    """Readable lines of the change: text added, schema changes, annotation flips."""
-    findings: tuple[Mapping[str, Any], ...] = ()
-    decided_by: str | None = None
-    updated_at: float = 0.0
-    version: int = field(default=0, compare=False)
-
-    @property
-    def quarantined(self) -> bool:
-        return self.state != "pinned"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "server": self.server,
-            "tool": self.tool,
-            "state": self.state,
-            "pinned": self.pinned,
-            "observed": self.observed,
-            "reasons": list(self.reasons),
-            "details": list(self.details),
-            "findings": list(self.findings),
-            "decided_by": self.decided_by,
-            "updated_at": self.updated_at,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any], version: int) -> PinReview:
-        return cls(
-            server=str(data["server"]),
-            tool=str(data["tool"]),
-            state=data["state"],
-            pinned=data.get("pinned"),
-            observed=data.get("observed"),
-            reasons=tuple(data.get("reasons", ())),
-            details=tuple(data.get("details", ())),
-            findings=tuple(data.get("findings", ())),
-            decided_by=data.get("decided_by"),
-            updated_at=float(data.get("updated_at", 0.0)),
-            version=version,
-        )
+    declaration: Mapping[str, Any]
+    """The normalised MCP declaration (`callgate.mcp.declaration`)."""
+    offered: Tool
+    """The `Tool` the gateway offers for it under today's settings."""
+    rebuilt: Callable[[Mapping[str, Any]], str | None]
+    """The fingerprint another declaration of this tool gets under today's settings (None
+    when it makes no tool)."""
+    findings: tuple[Finding, ...] = ()
 
 
 class PinBook:
@@ -112,196 +84,176 @@ class PinBook:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def assess(self, entry: ToolEntry, findings: Iterable[Finding]) -> Verdict:
-        """Pin or quarantine one tool as seen now (`entry.group` is its server). A
-        declaration that cannot be read is held, never pinned: there is no contract to pin."""
-        if entry.unreadable:
-            reasons = tuple(f"cannot be used: {reason}" for _, reason in entry.unreadable)
-            return Verdict(allowed=False, reasons=reasons)
-        server, tool = _names(entry)
-        current = _pin_of(entry)
-        high = [f for f in findings if f.severity >= Severity.HIGH and not f.suppressed]
-        pin = self.store.pins.get(pin_source(server), tool)
-        review = self.review(server, tool)
-        if pin is not None and pin.fingerprint == current.fingerprint:
-            if review is None or review.state != "pinned":
-                self._save(review, _pinned(server, tool, current, review, by=pin.pinned_by))
-            return Verdict(allowed=True)
-        if review is not None and review.state == "rejected" and _same(review.observed, current):
-            return Verdict(allowed=False, reasons=review.reasons)
-        if pin is None:
-            return self._first_sight(server, tool, current, high, review)
-        return self._changed(server, tool, pin, current, high, review, entry)
+    def assess(self, seen: Sighting) -> Verdict:
+        """Pin or quarantine one tool as seen now."""
+        source = pin_source(seen.server)
+        for _ in range(_ATTEMPTS):
+            pin = self.store.pins.get(source, seen.tool)
+            new, verdict = _judge(pin, seen)
+            if new is None or (pin is not None and _unchanged(pin, new)):
+                return verdict
+            try:
+                self.store.pins.save(new, expected_version=pin.version if pin else None)
+            except StoreConflict:  # another process wrote it meanwhile: judge again
+                continue
+            return verdict
+        return Verdict(
+            allowed=False,
+            reasons=("its pin kept changing while it was checked; it is checked again soon",),
+        )
 
     def pinned(self, server: str, tool: str, fingerprint: str) -> bool:
         """Whether `fingerprint` is the approved contract of the tool."""
         pin = self.store.pins.get(pin_source(server), tool)
-        return pin is not None and pin.fingerprint == fingerprint
+        return pin is not None and not pin.held and pin.fingerprint == fingerprint
 
-    def approve(
-        self, server: str, tool: str, *, by: str, fingerprint: str | None = None
-    ) -> PinnedTool:
+    def approve(self, server: str, tool: str, *, by: str, fingerprint: str | None = None) -> Pin:
         """Pin the observed contract of a quarantined tool; `fingerprint`, when given, must
-        be the one shown to the person (the tool may have changed again since)."""
-        review = self._require(server, tool)
-        if review.state == "pinned" or review.observed is None:
+        be (the start of) the one shown to the person: the tool may have changed since."""
+        pin = self._require(server, tool)
+        observed = pin.observed_fingerprint
+        if not pin.held or observed is None:
             raise UserError(f"{server}/{tool} is not waiting for approval")
-        observed = _lint_pin(review.observed)
-        if fingerprint is not None and not observed.fingerprint.startswith(fingerprint):
+        if fingerprint is not None and not observed.startswith(fingerprint.lower()):
             raise UserError(
                 f"{server}/{tool} changed again since: its fingerprint is now "
-                f"{observed.fingerprint[:16]}; look at it again with `callgate pins show`"
+                f"{observed[:16]}; look at it again with `callgate pins show`"
             )
-        self.store.pins.upsert(
-            StoredPin(
-                source=pin_source(server),
-                tool_name=tool,
-                fingerprint=observed.fingerprint,
-                pinned_by=by,
-            )
+        approved = dataclasses.replace(
+            _cleared(pin),
+            fingerprint=observed,
+            pinned=pin.observed,
+            pinned_by=by,
+            pinned_at=time.time(),
+            decided_by=by,
         )
-        self._save(review, _pinned(server, tool, observed, review, by=by))
-        return observed
+        return self._decide(pin, approved)
 
-    def reject(self, server: str, tool: str, *, by: str) -> PinReview:
+    def reject(self, server: str, tool: str, *, by: str) -> Pin:
         """Keep the observed contract quarantined for good (until it changes again)."""
-        review = self._require(server, tool)
-        if review.state == "pinned":
+        pin = self._require(server, tool)
+        if not pin.held:
             raise UserError(f"{server}/{tool} is pinned; nothing waits for a decision")
-        rejected = PinReview(
-            **{**_fields(review), "state": "rejected", "decided_by": by, "updated_at": time.time()},
-            reasons=(f"rejected by {by}", *[r for r in review.reasons if "rejected" not in r]),
+        others = [r for r in pin.reasons if not r.startswith("rejected by ")]
+        rejected = dataclasses.replace(
+            pin, state="rejected", decided_by=by, reasons=(f"rejected by {by}", *others)
         )
-        self._save(review, rejected)
-        return rejected
+        return self._decide(pin, rejected)
 
-    def review(self, server: str, tool: str) -> PinReview | None:
-        record = self.store.runs.load(_review_id(server, tool))
-        if record is None or record.status != _REVIEW_STATUS:
-            return None
-        return PinReview.from_json(record.state, record.version)
+    def review(self, server: str, tool: str) -> Pin | None:
+        return self.store.pins.get(pin_source(server), tool)
 
-    def reviews(self, *, limit: int = 10_000) -> list[PinReview]:
-        records = self.store.runs.list(status=_REVIEW_STATUS, limit=limit)
-        found = [PinReview.from_json(r.state, r.version) for r in records]
-        return sorted(found, key=lambda r: (r.server, r.tool))
+    def reviews(self) -> list[Pin]:
+        """Every upstream tool seen, by server and name."""
+        return [p for p in self.store.pins.list() if p.source.startswith("mcp:")]
 
-    def _first_sight(
-        self,
-        server: str,
-        tool: str,
-        current: PinnedTool,
-        high: list[Finding],
-        review: PinReview | None,
-    ) -> Verdict:
+    def _require(self, server: str, tool: str) -> Pin:
+        pin = self.review(server, tool)
+        if pin is None:
+            raise UserError(f"no pin of {server}/{tool} (see `callgate pins list`)")
+        return pin
+
+    def _decide(self, read: Pin, decided: Pin) -> Pin:
+        try:
+            return self.store.pins.save(decided, expected_version=read.version)
+        except StoreConflict:
+            raise UserError(
+                f"{read.source.removeprefix('mcp:')}/{read.tool_name} was seen again while "
+                "you decided; look at it again with `callgate pins show`"
+            ) from None
+
+
+def _judge(pin: Pin | None, seen: Sighting) -> tuple[Pin | None, Verdict]:
+    """The row to write (None: nothing changes) and the verdict, for one sighting."""
+    current = _contract(seen)
+    fingerprint = seen.offered.fingerprint
+    high = tuple(f for f in seen.findings if f.severity >= Severity.HIGH and not f.suppressed)
+    if pin is not None and pin.fingerprint == fingerprint:
+        return (_cleared(pin) if pin.held else None), Verdict(allowed=True)
+    if pin is not None and pin.state == "rejected" and pin.observed_fingerprint == fingerprint:
+        return None, Verdict(allowed=False, reasons=pin.reasons)
+    if pin is not None and pin.fingerprint is not None and _settings_only(pin, seen):
+        return _pinned(pin, seen, current, by="settings"), Verdict(allowed=True)
+    if pin is None or pin.fingerprint is None:
         if high:
             reasons = tuple(_finding_reason(f) for f in high)
-            self._save(review, _held(server, tool, "new", current, None, reasons, (), high))
-            return Verdict(allowed=False, reasons=reasons)
-        self.store.pins.upsert(
-            StoredPin(
-                source=pin_source(server),
-                tool_name=tool,
-                fingerprint=current.fingerprint,
-                pinned_by="first-sight",
-            )
+            return _held(pin, seen, "new", current, reasons, (), high), _no(reasons)
+        return _pinned(pin, seen, current, by="first-sight"), Verdict(allowed=True)
+    return _changed(pin, seen, current, high)
+
+
+def _changed(
+    pin: Pin, seen: Sighting, current: dict[str, Any], high: tuple[Finding, ...]
+) -> tuple[Pin, Verdict]:
+    old = _recorded(pin)
+    reasons = [_finding_reason(f) for f in high]
+    details: tuple[str, ...] = ()
+    if old is not None:
+        new = _lint_pin(current)
+        key = new.key  # the prefix may have moved too: compare under today's name
+        change = check_pins(
+            Lockfile(pins={key: dataclasses.replace(old, key=key)}), _catalog(seen)
+        ).changed[0]
+        details = change.details
+        flips = widened(pin.pinned.get("declaration") or {}, seen.declaration)
+        if not flips and not high and _only_narrowed(old, new):
+            return _pinned(pin, seen, current, by="narrowed-annotations"), Verdict(allowed=True)
+        reasons.insert(0, f"changed since it was pinned: {', '.join(change.parts)}")
+        reasons[1:1] = [f"annotations widen its permissions ({f})" for f in flips]
+    else:
+        reasons.insert(0, "changed since it was pinned (the pinned contract is not on record)")
+    kept = tuple(reasons)
+    return _held(pin, seen, "changed", current, kept, details, high), _no(kept)
+
+
+def _unchanged(old: Pin, new: Pin) -> bool:
+    """Nothing but the bookkeeping would change: no write (a held tool is seen again at
+    every listing and recheck)."""
+    return dataclasses.replace(old, updated_at=0.0, version=0) == dataclasses.replace(
+        new, updated_at=0.0, version=0
+    )
+
+
+def _no(reasons: tuple[str, ...]) -> Verdict:
+    return Verdict(allowed=False, reasons=reasons)
+
+
+def _settings_only(pin: Pin, seen: Sighting) -> bool:
+    """The upstream sends what was pinned; only callgate's settings for it moved."""
+    declaration = pin.pinned.get("declaration") if isinstance(pin.pinned, Mapping) else None
+    if not isinstance(declaration, Mapping) or _canonical(declaration) != _canonical(
+        seen.declaration
+    ):
+        return False
+    return seen.rebuilt(declaration) == seen.offered.fingerprint
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _catalog(seen: Sighting) -> LoadedCatalog:
+    entry = entry_from_tool(seen.offered, group=seen.server)
+    return LoadedCatalog(source=pin_source(seen.server), entries=(entry,))
+
+
+def _contract(seen: Sighting) -> dict[str, Any]:
+    """The JSON a pin keeps of a contract: lint's pin of the offered `Tool` (fingerprint,
+    a hash per part, the contract) and the upstream's own declaration."""
+    lint = next(iter(pin_catalog(_catalog(seen)).pins.values()))
+    plain: dict[str, Any] = json.loads(
+        json.dumps(
+            {
+                "key": lint.key,
+                "fingerprint": lint.fingerprint,
+                "parts": dict(lint.parts),
+                "contract": dict(lint.contract),
+                "declaration": dict(seen.declaration),
+            },
+            default=str,
         )
-        self._save(review, _pinned(server, tool, current, review, by="first-sight"))
-        return Verdict(allowed=True)
-
-    def _changed(
-        self,
-        server: str,
-        tool: str,
-        pin: StoredPin,
-        current: PinnedTool,
-        high: list[Finding],
-        review: PinReview | None,
-        entry: ToolEntry,
-    ) -> Verdict:
-        known = review.pinned if review is not None else None
-        old = (
-            _lint_pin(known)
-            if known is not None and _same_fingerprint(known, pin.fingerprint)
-            else None
-        )
-        reasons: list[str] = [_finding_reason(f) for f in high]
-        details: tuple[str, ...] = ()
-        if old is not None and old.fingerprint != current.fingerprint:
-            change = check_pins(Lockfile(pins={old.key: old}), _catalog(entry)).changed[0]
-            details = change.details
-            flips = widened(old.contract, current.contract)
-            if not flips and not high and _only_narrowed(old, current):
-                self.store.pins.upsert(
-                    StoredPin(
-                        source=pin_source(server),
-                        tool_name=tool,
-                        fingerprint=current.fingerprint,
-                        pinned_by="narrowed-annotations",
-                    )
-                )
-                self._save(review, _pinned(server, tool, current, review, by="narrowed"))
-                return Verdict(allowed=True)
-            reasons.insert(0, f"changed since it was pinned: {', '.join(change.parts)}")
-            reasons[1:1] = [f"annotations widen its permissions ({f})" for f in flips]
-        else:
-            reasons.insert(0, "changed since it was pinned (the pinned contract is not on record)")
-        pinned = review.pinned if review is not None else None
-        kept = tuple(reasons)
-        self._save(review, _held(server, tool, "changed", current, pinned, kept, details, high))
-        return Verdict(allowed=False, reasons=kept)
-
-    def _require(self, server: str, tool: str) -> PinReview:
-        review = self.review(server, tool)
-        if review is None:
-            raise UserError(f"no pin of {server}/{tool} (see `callgate pins list`)")
-        return review
-
-    def _save(self, old: PinReview | None, new: PinReview) -> None:
-        if old is not None and old.to_json() | {"updated_at": 0} == new.to_json() | {
-            "updated_at": 0
-        }:
-            return
-        run_id = _review_id(new.server, new.tool)
-        expected = old.version if old is not None else None
-        try:
-            self.store.runs.save(
-                run_id,
-                new.to_json(),
-                expected_version=expected,
-                status=_REVIEW_STATUS,
-                state_format=_REVIEW_FORMAT,
-            )
-        except StoreConflict:
-            # Another process saved the same review in between: its view is as fresh as ours.
-            record = self.store.runs.load(run_id)
-            if record is None:
-                raise
-            self.store.runs.save(
-                run_id,
-                new.to_json(),
-                expected_version=record.version,
-                status=_REVIEW_STATUS,
-                state_format=_REVIEW_FORMAT,
-            )
-
-
-def _review_id(server: str, tool: str) -> str:
-    return f"callgate-pin/{server}/{tool}"
-
-
-def _names(entry: ToolEntry) -> tuple[str, str]:
-    if entry.group is None:
-        raise UserError(f"tool {entry.name!r} has no server")
-    return entry.group, entry.name
-
-
-def _catalog(entry: ToolEntry) -> LoadedCatalog:
-    return LoadedCatalog(source=pin_source(entry.group or ""), entries=(entry,))
-
-
-def _pin_of(entry: ToolEntry) -> PinnedTool:
-    return next(iter(pin_catalog(_catalog(entry)).pins.values()))
+    )
+    return plain
 
 
 def _lint_pin(data: Mapping[str, Any]) -> PinnedTool:
@@ -313,27 +265,15 @@ def _lint_pin(data: Mapping[str, Any]) -> PinnedTool:
     )
 
 
-def _plain_pin(pin: PinnedTool) -> dict[str, Any]:
-    plain: dict[str, Any] = json.loads(
-        json.dumps(
-            {
-                "key": pin.key,
-                "fingerprint": pin.fingerprint,
-                "parts": dict(pin.parts),
-                "contract": dict(pin.contract),
-            },
-            default=str,
-        )
-    )
-    return plain
-
-
-def _same(data: Mapping[str, Any] | None, pin: PinnedTool) -> bool:
-    return _same_fingerprint(data, pin.fingerprint)
-
-
-def _same_fingerprint(data: Mapping[str, Any] | None, fingerprint: str) -> bool:
-    return data is not None and data.get("fingerprint") == fingerprint
+def _recorded(pin: Pin) -> PinnedTool | None:
+    """The approved contract, when the row holds the one its fingerprint names."""
+    data = pin.pinned
+    if not isinstance(data, Mapping) or data.get("fingerprint") != pin.fingerprint:
+        return None
+    try:
+        return _lint_pin(data)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _only_narrowed(old: PinnedTool, new: PinnedTool) -> bool:
@@ -345,63 +285,64 @@ def _only_narrowed(old: PinnedTool, new: PinnedTool) -> bool:
     return title == (new.contract.get("annotations") or {}).get("title")
 
 
-def _pinned(
-    server: str, tool: str, pin: PinnedTool, review: PinReview | None, *, by: str | None
-) -> PinReview:
-    return PinReview(
-        server=server,
-        tool=tool,
+def _cleared(pin: Pin) -> Pin:
+    """The row back in state `pinned`, with nothing observed and nothing to review."""
+    return dataclasses.replace(
+        pin,
         state="pinned",
-        pinned=_plain_pin(pin),
+        observed=None,
+        observed_fingerprint=None,
+        reasons=(),
+        details=(),
+        findings=(),
+    )
+
+
+def _pinned(pin: Pin | None, seen: Sighting, current: dict[str, Any], *, by: str) -> Pin:
+    now = time.time()
+    base = pin or Pin(source=pin_source(seen.server), tool_name=seen.tool, fingerprint=None)
+    return dataclasses.replace(
+        _cleared(base),
+        fingerprint=seen.offered.fingerprint,
+        pinned=current,
+        tool_version=seen.offered.version,
+        pinned_by=by,
+        pinned_at=now,
         decided_by=by,
-        updated_at=time.time(),
-        version=review.version if review is not None else 0,
     )
 
 
 def _held(
-    server: str,
-    tool: str,
-    state: PinState,
-    observed: PinnedTool,
-    pinned: Mapping[str, Any] | None,
+    pin: Pin | None,
+    seen: Sighting,
+    state: Any,
+    current: dict[str, Any],
     reasons: tuple[str, ...],
     details: tuple[str, ...],
-    findings: list[Finding],
-) -> PinReview:
-    return PinReview(
-        server=server,
-        tool=tool,
+    findings: Iterable[Finding],
+) -> Pin:
+    base = pin or Pin(source=pin_source(seen.server), tool_name=seen.tool, fingerprint=None)
+    return dataclasses.replace(
+        base,
         state=state,
-        pinned=pinned,
-        observed=_plain_pin(observed),
+        observed=current,
+        observed_fingerprint=seen.offered.fingerprint,
         reasons=reasons,
         details=details,
-        findings=tuple(
-            {
-                "rule": f.rule,
-                "severity": f.severity.label,
-                "message": f.message,
-                "evidence": f.evidence,
-                "where": f.location.pointer,
-            }
-            for f in findings
-        ),
-        updated_at=time.time(),
+        findings=tuple(_finding_json(f) for f in findings),
+        decided_by=None,
     )
+
+
+def _finding_json(finding: Finding) -> dict[str, Any]:
+    return {
+        "rule": finding.rule,
+        "severity": finding.severity.label,
+        "message": finding.message,
+        "evidence": finding.evidence,
+        "where": finding.location.pointer,
+    }
 
 
 def _finding_reason(finding: Finding) -> str:
     return f"scan {finding.rule} ({finding.severity.label}): {finding.message}"[:300]
-
-
-def _fields(review: PinReview) -> dict[str, Any]:
-    return {
-        "server": review.server,
-        "tool": review.tool,
-        "pinned": review.pinned,
-        "observed": review.observed,
-        "details": review.details,
-        "findings": review.findings,
-        "version": review.version,
-    }

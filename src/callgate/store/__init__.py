@@ -1,5 +1,5 @@
-"""The store: receipts, idempotency records, approvals, run labels, runs and pins in a
-database.
+"""The store: receipts, idempotency records, approvals, run labels, runs, pins and
+counters in a database.
 
 `Store` is the protocol; `SQLiteStore` (embedded, the default) and `PostgresStore` (extra
 `callgate[postgres]`) implement it and pass one conformance suite. `open_store(url)` opens
@@ -20,6 +20,7 @@ from callgate.store._open import open_store
 from callgate.store._postgres import PostgresStore
 from callgate.store._protocol import (
     ApprovalStore,
+    CounterStore,
     IdempotencyStore,
     LabelStore,
     PinStore,
@@ -37,12 +38,14 @@ from callgate.store._records import (
     ClaimStatus,
     Consumption,
     ConsumptionStatus,
+    Count,
     Finish,
     FinishState,
     Grant,
     IdempotencyRecord,
     IdempotencyState,
     Pin,
+    PinState,
     RunRecord,
     Settle,
     Settled,
@@ -65,6 +68,8 @@ __all__ = [
     "ClaimStatus",
     "Consumption",
     "ConsumptionStatus",
+    "Count",
+    "CounterStore",
     "Finish",
     "FinishState",
     "Grant",
@@ -74,6 +79,7 @@ __all__ = [
     "LabelStore",
     "Migration",
     "Pin",
+    "PinState",
     "PinStore",
     "PostgresStore",
     "Receipt",

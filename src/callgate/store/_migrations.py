@@ -149,10 +149,59 @@ _V3 = (
         PRIMARY KEY (run_id, label))""",
 )
 
+_PIN_COLUMNS = (
+    "source, tool_name, state, fingerprint, pinned, observed_fingerprint, observed, reasons,"
+    " details, findings, tool_version, pinned_by, pinned_at, decided_by, updated_at, version"
+)
+
+# A pin holds the whole review of a tool (state, the approved and the observed contract,
+# reasons, findings, who decided), so one table says whether a tool may be offered and why
+# not; `fingerprint` is NULL while nothing was ever approved. SQLite cannot drop a NOT NULL,
+# so the table is rebuilt. The reviews the gateway kept in `callgate_runs` before are
+# dropped: each tool is assessed again from its pin on the next listing (fail closed: a
+# tool whose approved fingerprint differs stays quarantined).
+# Counters: per-principal rate limits and call budgets, one row per limit and window,
+# taken by one atomic upsert, so every gateway process on the database counts together.
+_V4 = (
+    f"""CREATE TABLE callgate_pins_v4 (
+        source TEXT NOT NULL,
+        tool_name TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pinned', 'new', 'changed', 'rejected')),
+        fingerprint TEXT,
+        pinned TEXT,
+        observed_fingerprint TEXT,
+        observed TEXT,
+        reasons TEXT NOT NULL,
+        details TEXT NOT NULL,
+        findings TEXT NOT NULL,
+        tool_version TEXT,
+        pinned_by TEXT,
+        pinned_at {_TIME},
+        decided_by TEXT,
+        updated_at {_TIME} NOT NULL,
+        version BIGINT NOT NULL,
+        PRIMARY KEY (source, tool_name))""",
+    f"INSERT INTO callgate_pins_v4 ({_PIN_COLUMNS})"
+    " SELECT source, tool_name, 'pinned', fingerprint, NULL, NULL, NULL, '[]', '[]', '[]',"
+    " tool_version, pinned_by, pinned_at, pinned_by, pinned_at, 1 FROM callgate_pins",
+    "DROP TABLE callgate_pins",
+    "ALTER TABLE callgate_pins_v4 RENAME TO callgate_pins",
+    "DELETE FROM callgate_runs WHERE status = 'pin-review'"
+    " AND substr(run_id, 1, 13) = 'callgate-pin/'",
+    f"""CREATE TABLE callgate_counters (
+        key TEXT NOT NULL,
+        slot BIGINT NOT NULL,
+        used BIGINT NOT NULL,
+        expires_at {_TIME} NOT NULL,
+        PRIMARY KEY (key, slot))""",
+    "CREATE INDEX callgate_counters_expiry ON callgate_counters (expires_at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="initial tables", statements=_V1),
     Migration(version=2, name="approvals by request hash", statements=_V2),
     Migration(version=3, name="receipt chain version 2 and run labels", statements=_V3),
+    Migration(version=4, name="pin reviews and counters", statements=_V4),
 )
 
 _BOOKKEEPING = f"""CREATE TABLE IF NOT EXISTS callgate_migrations (

@@ -22,6 +22,7 @@ from callgate.store._records import (
     Claim,
     ClaimRequest,
     Consumption,
+    Count,
     Grant,
     IdempotencyRecord,
     Pin,
@@ -32,6 +33,7 @@ from callgate.store._records import (
 
 __all__ = [
     "ApprovalStore",
+    "CounterStore",
     "IdempotencyStore",
     "LabelStore",
     "PinStore",
@@ -160,15 +162,42 @@ class LabelStore(Protocol):
         """Record labels (label -> source); a label already recorded keeps its source."""
         ...
 
+    def forget_idle(self, prefix: str, idle_since: float) -> list[str]:
+        """End the runs under `prefix` that did nothing since `idle_since` (no receipt, no
+        label): drop their labels and run grants; return the runs ended."""
+        ...
+
 
 class PinStore(Protocol):
-    """Pinned tool fingerprints per source."""
+    """Pinned tool fingerprints per source, with the review of a tool that is held back."""
 
-    def upsert(self, pin: Pin) -> Pin: ...
+    def upsert(self, pin: Pin) -> Pin:
+        """Pin `pin.fingerprint` (state `pinned`), whatever was recorded before."""
+        ...
+
+    def save(self, pin: Pin, *, expected_version: int | None) -> Pin:
+        """Create (`expected_version=None`) or replace the version you read, whole;
+        `StoreConflict` when someone wrote in between."""
+        ...
 
     def get(self, source: str, tool_name: str) -> Pin | None: ...
 
     def list(self, source: str | None = None) -> list[Pin]: ...
+
+
+class CounterStore(Protocol):
+    """Counters of rate limits and call budgets: fixed windows, shared by every process."""
+
+    def take(self, counts: Sequence[Count]) -> int | None:
+        """One unit from each counter, all or none: None when all had room, else the index
+        of the first that was full (then nothing was taken)."""
+        ...
+
+    def used(self, key: str, slot: int) -> int: ...
+
+    def purge(self, before: float | None = None) -> int:
+        """Drop counters that expired before `before` (default: now)."""
+        ...
 
 
 class Store(Protocol):
@@ -191,6 +220,9 @@ class Store(Protocol):
 
     @property
     def labels(self) -> LabelStore: ...
+
+    @property
+    def counters(self) -> CounterStore: ...
 
     def claim(self, requests: Sequence[ClaimRequest]) -> list[Claim | StoreError]:
         """Claim each request's key for its owner, or report what holds it (see

@@ -21,12 +21,14 @@ __all__ = [
     "ClaimStatus",
     "Consumption",
     "ConsumptionStatus",
+    "Count",
     "Finish",
     "FinishState",
     "Grant",
     "IdempotencyRecord",
     "IdempotencyState",
     "Pin",
+    "PinState",
     "RunRecord",
     "Settle",
     "Settled",
@@ -36,6 +38,7 @@ IdempotencyState = Literal["started", "completed", "failed", "unknown"]
 ClaimStatus = Literal["claimed", "replay", "in_progress", "unknown", "mismatch"]
 FinishState = Literal["completed", "failed", "unknown"]
 ApprovalState = Literal["pending", "approved", "denied", "expired", "used"]
+PinState = Literal["pinned", "new", "changed", "rejected"]
 ConsumptionStatus = Literal[
     "consumed", "not_found", "pending", "denied", "expired", "used", "mismatch"
 ]
@@ -173,6 +176,18 @@ class Consumption:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Count:
+    """One unit to take from a counter (`CounterStore.take`): counter `key` in its window
+    `slot` holds at most `limit` units, and may be purged after `expires_at`."""
+
+    key: str
+    slot: int
+    """The window's number (e.g. Unix time // window length); a new slot starts at zero."""
+    limit: int
+    expires_at: float
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Grant:
     """A tool allowed for the rest of one run by an approver."""
 
@@ -201,13 +216,41 @@ class RunRecord:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Pin:
-    """The fingerprint a tool from one source is pinned to; a different one is a changed tool."""
+    """A tool from one source: the fingerprint it is pinned to and, while a sighting differs
+    from it, what was seen instead and why it is held back. A tool is offered only in state
+    `pinned` with the fingerprint seen now."""
 
     source: str
-    """Where the tool comes from: `local`, an upstream MCP server name, a catalog file."""
+    """Where the tool comes from: `local`, `mcp:SERVER` for an upstream server, a catalog."""
     tool_name: str
-    fingerprint: str
+    fingerprint: str | None
+    """The approved fingerprint; None while nothing was ever approved."""
+    state: PinState = "pinned"
+    """`pinned`: the approved contract is the one seen. `new`: first seen and held (a scan
+    finding); `changed`: seen with another fingerprint; `rejected`: a person said no to
+    `observed` (a later change is assessed again)."""
+    pinned: Any = None
+    """The approved contract (a JSON value the pinning code defines), to show a diff."""
+    observed_fingerprint: str | None = None
+    observed: Any = None
+    """The contract seen last while it differs from the approved one."""
+    reasons: tuple[str, ...] = ()
+    """Why it is held back (empty when pinned)."""
+    details: tuple[str, ...] = ()
+    """Readable lines of the change: text added, schema changes, annotation flips."""
+    findings: tuple[Any, ...] = ()
+    """Scan findings on the observed contract (JSON values)."""
     tool_version: str | None = None
     pinned_by: str | None = None
-    pinned_at: float = 0.0
-    """Set by the store on `upsert`."""
+    pinned_at: float | None = None
+    """When `fingerprint` was approved (set by the store on `upsert`)."""
+    decided_by: str | None = None
+    """Who made the last decision (a person, or `first-sight`, `settings`, ...)."""
+    updated_at: float = 0.0
+    version: int = 0
+    """Increases by one with every write; `PinStore.save` names the version it read."""
+
+    @property
+    def held(self) -> bool:
+        """Held back: not offered until a person decides (or the tool changes back)."""
+        return self.state != "pinned"

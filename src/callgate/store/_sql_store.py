@@ -8,6 +8,7 @@ from types import TracebackType
 from typing import Self
 
 from callgate.store._approvals import SQLApprovals
+from callgate.store._counters import SQLCounters
 from callgate.store._db import Clock, Database
 from callgate.store._errors import StoreError
 from callgate.store._idempotency import SQLIdempotency
@@ -38,6 +39,7 @@ class SQLStore:
         self._labels = SQLLabels(db, clock)
         self._runs = SQLRuns(db, clock)
         self._pins = SQLPins(db, clock)
+        self._counters = SQLCounters(db, clock)
 
     @property
     def idempotency(self) -> SQLIdempotency:
@@ -62,6 +64,10 @@ class SQLStore:
     @property
     def pins(self) -> SQLPins:
         return self._pins
+
+    @property
+    def counters(self) -> SQLCounters:
+        return self._counters
 
     def claim(self, requests: Sequence[ClaimRequest]) -> list[Claim | StoreError]:
         """Claim each key (see `SQLIdempotency.claim_each`); the database decides every
