@@ -18,11 +18,13 @@ rule was changed for it.
 
 A fourth pair of sets (`poisoned_unseen.jsonl`, `benign_hard_unseen.jsonl`, authored in
 `scan_sets_unseen.py`) was written before the multilingual rule work, in nine languages and
-the families a phrase list misses, and is never tuned on.
+the families a phrase list misses, and is never tuned on. The sets that work was tuned on
+(`poisoned_dev.jsonl`, `benign_hard_dev.jsonl`, from `scan_sets_dev.py`) were written after
+them, in the same families with other wordings.
 
 Run: python benchmarks/build_poisoned_set.py
-(writes benchmarks/data/poisoned_tools.jsonl, poisoned_fresh.jsonl, poisoned_unseen.jsonl
-and benign_hard_unseen.jsonl)
+(writes benchmarks/data/poisoned_tools.jsonl, poisoned_fresh.jsonl, and the unseen and dev
+pairs of poisoned and hard-benign sets)
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import scan_sets_dev
 import scan_sets_unseen
 
 OUT = Path(__file__).parent / "data" / "poisoned_tools.jsonl"
@@ -835,6 +838,8 @@ def main() -> None:
     for name, rows in (
         ("poisoned_unseen.jsonl", scan_sets_unseen.poisoned_records()),
         ("benign_hard_unseen.jsonl", scan_sets_unseen.benign_records()),
+        ("poisoned_dev.jsonl", scan_sets_dev.poisoned_records()),
+        ("benign_hard_dev.jsonl", scan_sets_dev.benign_records()),
     ):
         count = _write(data / name, rows)
         print(f"{count} declarations -> {data / name}")
