@@ -74,6 +74,8 @@ class _Multi:
     concept: str
     rest: tuple[tuple[str, bool, int], ...]
     """(word, is prefix, words allowed before it) for each word after the first."""
+    needs: frozenset[str]
+    """The words of `rest` written out whole: a text without one of them cannot match."""
 
 
 @dataclass(slots=True)
@@ -117,7 +119,8 @@ def _compile(kind: ViewKind, languages: Iterable[str]) -> _Table:
                 (first, prefix, _), rest = words[0], words[1:]
                 table.longest = max(table.longest, len(first))
                 if rest:
-                    table.multi[(first, prefix)].append(_Multi(concept, tuple(rest)))
+                    needs = frozenset(w for w, is_prefix, _ in rest if not is_prefix)
+                    table.multi[(first, prefix)].append(_Multi(concept, tuple(rest), needs))
                 elif prefix and len(first) >= _MIN_STEM:
                     table.prefix[first].add(concept)
                 else:
@@ -178,6 +181,7 @@ def _matches(word: str, stem: str, prefix: bool) -> bool:
 
 # --- tagging ----------------------------------------------------------------------------------
 
+_LONGEST_WORD = 64
 _Token = tuple[str, int, int]
 """(word, start, end) in a view's text."""
 
@@ -192,12 +196,15 @@ def _tokens(text: str) -> list[_Token]:
 
 def _tag_view(v: View, original: str, russian: bool) -> Iterator[Tag]:
     tokens = _tokens(v.text)
+    words = {t[0] for t in tokens}
     skip = _foreign_tokens(tokens, v, original, russian)
     cjk = not russian and _HAS_CJK.search(v.text) is not None
     for i, (word, start, end) in enumerate(tokens):
         if cjk and _HAS_CJK.search(word):
             yield from _tag_cjk(word, start, v, original)
             continue
+        if len(word) > _LONGEST_WORD:
+            continue  # no word of the lexicon, nor a compound of them, is that long
         single, multi = _lookup(word, russian)
         if not (single or multi) or i in skip:
             continue
@@ -207,6 +214,8 @@ def _tag_view(v: View, original: str, russian: bool) -> Iterator[Tag]:
         for concept in single:
             yield Tag(concept, *span)
         for entry in multi:
+            if not entry.needs <= words:
+                continue
             last = _follow(tokens, i, entry)
             if last is not None:
                 yield Tag(entry.concept, *v.source_span(start, tokens[last][2]))
@@ -340,7 +349,12 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 # Each pattern runs only on texts holding its marker.
-_MARKERS = {"URL": ":", "EMAIL": "@", "ENVSECRET": "$%_", "PAYEE": "0123456789"}
+_MARKERS = {
+    "URL": re.compile(":"),
+    "EMAIL": re.compile("@"),
+    "ENVSECRET": re.compile("[$%_]"),
+    "PAYEE": re.compile(r"\d{4}|0x|bc1"),
+}
 
 
 @lru_cache(maxsize=1 << 15)
@@ -348,7 +362,7 @@ def tag_text(text: str) -> Tagged:
     """The concepts of `text`, grouped by sentence."""
     tags: set[Tag] = set(_tag_view(view(text, "latin"), text, False))
     for concept, pattern in _PATTERNS:
-        if any(c in text for c in _MARKERS[concept]):
+        if _MARKERS[concept].search(text):
             tags.update(Tag(concept, *m.span()) for m in pattern.finditer(text))
     if "-" in text:
         tags.update(_tag_hyphenated(text))
@@ -410,15 +424,32 @@ def _misread(text: str, tag: Tag) -> bool:
 _CLAUSE_END = re.compile(r"[.!?](?=\s+[^a-z\s]|\s*$)|[\n。！？]")
 
 
+_WINDOW = 300
+"""A sentence longer than two of these is read in windows of that size, each overlapping the
+next by half: no rule reaches that far, and a text without full stops (a log, a dump) would
+otherwise be one sentence whose every pair of words is weighed."""
+
+
 def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
     bounds = [0] + [m.end() for m in _CLAUSE_END.finditer(text)] + [len(text)]
     by_clause: dict[int, list[Tag]] = defaultdict(list)
-    for t in sorted(tags, key=lambda t: (t.start, t.end, t.concept)):
+    ordered = sorted(tags, key=lambda t: (t.start, t.end, t.concept))
+    for t in ordered:
         by_clause[bisect.bisect_right(bounds, t.start) - 1].append(t)
-    return tuple(
-        Clause(start=bounds[i], end=bounds[i + 1], tags=tuple(found))
-        for i, found in sorted(by_clause.items())
-    )
+    out: list[Clause] = []
+    for i, found in sorted(by_clause.items()):
+        start, end = bounds[i], bounds[i + 1]
+        if end - start <= 2 * _WINDOW:
+            out.append(Clause(start=start, end=end, tags=tuple(found)))
+            continue
+        starts = [t.start for t in found]
+        for at in range(start, end - _WINDOW, _WINDOW):
+            stop = min(at + 2 * _WINDOW, end)
+            first, last = bisect.bisect_left(starts, at), bisect.bisect_left(starts, stop)
+            inside = tuple(t for t in found[first:last] if t.end <= stop)
+            if inside:
+                out.append(Clause(start=at, end=stop, tags=inside))
+    return tuple(out)
 
 
 _QUOTE = re.compile(

@@ -41,7 +41,7 @@ from callgate.lint._scan_suppress import check_self_suppression
 from callgate.lint._scan_unicode import check_hidden_unicode, check_mixed_script
 from callgate.lint._text import is_hidden
 from callgate.lint._unreadable import unreadable_findings
-from callgate.lint._walk import iter_strings
+from callgate.lint._walk import iter_strings, unreadable
 
 __all__ = ["scan", "scan_result", "scan_text"]
 
@@ -138,9 +138,21 @@ def scan_result(content: Any, *, tool: str = "") -> tuple[Finding, ...]:
 
     `content` is the result text, or its JSON value (`structuredContent`): every key and
     string is read, and each finding's pointer says where. `tool` names the tool that
-    returned it, for the findings' locations. At most about 1 ms per 1,000 characters.
+    returned it, for the findings' locations. A part that cannot be read (not JSON, nested
+    deeper than 256 levels, beyond 100,000 values) is a high S017 finding: what the screen
+    did not read it cannot clear. Cost grows with the text's length, about 1.5 ms per 1,000
+    characters (`benchmarks/scan_benchmark.py`).
     """
-    findings: list[Finding] = []
+    findings = [
+        Finding(
+            rule="S017",
+            severity=Severity.HIGH,
+            message=f"cannot be read: {reason}",
+            location=Location(tool=tool, pointer=pointer),
+            hint="Return plain JSON or text; the part was not screened.",
+        )
+        for pointer, reason in unreadable(content)
+    ]
     for pointer, text in _result_strings(content):
         for hit in _hits(text, "result", _RESULT_CHECKS):
             location = Location(tool=tool, pointer=pointer)

@@ -96,7 +96,15 @@ class _Probe:
     def __init__(self, clause: Clause, tagged: Tagged) -> None:
         self.tags = clause.tags
         self.kinds = frozenset(t.concept for t in clause.tags)
-        self.voice = {t: tagged.quote_of(t.start, t.end) for t in clause.tags}
+        self.tagged = tagged
+        self._voice: dict[Tag, int] | None = None
+
+    @property
+    def voice(self) -> dict[Tag, int]:
+        """Each tag's quotation (-1 outside any), worked out once a chain needs it."""
+        if self._voice is None:
+            self._voice = {t: self.tagged.quote_of(t.start, t.end) for t in self.tags}
+        return self._voice
 
     def has(self, *concepts: str) -> bool:
         return not self.kinds.isdisjoint(concepts)
@@ -412,6 +420,46 @@ _TABLE: tuple[_Rule, ...] = (
 _RAISED = frozenset({"enum", "const", "title", "default", "examples", "property", "name"})
 
 
+class _Needs(_Probe):
+    """A probe with no concepts that records what each chain asks for: a rule can match
+    only a clause holding one concept of every part of one of its chains."""
+
+    def __init__(self) -> None:
+        self.kinds = frozenset()
+        self.asked: list[tuple[frozenset[str], ...]] = []
+
+    def chain(self, first: _Concepts, *steps: tuple[_Concepts, int]) -> tuple[int, int] | None:
+        self.asked.append((frozenset(first), *(frozenset(c) for c, _ in steps)))
+        return None
+
+
+def _needs(rule: _Rule) -> tuple[tuple[frozenset[str], ...], ...]:
+    probe = _Needs()
+    rule.test(probe)
+    return tuple(probe.asked)
+
+
+_NEEDS = tuple(_needs(rule) for rule in _TABLE)
+_BY_ANCHOR: dict[str, frozenset[int]] = {
+    concept: frozenset(
+        i for i, chains in enumerate(_NEEDS) if any(concept in chain[0] for chain in chains)
+    )
+    for concept in {c for chains in _NEEDS for chain in chains for c in chain[0]}
+}
+
+
+def _candidates(kinds: frozenset[str]) -> list[int]:
+    """The rules, in table order, one of whose chains this clause could complete."""
+    anchored: set[int] = set()
+    for kind in kinds:
+        anchored |= _BY_ANCHOR.get(kind, frozenset())
+    return [
+        i
+        for i in sorted(anchored)
+        if any(all(not kinds.isdisjoint(part) for part in chain) for chain in _NEEDS[i])
+    ]
+
+
 def check_directives(site: TextSite) -> Iterator[ScanHit]:
     """One hit per rule: the strongest directive of that rule, at its first place."""
     tagged = tag_text(site.text)
@@ -420,7 +468,8 @@ def check_directives(site: TextSite) -> Iterator[ScanHit]:
         if len(clause.tags) < 2 and not clause.has("PACT"):
             continue  # every rule but one needs two concepts to meet
         probe = _Probe(clause, tagged)
-        for entry in _TABLE:
+        for i in _candidates(probe.kinds):
+            entry = _TABLE[i]
             current = best.get(entry.rule)
             if current is not None and current.severity >= entry.severity:
                 continue

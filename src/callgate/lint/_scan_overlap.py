@@ -108,12 +108,13 @@ def _group(members: list[ToolEntry]) -> Iterator[Finding]:
     for entry in members:
         tokens = frozenset(name_tokens(entry.name))
         by_tokens.setdefault(tokens, entry)
-    for entry in members:
-        text = _normal(entry.description)
+    texts = [(_normal(e.description), e) for e in members]
+    longer = [(t, e) for t, e in texts if len(t.split()) >= 3]
+    for text, entry in texts:
         copied = by_text.get(text) if len(text.split()) >= 2 else None
         claims = _claims(entry)
         if copied is None and claims:
-            copied = _prefix_copy(entry, members)
+            copied = _prefix_copy(entry, text, longer)
         boosted = _boosted(entry, by_tokens)
         if len(text.split()) >= 2:
             by_text.setdefault(text, entry)
@@ -128,12 +129,13 @@ def _normal(text: str) -> str:
     return _TEXT.sub(" ", text.casefold()).strip()
 
 
-def _prefix_copy(entry: ToolEntry, members: list[ToolEntry]) -> ToolEntry | None:
-    """A sibling whose whole description this one begins with, then adds claims to."""
-    own = _normal(entry.description)
-    for other in members:
-        theirs = _normal(other.description)
-        if other is not entry and len(theirs.split()) >= 3 and own.startswith(theirs + " "):
+def _prefix_copy(
+    entry: ToolEntry, own: str, others: list[tuple[str, ToolEntry]]
+) -> ToolEntry | None:
+    """A sibling whose whole description (of three words or more) this one begins with,
+    then adds claims to."""
+    for theirs, other in others:
+        if other is not entry and own.startswith(theirs + " "):
             return other
     return None
 
