@@ -395,11 +395,41 @@ _AGENT = re.compile(
 )
 _STATED = re.compile(r"\b(?:is|are|was|were|gets|get|got|being)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
 _NOT_SECRET = re.compile(r"[\s-]*(?:value|pair|word|stroke|board|press|frame|name|path)", re.I)
-_READING: dict[str, tuple[re.Pattern[str], bool]] = {
-    "USER": (_AGENT, False),
-    "USERS": (_AGENT, False),
-    "DROP": (_STATED, False),
-    "SECRET": (_NOT_SECRET, True),
+# "replace `x` with the actual value": a placeholder to fill in, not a text taking precedence
+_PLACEHOLDER = re.compile(
+    r"[^.\n]{0,60}?\bwith\s+(?:the\s+|your\s+)?(?:actual|own|real|correct|desired|appropriate)",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """A concept's word that, with `pattern` just before (or after) it, means otherwise."""
+
+    pattern: re.Pattern[str]
+    after: bool = False
+    words: frozenset[str] = frozenset()
+    """The written words it applies to (all when empty); `*` stands for any ending or start."""
+
+    def applies(self, written: str) -> bool:
+        word = written.lower()
+        return not self.words or any(_like(word, w) for w in self.words)
+
+
+def _like(word: str, form: str) -> bool:
+    if form.endswith("*"):
+        return word.startswith(form[:-1])
+    if form.startswith("*"):
+        return word.endswith(form[1:])
+    return word == form
+
+
+_READING: dict[str, _Reading] = {
+    "USER": _Reading(_AGENT),
+    "USERS": _Reading(_AGENT),
+    "DROP": _Reading(_STATED, words=frozenset({"*ed"})),
+    "SECRET": _Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),
+    "PRIORITY": _Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),
 }
 
 
@@ -409,16 +439,12 @@ def _read(text: str, tags: set[Tag]) -> set[Tag]:
 
 def _misread(text: str, tag: Tag) -> bool:
     reading = _READING.get(tag.concept)
-    if reading is None:
+    written = text[tag.start : tag.end]
+    if reading is None or not reading.applies(written):
         return False
-    pattern, after = reading
-    if after:
-        return text[tag.start : tag.end].lower() in ("key", "keys") and bool(
-            pattern.match(text, tag.end)
-        )
-    if tag.concept == "DROP" and not text[tag.start : tag.end].lower().endswith("ed"):
-        return False
-    return pattern.search(text, max(0, tag.start - 30), tag.start) is not None
+    if reading.after:
+        return reading.pattern.match(text, tag.end) is not None
+    return reading.pattern.search(text, max(0, tag.start - 30), tag.start) is not None
 
 
 _CLAUSE_END = re.compile(r"[.!?](?=\s+[^a-z\s]|\s*$)|[\n。！？]")

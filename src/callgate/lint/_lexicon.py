@@ -110,10 +110,13 @@ LEXICON: Mapping[str, Mapping[str, str]] = {
         "before|so ~1 far|until ~1 now|up ~1 to ~1 now|existing",
         "de": "vorherig*|bisherig*|fruher*|vorangegangen*|obig*|ursprunglich*|vorher|zuvor|"
         "bis ~1 jetzt|bislang",
-        "es": "anterior*|previa*|previo*|hasta ~1 ahora|antes|original*|inicial*",
-        "fr": "precedent*|anterieur*|jusqu ~1 ici|avant|initial*|ci ~1 dessus|origin*",
-        "pt": "anterior*|previ*|ate ~1 agora|antes|original|originais|inicia*",
-        "it": "precedent*|finora|prima|original*|inizial*",
+        "es": "anterior*|previa*|previo*|hasta ~1 ahora|antes|original*|inicial|iniciales|"
+        "inicialmente",
+        "fr": "precedent*|anterieur*|jusqu ~1 ici|avant|initiale|initiales|initiaux|initialement|"
+        "ci ~1 dessus|origin*",
+        "pt": "anterior*|previ*|ate ~1 agora|antes|original|originais|inicial|iniciais|"
+        "inicialmente",
+        "it": "precedent*|finora|prima|original*|iniziale|iniziali|inizialmente",
         "ru": "предыдущ*|прежн*|ранее|раньше|прошл*|исходн*|до ~1 этого|первоначальн*",
         "cjk": "之前|以前|先前|此前|上述|原来|原有|早先|原先|これまで|以前の|従来|元の|前の",
     },
@@ -407,7 +410,9 @@ LEXICON: Mapping[str, Mapping[str, str]] = {
         "fur ~1 dich ~1 behalt*|behalte ~3 fur ~1 dich|kein ~1 wort|schweig*",
         "es": "ocult*|escond*|calla*|en ~1 secreto|manten* ~3 secreto|guarda ~2 silencio|"
         "guarda* ~3 para ~1 ti|ni ~1 una ~1 palabra",
-        "fr": "cach*|dissimul*|tais|taire|garde* ~3 secret|en ~1 secret|garde* ~3 pour ~1 toi|"
+        "fr": "cachez|cacher|cachons|cachee*|cache ~1 le|cache ~1 la|cache ~1 les|cache ~1 cette|"
+        "cache ~1 ce|cache ~1 ceci|cache ~1 lui|cache ~1 leur|ne ~2 cache|dissimul*|tais|taire|"
+        "garde* ~3 secret|en ~1 secret|garde* ~3 pour ~1 toi|"
         "pas ~1 un ~1 mot|motus",
         "pt": "escond*|ocult*|em ~1 segredo|mantenha ~3 segredo|sigilo|cale|guarde ~3 para ~1 si|"
         "nem ~1 uma ~1 palavra",
