@@ -190,7 +190,7 @@ def _corpora(data: Path) -> dict[str, Any]:
 def _text_cost(data: Path) -> dict[str, Any]:
     """CPU per 1,000 characters of untrusted text, each text read once (a cold cache, as for
     tool results, which rarely repeat): `scan_text`, which both revisions have, and
-    `scan_result` where it exists."""
+    `scan_result` where it exists; and how many of these benign texts get a high finding."""
     import callgate.lint as lint
 
     texts = untrusted_texts(data)
@@ -202,10 +202,14 @@ def _text_cost(data: Path) -> dict[str, Any]:
     for name, function in functions.items():
         # a text is scanned once per process: suffix each so no cache serves a second reading
         started = time.process_time()
-        flagged = sum(bool(function(f"{t}\n[{name}]")) for t in texts)
+        flagged = sum(_worst(function(f"{t}\n[{name}]")) >= 3 for t in texts)
         seconds = time.process_time() - started
         out[name] = {"ms_per_1000_chars": round(seconds * 1e6 / chars, 4), "flagged": flagged}
     return out
+
+
+def _worst(found: Any) -> int:
+    return max((int(f.severity) for f in found), default=0)
 
 
 def run_child(source: Path | None, data: Path) -> dict[str, Any]:
@@ -411,7 +415,7 @@ def _cost_lines(table: dict[str, Any], cli: dict[str, Any], names: dict[str, str
         f"({cost['chars']:,} characters), each read once. CPU per 1,000 characters "
         "(target for `scan_result`: at most 1 ms):",
         "",
-        "| method | function | ms per 1,000 characters | texts flagged |",
+        "| method | function | ms per 1,000 characters | texts with a high finding |",
         "|---|---|---|---|",
     ]
     for method, row in table.items():

@@ -430,6 +430,7 @@ _READING: dict[str, _Reading] = {
     "DROP": _Reading(_STATED, words=frozenset({"*ed"})),
     "SECRET": _Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),
     "PRIORITY": _Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),
+    "FIRST": _Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),
 }
 
 
