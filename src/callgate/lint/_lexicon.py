@@ -28,8 +28,8 @@ The concepts, by the part they play:
   REQUEST, PURPOSE, IF;
 - data: MOVE (send, pass, include), READ, CONVO (the conversation), RESULT (the output),
   SECRET (keys, passwords), PII, SINK (a field, a parameter), ALL, ALSO;
-- choices: CONSENT (confirmation), APPROVE, SKIP, NOW (from now on), REGARDLESS, CHOICE
-  (the user picks), SET, CHANGE;
+- choices: CONSENT (confirmation), APPROVE, SKIP, NOW (from now on), REGARDLESS, UNLESS
+  (the user may still choose), CHOICE (the user picks), SET, CHANGE;
 - framing: MENTION (for example, detects, the message reads).
 """
 
@@ -806,6 +806,16 @@ LEXICON: Mapping[str, Mapping[str, str]] = {
         "ru": "чтобы|для|иначе",
         "cjk": "获取|查到|确认|查询|以便|取得|確認|調べ|ために",
     },
+    "UNLESS": {
+        "en": "unless|except ~1 when|except ~1 if",
+        "de": "es ~1 sei ~1 denn|ausser ~1 wenn|sofern ~2 nicht",
+        "es": "a ~1 menos ~1 que|salvo ~1 que|salvo ~1 si|excepto ~1 si",
+        "fr": "sauf ~1 si|a ~1 moins ~1 que|sauf ~1 quand",
+        "pt": "a ~1 menos ~1 que|salvo ~1 se|exceto ~1 se",
+        "it": "a ~1 meno ~1 che|salvo ~1 che|tranne ~1 se",
+        "ru": "если ~1 только ~1 не|кроме ~1 случаев|если ~2 не ~1 укажет",
+        "cjk": "除非|でない限り|指定しない限り",
+    },
     "IF": {
         "en": "if|in ~1 case|unless|should ~1 the ~1 user|when ~1 the ~1 user|once ~1 the ~1 user",
         "de": "wenn|falls|sofern",
@@ -1025,17 +1035,22 @@ LEXICON: Mapping[str, Mapping[str, str]] = {
         "phrase*|pattern*|attempt*|detect*|flag*|classif*|attack*|injection*|jailbreak*|"
         "payload*|reads|message ~1 reads|message ~1 text|text ~1 reads|template*|sms|"
         "notification ~1 text|wording|quote*|quoted|literal*|string*|says|containing|"
-        "suspicious|malicious|test*|scan*|guardrail*|red ~1 team*|security|risky",
+        "suspicious|malicious|test*|scan*|guardrail*|red ~1 team*|security|risky|phishing|"
+        "signs|indicators|red ~1 flags|typical|typically",
         "de": "z ~0 b|zum ~1 beispiel|beispiel*|etwa|erkenn*|nachrichtentext|text|angriff*|"
-        "muster|prompt ~1 injection|injektion",
+        "muster|prompt ~1 injection|injektion|anzeichen|typisch*|merkmal*|phishing",
         "es": "p ~0 ej|por ~1 ejemplo|ejemplo*|como|detect*|mensaje|sms|texto|ataque*|"
-        "frase*|inyeccion|sospechos*",
+        "frase*|inyeccion|sospechos*|senales|indicios|tipic*|phishing",
         "fr": "par ~1 exemple|exemple*|comme|detect*|message|texte|attaque*|injection*|"
-        "formule*|sms",
-        "pt": "por ~1 exemplo|exemplo*|como|detect*|mensagem|texto|ataque*|injec*|sms",
-        "it": "ad ~1 esempio|per ~1 esempio|esempio|come|rilev*|messaggio|testo|attacc*|sms",
-        "ru": "например|пример*|обнаруж*|сообщени*|текст*|атак*|инъекц*|смс|шаблон*",
-        "cjk": "例如|比如|检测|短信|内容为|攻击|注入|例えば|検出|通知文|攻撃|文言",
+        "formule*|sms|signes|indices|typique*|phishing",
+        "pt": "por ~1 exemplo|exemplo*|como|detect*|mensagem|texto|ataque*|injec*|sms|sinais|"
+        "indicios|tipic*|phishing",
+        "it": "ad ~1 esempio|per ~1 esempio|esempio|come|rilev*|messaggio|testo|attacc*|sms|"
+        "segnali|indizi|tipic*|phishing",
+        "ru": "например|пример*|обнаруж*|сообщени*|текст*|атак*|инъекц*|смс|шаблон*|признак*|"
+        "типичн*|фишинг*",
+        "cjk": "例如|比如|检测|短信|内容为|攻击|注入|例えば|検出|通知文|攻撃|文言|迹象|典型|兆候|"
+        "典型的|フィッシング|钓鱼",
     },
     "NONEED": {
         "en": "no ~1 need|needn ~0 t|unnecessary|no ~1 reason|not ~1 necessary|does ~1 not ~1 need|"

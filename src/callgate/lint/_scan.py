@@ -42,6 +42,7 @@ from callgate.lint._scan_unicode import check_hidden_unicode, check_mixed_script
 from callgate.lint._text import is_hidden
 from callgate.lint._unreadable import unreadable_findings
 from callgate.lint._walk import iter_strings, unreadable
+from callgate.lint._words import name_tokens
 
 __all__ = ["scan", "scan_result", "scan_text"]
 
@@ -191,7 +192,27 @@ def _entry_hits(entry: ToolEntry, site: TextSite) -> Iterator[ScanHit]:
             hit = replace(
                 hit, severity=Severity.LOW, message=f"{hit.message}, which the tool is named for"
             )
+        elif (
+            hit.rule in ("S002", "S005")
+            and hit.severity >= Severity.HIGH
+            and site.field == "description"
+            and _field_for(named[1], site.text[hit.start : hit.end])
+        ):
+            hit = replace(
+                hit, severity=Severity.MEDIUM, message=f"{hit.message}, in the field named for it"
+            )
         yield hit
+
+
+# What a parameter may be named for and still be asked to carry: `system_prompt` of a tool
+# that calls a model, `api_key` of a client. Medium, not low: a field so named can be an
+# exfiltration channel too.
+_CARRIED = frozenset({"prompt", "instruction", "instructions", "key", "token", "password"})
+
+
+def _field_for(prop: str, span: str) -> bool:
+    words = set(name_tokens(prop)) & _CARRIED
+    return bool(words) and any(w in span.lower() for w in words)
 
 
 # Catalogs repeat their strings (parameter names, stock descriptions): each distinct string

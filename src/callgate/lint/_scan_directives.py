@@ -336,6 +336,8 @@ def _style(p: _Probe) -> Span:
 
 
 def _regardless(p: _Probe) -> Span:
+    if p.has("UNLESS"):
+        return None  # "all airlines regardless of alliance unless the user names one"
     return p.chain(("EVENIF",), (("USER", "USERS"), 40), (_DIRECTED, 80))
 
 
