@@ -160,7 +160,8 @@ def own_purpose(tool: str, path: str) -> bool:
     return bool(parts & named) or any(p in tool.lower() for p in parts if len(p) >= 4)
 
 
-_SECRET_NEEDLES = ("AKIA", "gh", "xox", "sk_live_", "AIza", "sk-", "-----BEGIN", "eyJ")
+_SECRET_NEEDLES = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-", "-----BEGIN", "eyJ")
+_SECRET_NEEDLES += ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")
 
 
 def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
