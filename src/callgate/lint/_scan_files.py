@@ -160,8 +160,8 @@ def own_purpose(tool: str, path: str) -> bool:
     return bool(parts & named) or any(p in tool.lower() for p in parts if len(p) >= 4)
 
 
-_SECRET_NEEDLES = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-", "-----BEGIN", "eyJ")
-_SECRET_NEEDLES += ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")
+_SECRET_NEEDLES: tuple[str, ...] = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-")
+_SECRET_NEEDLES += ("-----BEGIN", "eyJ", "ghp_", "gho_", "ghu_", "ghs_", "ghr_")
 
 
 def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
