@@ -33,13 +33,14 @@ import re
 import resource
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from _data import source_at
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -353,23 +354,6 @@ def run_child(
     return result
 
 
-def baseline_source(rev: str, into: Path) -> Path | None:
-    """The package as it was at `rev`, unpacked into `into`; None without git history."""
-    try:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", rev, "src/callgate"],
-            capture_output=True,
-            check=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    tar = into / "baseline.tar"
-    tar.write_bytes(archive)
-    with tarfile.open(tar) as handle:
-        handle.extractall(into / "baseline", filter="data")
-    return into / "baseline" / "src"
-
-
 def against_baseline(old: Path, timeout: float) -> dict[str, Any]:
     """Lint of each real corpus by both implementations: the findings must agree."""
     out: dict[str, Any] = {}
@@ -504,7 +488,7 @@ def main() -> None:
             flush=True,
         )
     with tempfile.TemporaryDirectory() as work:
-        old = baseline_source(args.baseline_rev, Path(work))
+        old = source_at(args.baseline_rev, Path(work))
         if old is not None:
             results["corpora_against_baseline"] = against_baseline(old, args.timeout)
         results["scale"] = scale(args, data, Path(work), old)

@@ -1,45 +1,57 @@
-"""Scan benchmark: detection on the poisoned set, false positives on real benign catalogs.
+"""Scan benchmark: detection on poisoned sets, false positives on hard-benign sets and real
+catalogs, the cost per 1,000 tools and per 1,000 characters of untrusted text.
 
-Detection: each record of `benchmarks/data/poisoned_tools.jsonl` is scanned as a catalog of
-its poisoned tool plus the benign tools it targets (other server); it counts as detected
-when the poisoned tool gets a finding of medium severity or above.
+Three methods run in the same invocation, each scanner in a fresh process:
 
-False positives: the benign corpora of ../shared/data (BFCL function docs, LiveMCPBench
-servers, the Docker MCP registry tools files), scanned as they are; the rate is the share
-of tools with a high-severity finding. Every such finding is listed with a verdict.
+- `scan`: this revision;
+- `previous`: the scanner at `--baseline-rev` (the phrase-list scanner this branch started
+  from), unpacked from git history and run on the same inputs;
+- `regex`: the strongest simple method, a list of well-known injection patterns over the
+  declaration's JSON text (any match counts as a high finding).
 
-Run: python benchmarks/scan_benchmark.py [--data DIR]
-Writes benchmarks/results/scan_poisoned.json, scan_benign.json and scan_benign.md.
+Sets: the development sets the rules were written against (`poisoned_tools.jsonl`,
+`poisoned_fresh.jsonl`, `poisoned_dev.jsonl`, `benign_hard_dev.jsonl`) and the unseen pair
+written before the rule work and never tuned on (`poisoned_unseen.jsonl`,
+`benign_hard_unseen.jsonl`), reported side by side. A record is detected when its poisoned
+tool gets a finding at medium or above (and, separately, at high); a hard-benign record is
+a false positive when its tool gets a high finding. The real corpora of ../shared/data
+(BFCL, LiveMCPBench, the Docker MCP registry) count tools with a high finding; every such
+finding is listed with a verdict. The real corpora were read while the false-positive
+rules were written: they are development data for false positives, not unseen.
+
+Run: python benchmarks/scan_benchmark.py [--data DIR] [--baseline-rev REV]
+Writes benchmarks/results/scan_benchmark.json and scan_benign.md (the tables).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from callgate.lint import (
-    Finding,
-    LoadedCatalog,
-    Severity,
-    entry_from_declaration,
-    load_catalog,
-    merge_catalogs,
-    scan,
-)
+from _data import RESULTS, ROOT, source_at
 
 HERE = Path(__file__).resolve().parent
-POISONED = HERE / "data" / "poisoned_tools.jsonl"
-FRESH = HERE / "data" / "poisoned_fresh.jsonl"
-RESULTS = HERE / "results"
+BASELINE_REV = "4d09b9d"
+"""The revision this branch started from: the phrase-list scanner."""
+DEV_SETS = ("poisoned_tools", "poisoned_fresh", "poisoned_dev")
+UNSEEN_SETS = ("poisoned_unseen",)
+BENIGN_SETS = {"benign_hard_dev": "dev", "benign_hard_unseen": "unseen"}
+CORPORA = ("bfcl", "livemcpbench", "docker-mcp-registry")
+METHODS = ("scan", "previous", "regex")
 
-# Verdicts for high findings on the benign corpora, by (tool, rule). A verdict is written
-# after reading the tool; anything not listed here is reported as "unreviewed".
+# Verdicts for high findings on the real corpora, by (tool, rule), written after reading
+# the tool; anything not listed is reported as "unreviewed".
 VERDICTS: dict[tuple[str, str], str] = {
     (
         "replace_brand",
@@ -49,82 +61,124 @@ VERDICTS: dict[tuple[str, str], str] = {
     "word meant for 'the rules are null and void') in one sentence",
 }
 
+# --- the regex baseline ----------------------------------------------------------------------
+
+_REGEX = re.compile(
+    "|".join(
+        (
+            r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?"
+            r"(?:previous|prior|above|earlier|preceding)\s+(?:instructions|prompts?|rules|context)",
+            r"</?(?:system|important|instructions?|admin|assistant)\s*>",
+            r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show)\b.{0,30}\buser\b",
+            r"\b(?:you\s+are\s+now|act\s+as|pretend\s+to\s+be|new\s+instructions)\b",
+            r"\bsystem\s+prompt\b",
+            r"~/\.ssh|\bid_rsa\b|(?<![\w.])\.env\b|/etc/passwd|\.aws/credentials",
+            r"\b(?:curl|wget)\b[^|\n]{0,200}\|\s*(?:ba)?sh\b",
+            r"\b(?:bit\.ly|tinyurl\.com|ngrok|webhook\.site|requestbin|pipedream)\b",
+            r"\b(?:always|must)\s+(?:call|use|run)\s+this\s+(?:tool|function)\s+(?:first|before)",
+            r"\b(?:send|forward|post|upload)\b.{0,40}\b(?:conversation|chat\s+history|api\s+key|"
+            r"password|token|secret)s?\b",
+            r"[A-Za-z0-9+/]{40,}={0,2}",
+            "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\U000e0000-\U000e007f]",
+        )
+    ),
+    re.IGNORECASE,
+)
+
+
+def regex_flags(declaration: Any) -> bool:
+    return _REGEX.search(json.dumps(declaration, ensure_ascii=False)) is not None
+
+
+# --- inputs ----------------------------------------------------------------------------------
+
 
 def data_dir(arg: str | None) -> Path:
     configured = arg or os.environ.get("CALLGATE_DATA")
-    path = Path(configured) if configured else HERE.parent.parent / "shared" / "data"
+    path = Path(configured) if configured else ROOT.parent / "shared" / "data"
     if not path.is_dir():
         sys.exit(f"data folder not found: {path} (pass --data or set CALLGATE_DATA)")
     return path
 
 
-def poisoned_catalog(record: dict[str, Any]) -> LoadedCatalog:
-    other, own = record.get("context_server"), record.get("server")
-    entries = [
-        entry_from_declaration(d, group=other, server=other, source=record["id"])
-        for d in record["context"]
-    ]
-    entries.append(
-        entry_from_declaration(record["tool"], group=own, server=own, source=record["id"])
-    )
-    return LoadedCatalog(source=record["id"], entries=tuple(entries))
+def records(name: str) -> list[dict[str, Any]]:
+    text = (HERE / "data" / f"{name}.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def detection(records: list[dict[str, Any]]) -> dict[str, Any]:
-    rows = []
-    for record in records:
-        report = scan(poisoned_catalog(record))
-        poisoned_name = _name(record["tool"])
-        own = [f for f in report.active if f.location.tool == poisoned_name]
-        worst = max((f.severity for f in own), default=None)
-        rows.append(
-            {
-                "id": record["id"],
-                "split": record["split"],
-                "family": record["family"],
-                "variant": record["variant"],
-                "placement": record["placement"],
-                "language": record["language"],
-                "dialect": record["dialect"],
-                "worst": worst.label if worst is not None else None,
-                "detected": worst is not None and worst >= Severity.MEDIUM,
-                "payload": record["payload"],
-                "rules": sorted({f.rule for f in own if f.severity >= Severity.MEDIUM}),
-            }
+def tool_name(declaration: dict[str, Any]) -> str:
+    return str(declaration.get("function", declaration)["name"])
+
+
+def untrusted_texts(data: Path) -> list[str]:
+    """Distinct model outputs of BFCL-Result: free text with code, JSON and prose, written
+    by models, as a tool result is."""
+    path = data / "bfcl-result-dev" / "broken_outputs.jsonl.gz"
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        texts = {json.loads(line)["text"] for line in handle}
+    return sorted(t for t in texts if isinstance(t, str) and t.strip())
+
+
+# --- one scanner, in a child process ----------------------------------------------------------
+
+
+def child(data: Path) -> dict[str, Any]:
+    """Everything measured on the `callgate` this process imports."""
+    from callgate.lint import LoadedCatalog, Severity, entry_from_declaration, scan
+
+    def catalog(record: dict[str, Any]) -> Any:
+        other, own = record.get("context_server"), record.get("server")
+        entries = [
+            entry_from_declaration(d, group=other, server=other, source=record["id"])
+            for d in record["context"]
+        ]
+        entries.append(
+            entry_from_declaration(record["tool"], group=own, server=own, source=record["id"])
         )
-    return {
-        "records": len(rows),
-        "detected": sum(r["detected"] for r in rows),
-        "rate": _rate(rows),
-        "by_split": _group(rows, "split"),
-        "by_family": _group(rows, "family"),
-        "by_placement": _group(rows, "placement"),
-        "by_language": _group(rows, "language"),
-        "missed": [r for r in rows if not r["detected"]],
-        "rows": rows,
-    }
+        return LoadedCatalog(source=record["id"], entries=tuple(entries))
+
+    def worst(record: dict[str, Any]) -> int:
+        report = scan(catalog(record))
+        name = tool_name(record["tool"])
+        return max((int(f.severity) for f in report.active if f.location.tool == name), default=0)
+
+    out: dict[str, Any] = {"sets": {}, "corpora": {}}
+    for name in (*DEV_SETS, *UNSEEN_SETS, *BENIGN_SETS):
+        out["sets"][name] = {r["id"]: worst(r) for r in records(name)}
+    for name, loaded in _corpora(data).items():
+        started = time.process_time()
+        report = scan(loaded)
+        seconds = time.process_time() - started
+        high = [f for f in report.active if f.severity >= Severity.HIGH]
+        medium = {_key(f) for f in report.active if f.severity >= Severity.MEDIUM}
+        out["corpora"][name] = {
+            "tools": report.tools,
+            "tools_with_high": len({_key(f) for f in high}),
+            "tools_with_medium_or_high": len(medium),
+            "cpu_s": round(seconds, 3),
+            "high_findings": [
+                {
+                    "tool": f.location.tool,
+                    "group": f.location.group,
+                    "rule": f.rule,
+                    "message": f.message,
+                    "evidence": f.evidence,
+                }
+                for f in high
+            ],
+        }
+    out["text_cost"] = _text_cost(data)
+    return out
 
 
-def _name(decl: dict[str, Any]) -> str:
-    body = decl.get("function", decl)
-    return str(body["name"])
+def _key(finding: Any) -> tuple[str, str, str]:
+    loc = finding.location
+    return (str(loc.source), str(loc.group), str(loc.tool))
 
 
-def _rate(rows: list[dict[str, Any]]) -> float:
-    return round(sum(r["detected"] for r in rows) / len(rows), 4) if rows else 0.0
+def _corpora(data: Path) -> dict[str, Any]:
+    from callgate.lint import load_catalog, merge_catalogs
 
-
-def _group(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
-    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        out[row[key]].append(row)
-    return {
-        k: {"records": len(v), "detected": sum(r["detected"] for r in v), "rate": _rate(v)}
-        for k, v in sorted(out.items())
-    }
-
-
-def benign_corpora(data: Path) -> dict[str, LoadedCatalog]:
     bfcl = sorted((data / "bfcl").glob("BFCL_v4_*.json"))
     return {
         "bfcl": merge_catalogs([load_catalog(p) for p in bfcl], dedupe=True),
@@ -133,159 +187,344 @@ def benign_corpora(data: Path) -> dict[str, LoadedCatalog]:
     }
 
 
-def benign(data: Path) -> tuple[dict[str, Any], list[tuple[str, Finding]]]:
-    corpora = benign_corpora(data)
-    summary: dict[str, Any] = {}
-    highs: list[tuple[str, Finding]] = []
-    total_tools = total_high = total_medium = 0
-    for name, catalog in corpora.items():
-        started = time.perf_counter()
-        report = scan(catalog)
-        seconds = time.perf_counter() - started
-        high = {
-            (f.location.source, f.location.group, f.location.tool)
-            for f in report.at_least(Severity.HIGH)
+def _text_cost(data: Path) -> dict[str, Any]:
+    """CPU per 1,000 characters of untrusted text, each text read once (a cold cache, as for
+    tool results, which rarely repeat): `scan_text`, which both revisions have, and
+    `scan_result` where it exists; and how many of these benign texts get a high finding."""
+    import callgate.lint as lint
+
+    texts = untrusted_texts(data)
+    chars = sum(len(t) for t in texts)
+    out: dict[str, Any] = {"texts": len(texts), "chars": chars}
+    functions = {"scan_text": lint.scan_text}
+    if hasattr(lint, "scan_result"):
+        functions["scan_result"] = lint.scan_result
+    for name, function in functions.items():
+        # a text is scanned once per process: suffix each so no cache serves a second reading
+        started = time.process_time()
+        flagged = sum(_worst(function(f"{t}\n[{name}]")) >= 3 for t in texts)
+        seconds = time.process_time() - started
+        out[name] = {"ms_per_1000_chars": round(seconds * 1e6 / chars, 4), "flagged": flagged}
+    return out
+
+
+def _worst(found: Any) -> int:
+    return max((int(f.severity) for f in found), default=0)
+
+
+def run_child(source: Path | None, data: Path) -> dict[str, Any]:
+    env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
+    argv = [sys.executable, __file__, "--child", "--data", str(data)]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def regex_method(data: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {"sets": {}, "corpora": {}}
+    for name in (*DEV_SETS, *UNSEEN_SETS, *BENIGN_SETS):
+        out["sets"][name] = {r["id"]: 3 if regex_flags(r["tool"]) else 0 for r in records(name)}
+    from callgate.lint import ToolEntry
+
+    for name, loaded in _corpora(data).items():
+        entries: list[ToolEntry] = list(loaded.entries)
+        started = time.process_time()
+        flagged = sum(regex_flags(e.raw) for e in entries)
+        seconds = time.process_time() - started
+        out["corpora"][name] = {
+            "tools": len(entries),
+            "tools_with_high": flagged,
+            "tools_with_medium_or_high": flagged,
+            "cpu_s": round(seconds, 3),
+            "high_findings": [],
         }
-        medium = {
-            (f.location.source, f.location.group, f.location.tool)
-            for f in report.at_least(Severity.MEDIUM)
-        }
-        highs += [(name, f) for f in report.at_least(Severity.HIGH)]
-        summary[name] = {
-            "tools": report.tools,
-            "tools_with_high": len(high),
-            "high_rate": round(len(high) / report.tools, 4),
-            "tools_with_medium_or_high": len(medium),
-            "by_rule": report.by_rule(),
-            "seconds": round(seconds, 2),
-        }
-        total_tools += report.tools
-        total_high += len(high)
-        total_medium += len(medium)
-    summary["total"] = {
-        "tools": total_tools,
-        "tools_with_high": total_high,
-        "high_rate": round(total_high / total_tools, 4),
-        "tools_with_medium_or_high": total_medium,
-        "medium_or_high_rate": round(total_medium / total_tools, 4),
+    texts = untrusted_texts(data)
+    chars = sum(len(t) for t in texts)
+    started = time.process_time()
+    flagged = sum(_REGEX.search(t) is not None for t in texts)
+    seconds = time.process_time() - started
+    out["text_cost"] = {
+        "texts": len(texts),
+        "chars": chars,
+        "scan_text": {"ms_per_1000_chars": round(seconds * 1e6 / chars, 4), "flagged": flagged},
     }
-    return summary, highs
+    return out
 
 
-def write_markdown(
-    summary: dict[str, Any],
-    highs: list[tuple[str, Finding]],
-    detect: dict[str, Any],
-    fresh: dict[str, Any],
+# --- the command line ---------------------------------------------------------------------------
+
+
+def cli_timing(data: Path, work: Path) -> dict[str, Any]:
+    """Wall time of `callgate --help` and of `callgate scan` on 1,000 BFCL tools, each the
+    best of three runs (a fresh interpreter each time)."""
+    from callgate.lint import load_catalog, merge_catalogs
+
+    bfcl = sorted((data / "bfcl").glob("BFCL_v4_*.json"))
+    loaded = merge_catalogs([load_catalog(p) for p in bfcl], dedupe=True)
+    catalog = work / "bfcl-1000.json"
+    catalog.write_text(json.dumps([e.raw for e in loaded.entries[:1000]]), encoding="utf-8")
+    exe = shutil.which("callgate") or str(Path(sys.executable).parent / "callgate")
+    out: dict[str, Any] = {}
+    for label, argv in (
+        ("help", [exe, "--help"]),
+        ("scan_1000_tools", [exe, "scan", str(catalog)]),
+    ):
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            subprocess.run(argv, capture_output=True, check=False)
+            times.append(time.perf_counter() - started)
+        out[f"{label}_s"] = round(min(times), 3)
+    return out
+
+
+# --- tables ---------------------------------------------------------------------------------------
+
+
+def rates(method: dict[str, Any], names: tuple[str, ...], threshold: int) -> tuple[int, int]:
+    found = [w for n in names for w in method["sets"][n].values()]
+    return sum(w >= threshold for w in found), len(found)
+
+
+def grouped(
+    results: dict[str, dict[str, Any]], names: tuple[str, ...], key: str
+) -> dict[str, dict[str, Any]]:
+    rows = [r for n in names for r in records(n)]
+    out: dict[str, dict[str, Any]] = defaultdict(dict)
+    for value in sorted({str(r.get(key)) for r in rows}):
+        chosen = [r for r in rows if str(r.get(key)) == value]
+        out[value]["records"] = len(chosen)
+        for method, result in results.items():
+            worst = {**{k: v for n in names for k, v in result["sets"][n].items()}}
+            out[value][method] = {
+                "medium": sum(worst[r["id"]] >= 2 for r in chosen),
+                "high": sum(worst[r["id"]] >= 3 for r in chosen),
+            }
+    return dict(out)
+
+
+def summary(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    groups = {"dev": DEV_SETS, "unseen": UNSEEN_SETS}
+    for method, result in results.items():
+        row: dict[str, Any] = {}
+        for split, names in groups.items():
+            medium, total = rates(result, names, 2)
+            high, _ = rates(result, names, 3)
+            row[f"poisoned_{split}"] = {
+                "records": total,
+                "medium_rate": round(medium / total, 4),
+                "high_rate": round(high / total, 4),
+            }
+        for name, split in BENIGN_SETS.items():
+            high, total = rates(result, (name,), 3)
+            row[f"hard_benign_{split}"] = {"records": total, "high_rate": round(high / total, 4)}
+        tools = sum(c["tools"] for c in result["corpora"].values())
+        high_tools = sum(c["tools_with_high"] for c in result["corpora"].values())
+        cpu = sum(c["cpu_s"] for c in result["corpora"].values())
+        row["real_corpora"] = {
+            "tools": tools,
+            "tools_with_high": high_tools,
+            "high_rate": round(high_tools / tools, 5),
+            "cpu_s_per_1000_tools": round(cpu * 1000 / tools, 3),
+        }
+        row["text_cost"] = result["text_cost"]
+        out[method] = row
+    return out
+
+
+def _pct(part: int | float, whole: int | float) -> str:
+    return f"{part / whole:.1%}" if whole else "-"
+
+
+def markdown(
+    results: dict[str, dict[str, Any]], table: dict[str, Any], cli: dict[str, Any], rev: str
 ) -> str:
-    total = summary["total"]
-    split = detect["by_split"]
-    later = fresh["by_split"]
+    names = {"scan": "scan (this revision)", "previous": f"previous scanner ({rev})"}
+    names["regex"] = "regex baseline"
     lines = [
         "# Poisoning scan: detection and false positives",
         "",
-        "Generated by `python benchmarks/scan_benchmark.py`.",
+        "Generated by `python benchmarks/scan_benchmark.py`; every method measured in the "
+        "same run. Development sets: the rules were written against them. Unseen sets: "
+        "written before the rule work, never tuned on.",
         "",
-        "## Detection on the poisoned sets",
+        "## Headline",
         "",
-        "| set | written | records | detected at medium+ | rate |",
-        "|---|---|---|---|---|",
-        f"| `poisoned_tools.jsonl` | before the rules; tuned on its `dev` half | "
-        f"{detect['records']} | {detect['detected']} | **{detect['rate']:.1%}** |",
-        f"| ... dev half | | {split['dev']['records']} | {split['dev']['detected']} | "
-        f"{split['dev']['rate']:.1%} |",
-        f"| ... holdout half (same payload texts, other places and dialects) | | "
-        f"{split['holdout']['records']} | {split['holdout']['detected']} | "
-        f"{split['holdout']['rate']:.1%} |",
-        f"| `poisoned_fresh.jsonl` f-records | after the rules, new phrasings; their misses "
-        f"guided a second round of rules | {later['fresh']['records']} | "
-        f"{later['fresh']['detected']} | {later['fresh']['rate']:.1%} |",
-        f"| `poisoned_fresh.jsonl` g-records | before the second round; **never tuned on** | "
-        f"{later['heldout']['records']} | {later['heldout']['detected']} | "
-        f"**{later['heldout']['rate']:.1%}** |",
-        "",
-        "The g-records are the honest estimate for phrasings nobody wrote a rule for: "
-        "phrase rules generalise to new wording only partly.",
-        "",
-        "| family (main set) | records | detected | rate |",
-        "|---|---|---|---|",
+        "| method | poisoned dev, medium+ | poisoned dev, high | **poisoned unseen, medium+** "
+        "| **poisoned unseen, high** | hard benign dev, high | **hard benign unseen, high** "
+        "| real corpora, tools with high | CPU per 1,000 tools |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
-    for family, row in detect["by_family"].items():
-        lines.append(f"| {family} | {row['records']} | {row['detected']} | {row['rate']:.1%} |")
-    lines += ["", "Missed (all sets):", ""]
-    missed = detect["missed"] + fresh["missed"]
-    lines += [
-        f"- {m['id']} ({m['split']}): {m['family']} in {m['placement']}, worst "
-        f"{m['worst']}: {m['payload'][:90]!r}"
-        for m in missed
-    ] or ["- none"]
+    for method, row in table.items():
+        dev, unseen = row["poisoned_dev"], row["poisoned_unseen"]
+        real = row["real_corpora"]
+        lines.append(
+            f"| {names[method]} | {dev['medium_rate']:.1%} | {dev['high_rate']:.1%} | "
+            f"**{unseen['medium_rate']:.1%}** | **{unseen['high_rate']:.1%}** | "
+            f"{row['hard_benign_dev']['high_rate']:.1%} | "
+            f"**{row['hard_benign_unseen']['high_rate']:.1%}** | "
+            f"{real['tools_with_high']} of {real['tools']} ({real['high_rate']:.2%}) | "
+            f"{real['cpu_s_per_1000_tools']:.2f} s |"
+        )
+    first = table["scan"]
     lines += [
         "",
-        "## False positives on the benign corpora",
+        f"Records: poisoned dev {first['poisoned_dev']['records']} "
+        f"({', '.join(DEV_SETS)}), poisoned unseen {first['poisoned_unseen']['records']}, "
+        f"hard benign dev {first['hard_benign_dev']['records']}, hard benign unseen "
+        f"{first['hard_benign_unseen']['records']}. Targets on unseen: 90% at medium+, 80% "
+        "at high, at most 5% of hard benign and 0.5% of real tools at high.",
         "",
-        f"{total['tools_with_high']} of {total['tools']} tools "
-        f"({total['high_rate']:.2%}) have a high-severity finding "
-        f"(target: at most 1%); {total['tools_with_medium_or_high']} "
-        f"({total['medium_or_high_rate']:.1%}) have medium or above.",
-        "",
-        "| corpus | tools | with high | rate | medium or above |",
-        "|---|---|---|---|---|",
     ]
-    for name, row in summary.items():
-        if name != "total":
-            lines.append(
-                f"| {name} | {row['tools']} | {row['tools_with_high']} | "
-                f"{row['high_rate']:.2%} | {row['tools_with_medium_or_high']} |"
-            )
-    lines += ["", "### Every high finding, with a verdict", ""]
-    if not highs:
-        lines.append("None.")
-    else:
-        lines += ["| corpus | tool | rule | evidence | verdict |", "|---|---|---|---|---|"]
-        for corpus, f in highs:
-            where = f"{f.location.group + '/' if f.location.group else ''}{f.location.tool}"
-            verdict = VERDICTS.get((f.location.tool, f.rule), "unreviewed")
-            evidence = (f.evidence or "").replace("|", "\\|").replace("\n", " ")[:100]
-            lines.append(f"| {corpus} | `{where}` | {f.rule} | {evidence} | {verdict} |")
+    lines += _grouped_tables(results, names)
+    lines += _cost_lines(table, cli, names)
+    lines += _corpus_lines(results, names)
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", help="evaluation data folder (default ../shared/data)")
-    args = parser.parse_args()
-    records = [json.loads(line) for line in POISONED.read_text(encoding="utf-8").splitlines()]
-    detect = detection(records)
-    fresh = detection([json.loads(line) for line in FRESH.read_text(encoding="utf-8").splitlines()])
-    summary, highs = benign(data_dir(args.data))
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "scan_poisoned.json").write_text(
-        json.dumps({"main": detect, "fresh": fresh}, indent=2, ensure_ascii=False) + "\n"
-    )
-    high_rows = [
-        {
-            "corpus": c,
-            "tool": f.location.tool,
-            "group": f.location.group,
-            "rule": f.rule,
-            "message": f.message,
-            "evidence": f.evidence,
-            "verdict": VERDICTS.get((f.location.tool, f.rule), "unreviewed"),
-        }
-        for c, f in highs
+def _grouped_tables(results: dict[str, dict[str, Any]], names: dict[str, str]) -> list[str]:
+    lines: list[str] = []
+    for key, title in (("family", "family"), ("language", "language")):
+        for split, sets in (("unseen", UNSEEN_SETS), ("dev", ("poisoned_dev",))):
+            rows = grouped(results, sets, key)
+            lines += [
+                f"## By {title}, {split} (`{', '.join(sets)}`): detected at medium+ / at high",
+                "",
+                "| " + title + " | records | " + " | ".join(names[m] for m in METHODS) + " |",
+                "|---|---|" + "---|" * len(METHODS),
+            ]
+            for value, row in rows.items():
+                n = row["records"]
+                cells = [
+                    f"{_pct(row[m]['medium'], n)} / {_pct(row[m]['high'], n)}" for m in METHODS
+                ]
+                lines.append(f"| {value} | {n} | " + " | ".join(cells) + " |")
+            lines.append("")
+    return lines
+
+
+def _cost_lines(table: dict[str, Any], cli: dict[str, Any], names: dict[str, str]) -> list[str]:
+    cost = table["scan"]["text_cost"]
+    lines = [
+        "## Cost",
+        "",
+        f"Untrusted text: {cost['texts']} distinct model outputs of BFCL-Result "
+        f"({cost['chars']:,} characters), each read once. CPU per 1,000 characters "
+        "(target for `scan_result`: at most 1 ms):",
+        "",
+        "| method | function | ms per 1,000 characters | texts with a high finding |",
+        "|---|---|---|---|",
     ]
-    (RESULTS / "scan_benign.json").write_text(
-        json.dumps({"summary": summary, "high_findings": high_rows}, indent=2, ensure_ascii=False)
-        + "\n"
+    for method, row in table.items():
+        for function in ("scan_text", "scan_result"):
+            if function in row["text_cost"]:
+                entry = row["text_cost"][function]
+                lines.append(
+                    f"| {names[method]} | `{function}` | {entry['ms_per_1000_chars']:.3f} | "
+                    f"{entry['flagged']} |"
+                )
+    lines += [
+        "",
+        f"Command line (wall, best of 3): `callgate --help` {cli['help_s']:.3f} s (target 0.3 s); "
+        f"`callgate scan` on 1,000 BFCL tools {cli['scan_1000_tools_s']:.3f} s (target 1 s).",
+        "",
+    ]
+    return lines
+
+
+def _corpus_lines(results: dict[str, dict[str, Any]], names: dict[str, str]) -> list[str]:
+    lines = [
+        "## False positives on the real corpora",
+        "",
+        "| corpus | tools | " + " | ".join(f"{names[m]}: high / medium+" for m in METHODS) + " |",
+        "|---|---|" + "---|" * len(METHODS),
+    ]
+    for corpus in CORPORA:
+        cells = [
+            f"{results[m]['corpora'][corpus]['tools_with_high']} / "
+            f"{results[m]['corpora'][corpus]['tools_with_medium_or_high']}"
+            for m in METHODS
+        ]
+        tools = results["scan"]["corpora"][corpus]["tools"]
+        lines.append(f"| {corpus} | {tools} | " + " | ".join(cells) + " |")
+    lines += ["", "### Every high finding of the scanners, with a verdict", ""]
+    rows = []
+    for method in ("scan", "previous"):
+        for corpus in CORPORA:
+            for f in results[method]["corpora"][corpus]["high_findings"]:
+                where = f"{f['group'] + '/' if f['group'] else ''}{f['tool']}"
+                verdict = VERDICTS.get((f["tool"], f["rule"]), "unreviewed")
+                evidence = (f["evidence"] or "").replace("|", "\\|").replace("\n", " ")[:100]
+                rows.append(
+                    f"| {names[method]} | {corpus} | `{where}` | {f['rule']} | {evidence} "
+                    f"| {verdict} |"
+                )
+    if rows:
+        lines += [
+            "| method | corpus | tool | rule | evidence | verdict |",
+            "|---|---|---|---|---|---|",
+        ]
+        lines += rows
+    else:
+        lines.append("None.")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--data", help="evaluation data folder (default ../shared/data)")
+    parser.add_argument("--baseline-rev", default=BASELINE_REV)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    data = data_dir(args.data)
+    if args.child:
+        print(json.dumps(child(data)))
+        return
+    with tempfile.TemporaryDirectory() as work:
+        old = source_at(args.baseline_rev, Path(work))
+        if old is None:
+            sys.exit(
+                f"revision {args.baseline_rev} not found: the previous scanner is the baseline"
+            )
+        results = {
+            "scan": run_child(None, data),
+            "previous": run_child(old, data),
+            "regex": regex_method(data),
+        }
+        cli = cli_timing(data, Path(work))
+    table = summary(results)
+    RESULTS.mkdir(exist_ok=True)
+    grouped_out = {
+        f"{key}_{split}": grouped(results, sets, key)
+        for key in ("family", "language")
+        for split, sets in (("unseen", UNSEEN_SETS), ("dev", ("poisoned_dev",)))
+    }
+    payload = {
+        "baseline_rev": args.baseline_rev,
+        "summary": table,
+        "grouped": grouped_out,
+        "cli": cli,
+        "per_record": {m: r["sets"] for m, r in results.items()},
+        "corpora": {m: r["corpora"] for m, r in results.items()},
+    }
+    (RESULTS / "scan_benchmark.json").write_text(
+        json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    (RESULTS / "scan_benign.md").write_text(write_markdown(summary, highs, detect, fresh))
-    print(f"fresh sets: {fresh['by_split']}")
-    print(
-        f"detection {detect['rate']:.1%} ({detect['detected']}/{detect['records']}); "
-        f"benign high rate {summary['total']['high_rate']:.2%} "
-        f"({summary['total']['tools_with_high']}/{summary['total']['tools']})"
+    (RESULTS / "scan_benign.md").write_text(
+        markdown(results, table, cli, args.baseline_rev), encoding="utf-8"
     )
-    print(Counter(m["family"] for m in detect["missed"] + fresh["missed"]))
+    for method, row in table.items():
+        print(
+            f"{method}: unseen {row['poisoned_unseen']['medium_rate']:.1%} medium+ "
+            f"{row['poisoned_unseen']['high_rate']:.1%} high; dev "
+            f"{row['poisoned_dev']['medium_rate']:.1%}; hard benign unseen "
+            f"{row['hard_benign_unseen']['high_rate']:.1%}; real "
+            f"{row['real_corpora']['high_rate']:.2%}"
+        )
+    print(cli)
 
 
 if __name__ == "__main__":

@@ -133,7 +133,8 @@ def test_lint_reports_near_duplicates_in_a_large_group() -> None:
 
 
 def _brute_near(names: list[str], word: str) -> set[str]:
-    from callgate.lint._scan_shadow import _deletions, _key
+    from callgate.lint._scan_shadow import _deletions
+    from callgate.lint._scan_shadow import name_key as _key
 
     key = _key(word)
     if key in {_key(n) for n in names}:

@@ -30,7 +30,7 @@ from callgate.lint._registry import RULES, rules, rules_markdown, selection
 from callgate.lint._render import render_diff, render_report
 from callgate.lint._report import Report
 from callgate.lint._sarif import to_sarif
-from callgate.lint._scan import scan, scan_text
+from callgate.lint._scan import scan, scan_result, scan_text
 from callgate.lint._scan_site import ScanHit
 from callgate.lint._servers import load_servers
 
@@ -69,6 +69,7 @@ __all__ = [
     "rules",
     "rules_markdown",
     "scan",
+    "scan_result",
     "scan_text",
     "selection",
     "to_sarif",

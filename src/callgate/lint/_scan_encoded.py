@@ -1,17 +1,33 @@
-"""Base64 and hex blobs that decode to readable text, shown decoded."""
+"""Text hidden in an encoding, decoded so that it is shown and scanned again.
+
+Base64 and hex blobs, URL-encoding, `\\u` and `\\x` escapes, HTML entities, ROT13 and
+reversed text, and (from `_scan_unicode`) tag characters, variation selectors and
+right-to-left overrides. ROT13 and reversal have no marker: a text is read that way when
+it is gibberish as written and ordinary words once turned (the common words of nine
+languages, or, for Chinese and Japanese, the words of the directive lexicon). Each
+reading keeps the span of the original it came from; a reading is decoded once more, so
+base64 of URL-encoded text is found too.
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import bisect
+import codecs
+import html
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import unquote_plus
 
+from callgate.lint._concepts import cjk_words
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
+from callgate.lint._scan_unicode import hidden_messages
 
-__all__ = ["RULES", "check_encoded", "decode_blobs"]
+__all__ = ["RULES", "Reading", "check_encoded", "readings"]
 
 RULES = (
     LintRule(
@@ -19,19 +35,81 @@ RULES = (
         name="encoded-blob",
         kind="scan",
         severity=Severity.MEDIUM,
-        summary="A base64 or hex blob that decodes to readable text (shown decoded, and "
-        "scanned again: an instruction inside raises the finding it deserves).",
-        why="Models decode base64 and hex on sight; encoding hides an instruction from "
-        "reviewers and keyword filters, not from the model.",
+        summary="Text hidden in base64, hex, URL-encoding, `\\u` escapes, HTML entities, "
+        "ROT13 or reversed (shown decoded, and scanned again: an instruction inside raises "
+        "the finding it deserves).",
+        why="Models decode such text on sight; encoding hides an instruction from reviewers "
+        "and keyword filters, not from the model.",
         fix="Write the text in plain words, or remove it.",
     ),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a span of a text says once decoded."""
+
+    encoding: str
+    text: str
+    start: int
+    end: int
+
+
+_SHOWN = frozenset({"tag characters", "variation selectors", "right-to-left override"})
+"""Readings that `S008` (hidden Unicode) reports itself; the others are `S010`'s."""
+
+
+@lru_cache(maxsize=1 << 15)
+def readings(text: str) -> tuple[Reading, ...]:
+    """Every decoding of `text`, and of each decoding once more."""
+    first = list(_decode(text))
+    found = list(first)
+    seen = {text, *(r.text for r in first)}
+    for reading in first:
+        for inner in _decode(reading.text):
+            if inner.text not in seen:
+                seen.add(inner.text)
+                encoding = f"{inner.encoding} inside {reading.encoding}"
+                found.append(Reading(encoding, inner.text, reading.start, reading.end))
+    return tuple(found)
+
+
+def check_encoded(site: TextSite) -> Iterator[ScanHit]:
+    """S010: the first encoded span, with what it says."""
+    for reading in readings(site.text):
+        if reading.encoding in _SHOWN:
+            continue
+        yield ScanHit(
+            rule="S010",
+            severity=Severity.MEDIUM,
+            start=reading.start,
+            end=reading.end,
+            message=f"{reading.encoding} text decodes to readable text",
+            decoded=reading.text,
+        )
+        return
+
+
+def _decode(text: str) -> Iterator[Reading]:
+    whole = len(text)
+    for encoding, message in hidden_messages(text):
+        yield Reading(encoding, message, 0, whole)
+    for start, end, encoding, decoded in _blobs(text):
+        yield Reading(encoding, decoded, start, end)
+    for encoding, marker, decode in _ESCAPES:
+        unescaped = decode(text) if marker in text else None
+        if unescaped is not None:
+            yield Reading(encoding, unescaped, 0, whole)
+    yield from _turned(text)
+
+
+# --- base64 and hex ----------------------------------------------------------------------------
 
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}(?![\w+/=-])")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<hex>(?:[0-9a-fA-F]{2}){8,})(?![0-9A-Za-z])")
 
 
-def decode_blobs(text: str) -> list[tuple[int, int, str, str]]:
+def _blobs(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, encoding, decoded text) for each blob that decodes to readable text."""
     found: list[tuple[int, int, str, str]] = []
     for match in _HEX.finditer(text):
@@ -48,19 +126,6 @@ def decode_blobs(text: str) -> list[tuple[int, int, str, str]]:
         if decoded is not None:
             found.append((match.start(), match.end(), "base64", decoded))
     return sorted(found)
-
-
-def check_encoded(site: TextSite) -> Iterator[ScanHit]:
-    for start, end, encoding, decoded in decode_blobs(site.text):
-        yield ScanHit(
-            rule="S010",
-            severity=Severity.MEDIUM,
-            start=start,
-            end=end,
-            message=f"{encoding} blob decodes to text",
-            decoded=decoded,
-        )
-        return
 
 
 def _mixed(blob: str) -> bool:
@@ -86,16 +151,326 @@ def _from_base64(blob: str) -> str | None:
     return None
 
 
-def _readable(raw: bytes) -> str | None:
-    """Decoded bytes that are mostly printable UTF-8 with at least two words."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+def _readable(raw: bytes | str) -> str | None:
+    """Decoded text that is mostly printable, mostly letters, with at least two words."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    text = raw
     if len(text) < 8:
         return None
     printable = sum(c.isprintable() or c in "\n\t" for c in text)
     letters = sum(c.isalpha() for c in text)
     if printable < 0.95 * len(text) or letters < 0.5 * len(text):
         return None
-    return text if len(text.split()) >= 2 else None
+    return text if len(text.split()) >= 2 or _CJK.search(text) else None
+
+
+# --- escapes -------------------------------------------------------------------------------------
+
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_BACKSLASH = re.compile(r"\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}")
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
+
+
+def _url(text: str) -> str | None:
+    if len(_PERCENT.findall(text)) < 3:
+        return None
+    try:
+        return _readable(unquote_plus(text, errors="strict"))
+    except UnicodeDecodeError:
+        return None
+
+
+def _backslash(text: str) -> str | None:
+    if len(_BACKSLASH.findall(text)) < 3:
+        return None
+    return _readable(_BACKSLASH.sub(_unescape, text))
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = int(match.group(0)[2:], 16)
+    return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else ""
+
+
+def _entities(text: str) -> str | None:
+    if len(_ENTITY.findall(text)) < 3:
+        return None
+    decoded = html.unescape(text)
+    return _readable(decoded) if decoded != text else None
+
+
+_ESCAPES = (
+    ("URL-encoded", "%", _url),
+    ("escaped", "\\", _backslash),
+    ("HTML entities", "&", _entities),
+)
+
+# --- ROT13 and reversed text --------------------------------------------------------------------
+
+# The commonest words of the nine languages (Chinese and Japanese go by the lexicon).
+_COMMON = frozenset(
+    [
+        "the",
+        "and",
+        "to",
+        "of",
+        "a",
+        "in",
+        "is",
+        "you",
+        "that",
+        "it",
+        "for",
+        "on",
+        "with",
+        "as",
+        "this",
+        "be",
+        "are",
+        "not",
+        "all",
+        "or",
+        "from",
+        "by",
+        "your",
+        "do",
+        "at",
+        "if",
+        "any",
+        "each",
+        "every",
+        "no",
+        "never",
+        "user",
+        "tool",
+        "call",
+        "send",
+        "when",
+        "before",
+        "after",
+        "must",
+        "always",
+        "please",
+        "an",
+        "was",
+        "were",
+        "will",
+        "can",
+        "has",
+        "have",
+        "what",
+        "which",
+        "who",
+        "them",
+        "they",
+        "their",
+        "so",
+        "but",
+        "into",
+        "about",
+        "only",
+        "der",
+        "die",
+        "das",
+        "und",
+        "ist",
+        "nicht",
+        "zu",
+        "den",
+        "mit",
+        "sie",
+        "ein",
+        "eine",
+        "du",
+        "dich",
+        "dem",
+        "alle",
+        "auf",
+        "von",
+        "nie",
+        "immer",
+        "ich",
+        "es",
+        "wir",
+        "ihr",
+        "sind",
+        "war",
+        "wird",
+        "werden",
+        "bei",
+        "aus",
+        "auch",
+        "nach",
+        "wie",
+        "oder",
+        "aber",
+        "dass",
+        "dieses",
+        "diese",
+        "el",
+        "la",
+        "de",
+        "que",
+        "y",
+        "en",
+        "los",
+        "las",
+        "por",
+        "un",
+        "una",
+        "para",
+        "no",
+        "del",
+        "al",
+        "se",
+        "lo",
+        "le",
+        "su",
+        "tu",
+        "es",
+        "todo",
+        "todas",
+        "nunca",
+        "con",
+        "como",
+        "mas",
+        "pero",
+        "sus",
+        "este",
+        "esta",
+        "todos",
+        "sin",
+        "sobre",
+        "le",
+        "les",
+        "et",
+        "est",
+        "pas",
+        "des",
+        "une",
+        "pour",
+        "il",
+        "ne",
+        "vous",
+        "tu",
+        "ce",
+        "au",
+        "sur",
+        "qui",
+        "dans",
+        "tout",
+        "jamais",
+        "toutes",
+        "tous",
+        "avec",
+        "mais",
+        "plus",
+        "son",
+        "ses",
+        "cette",
+        "sont",
+        "o",
+        "os",
+        "e",
+        "do",
+        "da",
+        "em",
+        "um",
+        "uma",
+        "para",
+        "com",
+        "nao",
+        "se",
+        "por",
+        "voce",
+        "nunca",
+        "todos",
+        "as",
+        "dos",
+        "das",
+        "mais",
+        "seu",
+        "sua",
+        "il",
+        "di",
+        "che",
+        "non",
+        "per",
+        "una",
+        "con",
+        "gli",
+        "lo",
+        "del",
+        "della",
+        "sei",
+        "tutte",
+        "mai",
+        "sempre",
+        "le",
+        "della",
+        "sono",
+        "alla",
+        "questo",
+        "и",
+        "в",
+        "не",
+        "на",
+        "что",
+        "с",
+        "по",
+        "это",
+        "все",
+        "как",
+        "а",
+        "к",
+        "у",
+        "же",
+        "от",
+        "ты",
+        "вы",
+        "его",
+        "никогда",
+        "всегда",
+        "для",
+        "из",
+        "или",
+        "но",
+        "мы",
+    ]
+)
+_WORDS = re.compile(r"[^\W\d_]{2,}")
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def _common(text: str) -> tuple[int, int]:
+    """How many of the text's words are common words, and how many words it has."""
+    words = _WORDS.findall(text.casefold())
+    return sum(w in _COMMON for w in words), len(words)
+
+
+_SEGMENT = re.compile(r"[^.!?;:\n]+")
+
+
+def _turned(text: str) -> Iterator[Reading]:
+    """ROT13 or reversed sentences: gibberish as written, ordinary words once turned."""
+    if _CJK.search(text):
+        yield from _turned_cjk(text)
+        return
+    for segment in _SEGMENT.finditer(text):
+        part = segment.group(0)
+        common, count = _common(part)
+        if count < 5 or common > 0.15 * count:
+            continue  # too short to judge, or already readable
+        for encoding, turned in (("ROT13", codecs.encode(part, "rot13")), ("reversed", part[::-1])):
+            found, _ = _common(turned)
+            if found >= 2 and found >= 0.25 * count and found >= common + 2:
+                yield Reading(encoding, turned.strip(), *segment.span())
+
+
+def _turned_cjk(text: str) -> Iterator[Reading]:
+    forward, backward = cjk_words(text), cjk_words(text[::-1])
+    if backward >= 2 and backward > 2 * forward:
+        yield Reading("reversed", text[::-1], 0, len(text))

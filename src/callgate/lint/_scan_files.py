@@ -5,12 +5,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from callgate.lint._concepts import tag_text
 from callgate.lint._finding import LintRule, Severity
-from callgate.lint._phrases import compile_phrase
-from callgate.lint._scan_site import ScanHit, TextSite, sentence_around
-from callgate.lint._text import view
+from callgate.lint._scan_site import ScanHit, TextSite
+from callgate.lint._words import name_tokens
 
-__all__ = ["RULES", "check_commands", "check_secret_literals", "check_sensitive_files"]
+__all__ = [
+    "RULES",
+    "check_commands",
+    "check_secret_literals",
+    "check_sensitive_files",
+    "own_purpose",
+]
 
 H, M = Severity.HIGH, Severity.MEDIUM
 
@@ -53,26 +59,38 @@ _FILES = re.compile(
     r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:\.pub)?"
     r"|\bauthorized_keys\b"
     r"|(?<![\w.-])\.env(?:\.[a-z]+)?(?![\w/-])"
-    r"|/etc/(?:passwd|shadow|sudoers|gshadow|master\.passwd)\b"
-    r"|\.aws/(?:credentials|config)\b"
+    r"|/etc/(?:passwd|shadow|sudoers|gshadow|master\.passwd)\b|/proc/self/environ\b"
+    r"|\.aws/(?:credentials|config)\b|\.azure/|\.config/gcloud\b|\.kube/config\b"
     r"|\.(?:netrc|pgpass|npmrc|pypirc|git-credentials|htpasswd|bash_history|zsh_history)\b"
-    r"|\.docker/config\.json|\.kube/config\b|\.gnupg\b"
-    r"|\b(?:credentials|secrets|service[-_]account)\.json\b"
+    r"|\.docker/config\.json|\.gnupg\b|\.password-store\b|keyrings?/[\w.-]+"
+    r"|\b(?:credentials|secrets|service[-_]account|application_default_credentials)\.(?:json|db)\b"
     r"|\b(?:claude_desktop_config|mcp)\.json\b|\.cursor/"
-    r"|\bwallet\.dat\b|\bkeychain\b|\b(?:private|secret)[ _-]key\b",
+    r"|\bwallet\.dat\b|\bkeychain\b|\b(?:private|secret)[ _-]key\b"
+    r"|\bcookies\.sqlite\b|\bcookies\.binarycookies\b|\bLogin Data\b"
+    r"|(?:Chrome|Chromium|Firefox|Edge|Brave|Safari)\b[^\n]{0,60}?\bCookies\b",
     re.IGNORECASE,
 )
-
-_ACTION_EN = compile_phrase(
-    "read*|open*|cat|load*|dump*|print*|include*|attach*|send*|pass*|upload*|copy*|paste*|"
-    "forward*|fetch*|get|look up|grab|collect*|extract*|append*|put|contents of|content of"
+# A path under the home folder whose parts name a secret: `~/.config/gh/hosts.yml`,
+# `~/.local/share/app/token`, `%APPDATA%\\app\\session.json` ...
+_HOME_SECRET = re.compile(
+    r"(?:~|\$HOME|\$\{HOME\}|%(?:USERPROFILE|APPDATA|LOCALAPPDATA)%|/home/\w+|/Users/\w+)"
+    r"[/\\](?:[\w .@-]+[/\\]){0,6}?[\w.@-]*"
+    r"(?:token|secret|credential|cookie|passw|keyring|wallet|auth|session|hosts\.yml|"
+    r"\.pem|\.key|\.p12|\.pfx|\.kdbx|id_)[\w.@-]*",
+    re.IGNORECASE,
 )
-_ACTION_RU = compile_phrase(
-    "прочитай*|прочти*|открой*|передай*|передав*|отправь*|перешли*|скопируй*|вставь*|"
-    "приложи*|загрузи*|добавь*|содержимое",
-    "cyrillic",
+_CONFIG_HOME = re.compile(r"~/\.config/(?:gh|hub|gcloud|op|doctl|heroku|netlify|vercel)\b[\w./-]*")
+_ACTS = ("READ", "MOVE")
+# Cheap substring tests that spare the patterns above most texts.
+_FILE_NEEDLES = (
+    *("ssh", "id_", "authorized_keys", ".env", "/etc/", "/proc/", ".aws/", ".azure/"),
+    *("gcloud", ".kube/", "netrc", "pgpass", "npmrc", "pypirc", "git-credentials"),
+    *("htpasswd", "_history", ".docker/", "gnupg", "password-store", "keyring"),
+    *("credentials.", "secrets.", "service", "claude_desktop", "mcp.json", ".cursor/"),
+    *("wallet.dat", "keychain", "private", "secret", "cookies", "login data"),
 )
-
+_HOME_NEEDLES: tuple[str, ...] = ("~", "$home", "${home}", "%userprofile%", "%appdata%")
+_HOME_NEEDLES += ("%localappdata%", "/home/", "/users/")
 _SECRETS = re.compile(
     r"\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_\w{22,}"
     r"|\bxox[abprs]-[A-Za-z0-9-]{10,}|\bsk_live_[0-9A-Za-z]{20,}|\bAIza[0-9A-Za-z_-]{35}\b"
@@ -82,6 +100,9 @@ _SECRETS = re.compile(
 
 _COMMANDS = re.compile(
     r"\b(?:curl|wget)\b[^|;\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"
+    r"|\b(?:curl|wget)\b[^\n]{0,200}?(?:-o|-O|>)\s*(?P<file>\S+)\s*(?:&&|;)\s*"
+    r"(?:sudo\s+)?(?:(?:ba|z|da)?sh|chmod\s+\+x|\.?/)"
+    r"|\|\s*(?:curl|wget|nc)\b[^\n]{0,80}?(?:-d\s*@-|--data[-\w]*\s*@-|-T\s*-|https?://)"
     r"|\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:/|~|\$home|\*)"
     r"|/dev/tcp/|\bnc\s+(?:-\w+\s+)*-[ec]\s|\bmkfifo\b.{0,80}\bnc\b"
     r"|\bpowershell(?:\.exe)?\s+(?:-\w+\s+)*-(?:e|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}"
@@ -89,28 +110,63 @@ _COMMANDS = re.compile(
     r"|\b(?:iex|invoke-expression)\b.{0,40}\bdownloadstring\b",
     re.IGNORECASE,
 )
+_COMMAND_NEEDLES: tuple[str, ...] = ("curl", "wget", "rm ", "/dev/tcp", "nc ", "mkfifo", "chmod")
+_COMMAND_NEEDLES += ("powershell", "iex", "invoke-expression", ":()")
+# Reconnaissance chained before the real work: `env && ...`, `whoami; ...`.
+_PROBES = re.compile(
+    r"(?:^|[`'\"(;&|]\s*|\b(?:run|execute|prefix\w*|with)\s+`?)"
+    r"(?P<probe>env|printenv|id|whoami|uname(?:\s+-\w+)?|hostname|ifconfig|ip\s+a(?:ddr)?|"
+    r"set|history|cat\s+(?:~|/etc|\$HOME)\S*|ls\s+-\w+\s+(?:~|/)\S*)\s*(?:&&|;|\|\|?)",
+    re.IGNORECASE,
+)
 
 
 def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
     """S004: medium for a mention, high when the same sentence asks to read or move it."""
-    match = _FILES.search(site.text)
+    lowered = site.text.lower()
+    match = None
+    if any(n in lowered for n in _FILE_NEEDLES):
+        match = _FILES.search(site.text)
+    if match is None and any(n in lowered for n in _HOME_NEEDLES):
+        match = _CONFIG_HOME.search(site.text) or _HOME_SECRET.search(site.text)
     if match is None:
         return
-    begin, end = sentence_around(site.text, match.start(), match.end())
-    sentence = site.text[begin:end]
-    acted = any(p.pattern.search(view(sentence, p.kind).text) for p in (_ACTION_EN, _ACTION_RU))
-    severity = H if acted else M
-    what = "asks to read or pass" if acted else "names"
+    tagged = tag_text(site.text)
+    clause = next(
+        (c for c in tagged.clauses if c.start <= match.start() < c.end and c.has(*_ACTS)), None
+    )
+    severity = H if clause is not None else M
+    what = "asks to read or pass" if clause is not None else "names"
     yield ScanHit(
         rule="S004",
         severity=severity,
         start=match.start(),
         end=match.end(),
         message=f"{what} the sensitive file {match.group(0)!r}",
+        target=match.group(0),
     )
 
 
+_PATH_WORDS = re.compile(r"[a-z]{2,}")
+_GENERIC = frozenset({"config", "home", "users", "file", "files", "data", "json", "local", "share"})
+
+
+def own_purpose(tool: str, path: str) -> bool:
+    """The tool's name says it works on this file (`ssh_authorized_keys_add` and
+    `~/.ssh/authorized_keys`, `dotenv_load` and `.env`)."""
+    named = set(name_tokens(tool))
+    named |= {n.removeprefix("dot") for n in named}
+    parts = set(_PATH_WORDS.findall(path.lower())) - _GENERIC
+    return bool(parts & named) or any(p in tool.lower() for p in parts if len(p) >= 4)
+
+
+_SECRET_NEEDLES: tuple[str, ...] = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-")
+_SECRET_NEEDLES += ("-----BEGIN", "eyJ", "ghp_", "gho_", "ghu_", "ghs_", "ghr_")
+
+
 def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
+    if not any(n in site.text for n in _SECRET_NEEDLES):
+        return
     match = _SECRETS.search(site.text)
     if match is not None:
         shown = match.group(0)
@@ -124,14 +180,17 @@ def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
 
 
 def check_commands(site: TextSite) -> Iterator[ScanHit]:
+    lowered = site.text.lower()
+    commands = any(n in lowered for n in _COMMAND_NEEDLES)
+    chained = "&&" in lowered or ";" in lowered or "|" in lowered
+    if not (commands or chained):
+        return
     light = site.view("light")
-    match = _COMMANDS.search(light.text)
+    match = _COMMANDS.search(light.text) if commands else None
+    what = "shell command that runs downloaded code, opens a shell, sends data or wipes files"
+    if match is None and chained:
+        match = _PROBES.search(light.text)
+        what = "shell probe chained before the command (environment, identity, host)"
     if match is not None:
         start, end = light.source_span(*match.span())
-        yield ScanHit(
-            rule="S014",
-            severity=H,
-            start=start,
-            end=end,
-            message="shell command that runs downloaded code, opens a shell or wipes files",
-        )
+        yield ScanHit(rule="S014", severity=H, start=start, end=end, message=what)

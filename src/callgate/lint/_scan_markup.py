@@ -49,7 +49,8 @@ RULES = (
 _STRONG = (
     "system|important|instructions?|sys|system[-_ ]?(?:prompt|message|reminder|note|"
     "instruction)|admin(?:_override)?|override|developer|inst|"
-    "tool_instructions?|user_instructions?|важно|система|инструкци[яи]|системн\\w*"
+    "[\\w-]*_instructions?|tool_instructions?|user_instructions?|system[-_][\\w-]+|"
+    "важно|система|инструкци[яи]|системн\\w*"
 )
 _WEAK = "assistant|root|prompt|secret|hidden|context|administrator|policy"
 
@@ -59,7 +60,7 @@ _WEAK_PAIR = re.compile(
 )
 _TEMPLATE = re.compile(
     r"<\|\s*(?:im_start|im_end|system|endoftext|begin_of_text|start_header_id|eot_id)\s*\|>"
-    r"|<<\s*/?\s*sys\s*>>"
+    r"|<<\s*/?\s*sys\s*>>|\{\{\s*/?\s*(?:system|sys|admin|instructions?|important)\s*\}\}"
     r"|\[\s*/?\s*(?:inst|system|important|admin|важно|система)(?:[ _-]\w+){0,2}\s*\]"
     r"|^\s*#{2,}\s*(?:system|instructions?|important)\s*$"
     r"|#{2,}\s*(?:system|instructions?|important)\s*:"
@@ -85,6 +86,8 @@ VALUE_LIMIT = 512
 def check_tags(site: TextSite) -> Iterator[ScanHit]:
     """S001: strong tag names anywhere; weak ones (`<secret>`) only as an open/close pair,
     since `Bearer <secret>` is an ordinary placeholder."""
+    if not any(c in site.text for c in "<[#{"):
+        return
     for pattern in (_TAG, _TEMPLATE, _WEAK_PAIR):
         match = pattern.search(site.text)
         if match is not None:

@@ -1,24 +1,18 @@
-"""Cross-tool shadowing and lookalike names: checks that need the whole catalog.
-
-A description may name sibling tools of its own server ("call list_files first"); what it
-must not do is mention tools of another server, or tell how another tool must be called
-("when send_email is called, add a BCC"). A tool named in such an instruction that is not
-in the catalog at all belongs to some other server, which is the classic attack.
-"""
+"""Tool names across the catalog: the index mentions are looked up in, lookalike names,
+and one name offered by two servers. What a text does with the tools it names is the
+action model's (`_scan_actions`)."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from callgate.lint._confusables import mixed_script, skeleton
 from callgate.lint._entry import ToolEntry
 from callgate.lint._finding import Finding, LintRule, Severity
-from callgate.lint._scan_site import TextSite, sentence_around
 
-__all__ = ["RULES", "NameIndex", "check_names", "check_shadowing"]
+__all__ = ["RULES", "Known", "NameIndex", "check_names", "name_key", "parameters", "where"]
 
 H, M = Severity.HIGH, Severity.MEDIUM
 
@@ -36,73 +30,9 @@ RULES = (
     ),
 )
 
-_IDENT = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+(?![\w-])")
-_QUOTED = re.compile(r"[`'\"]([a-z][a-z0-9]{3,})[`'\"]")
-# Instructions about how another tool (X) must be called or treated, as (text before X,
-# text after X); each side is compiled once and matched against the sentence around X.
-_TEMPLATES: tuple[tuple[str, str], ...] = (
-    (
-        r"(?:when|whenever|before|after|each time|every time|calls? to)\W+(?:\w+\W+){0,3}",
-        r"\b.{0,80}?\b(?:always|must|should|also|never|set|add|change|include|pass|bcc|cc|"
-        r"prefix|replace|send|override)\b",
-    ),
-    (r"\bfor\s+", r"\s*[,:]\s*(?:\w+\s+){0,2}?(?:always|must|set|add|include|pass|change)\b"),
-    (
-        "",
-        r"(?:\s+(?:tool|function|helper|call|calls))?\s+(?:must|should|has to|needs? to|"
-        r"is required to)\b(?!\s+(?:be\s+)?(?:called|used|run|invoked)\b)",
-    ),
-    (
-        r"(?:calls? to|the \w+ of|arguments? (?:of|for|to)|parameters? (?:of|for)|input to)\s+",
-        r"\s+(?:\w+\s+){0,3}?(?:must|should|needs?|has to)\b",
-    ),
-    (
-        r"\b(?:never|do not|don't|stop|avoid)\W+(?:\w+\W+)?(?:call|use|invok|run)\w*\W+"
-        r"(?:\w+\W+){0,2}",
-        "",
-    ),
-    (
-        "",
-        r"(?:\W+\w+){0,3}?\s+(?:is|are|has been|was)\s+(?:\w+\s+){0,2}?(?:deprecated|unsafe|"
-        r"broken|compromised|outdated|insecure|malicious|disabled)",
-    ),
-    (
-        "",
-        r"(?:\s+tool)?\s+(?:returns|gives|produces)\s+(?:\w+\s+)?(?:wrong|incorrect|fake|"
-        r"stale|bad|invalid)",
-    ),
-    (
-        r"\b(?:pass|send|forward|give|route|hand|redirect)\w*\W+(?:\S+\s+){0,8}?"
-        r"(?:to|into|through)\s+(?:the\s+)?",
-        "",
-    ),
-    (
-        r"(?:когда|перед|после|каждый раз|при)\W+(?:\w+\W+){0,3}",
-        r".{0,80}?(?:всегда|обязательно|добавля|измен|передава|укажи|установи|замени)",
-    ),
-)
-_INSTEAD = (r"\binstead of\s+(?:\w+\s+){0,2}", "")
-# added after the first fresh set: another tool called with arguments the text dictates
-_TEMPLATES += (
-    (
-        r"\b(?:call|use|invoke|run)\s+(?:the\s+)?",
-        r"\s+(?:with|using|and set|setting)\b.{0,80}?\b(?:instead|always|rather than|"
-        r"regardless)\b",
-    ),
-)
-
-
-def _compile(before: str, after: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    quote = "['\"`]?"
-    return re.compile(f"(?:{before}){quote}\\Z"), re.compile(quote + after)
-
-
-_COMPILED = tuple(_compile(*t) for t in _TEMPLATES)
-_COMPILED_INSTEAD = _compile(*_INSTEAD)
-
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class _Known:
+class Known:
     name: str
     server: str | None
 
@@ -118,15 +48,15 @@ class NameIndex:
     """
 
     def __init__(self, entries: Sequence[ToolEntry]) -> None:
-        self.exact: dict[str, list[_Known]] = defaultdict(list)
+        self.exact: dict[str, list[Known]] = defaultdict(list)
         self._names: list[str] = []
         self._near: dict[int, int | tuple[int, ...]] = {}
         for entry in entries:
-            key = _key(entry.name)
+            key = name_key(entry.name)
             first = key not in self.exact
             known = self.exact[key]
             if len(known) < 2 and all(k.server != entry.server for k in known):
-                known.append(_Known(name=entry.name, server=entry.server))
+                known.append(Known(name=entry.name, server=entry.server))
             if len(key) >= 6 and first:
                 self._add_near(key)
 
@@ -139,8 +69,8 @@ class NameIndex:
                 found = held if isinstance(held, tuple) else (held,)
                 self._near[hash(variant)] = (*found, position)
 
-    def find(self, word: str) -> list[_Known]:
-        key = _key(word)
+    def find(self, word: str) -> list[Known]:
+        key = name_key(word)
         if key in self.exact:
             return self.exact[key]
         if len(key) < 6:
@@ -155,7 +85,7 @@ class NameIndex:
         return [k for found in real for k in self.exact[found]]
 
 
-def _key(name: str) -> str:
+def name_key(name: str) -> str:
     return name.casefold().replace("-", "_").replace(".", "_")
 
 
@@ -165,74 +95,11 @@ def _deletions(word: str) -> Iterator[str]:
         yield word[:i] + word[i + 1 :]
 
 
-def check_shadowing(
-    entry: ToolEntry, sites: Iterable[TextSite], index: NameIndex
-) -> Iterator[tuple[TextSite, int, int, Severity, str]]:
-    """(site, start, end, severity, message) for each tool mentioned in this tool's text."""
-    own = {_key(entry.name), *(_key(p) for p in _parameters(entry))}
-    for site in sites:
-        if site.field in ("name", "property"):
-            continue
-        light = site.view("light")
-        reported: set[str] = set()
-        for word, start, end in _identifiers(light.text):
-            begin, stop = light.source_span(start, end)
-            if _key(word) in own or _key(word) in reported or site.text[begin:stop].isupper():
-                continue  # upper case is a constant (`OKTA_MANAGED`), not a tool name
-            known = [k for k in index.find(word) if _key(k.name) not in own]
-            verdict = _judge(entry, light.text, word, start, end, known)
-            if verdict is not None:
-                reported.add(_key(word))
-                yield site, begin, stop, verdict[0], verdict[1]
-
-
-def _judge(
-    entry: ToolEntry, text: str, word: str, start: int, end: int, known: list[_Known]
-) -> tuple[Severity, str] | None:
-    foreign = [k for k in known if k.server != entry.server]
-    instructs = _instructs(text, word, start, end)
-    if not known and "_" in word:
-        if instructs:
-            return H, f"tells how tool {word!r}, which is not in this catalog, must be called"
-        if _mentions(text, start, end, _COMPILED_INSTEAD):
-            return M, f"steers the model away from tool {word!r}, which is not in this catalog"
-        return None
-    if foreign and instructs:
-        return H, (f"tells how tool {foreign[0].name!r} of {_where(foreign[0])} must be called")
-    if foreign:
-        return M, f"mentions tool {foreign[0].name!r} of {_where(foreign[0])}"
-    if known and instructs and _key(word) != _key(known[0].name):
-        return M, f"gives instructions about {word!r}, a near-copy of {known[0].name!r}"
-    return None
-
-
-def _where(known: _Known) -> str:
+def where(known: Known) -> str:
     return f"server {known.server!r}" if known.server else "another source"
 
 
-def _instructs(text: str, word: str, start: int, end: int) -> bool:
-    return any(_mentions(text, start, end, t) for t in _COMPILED)
-
-
-def _mentions(
-    text: str, start: int, end: int, template: tuple[re.Pattern[str], re.Pattern[str]]
-) -> bool:
-    """True when the sentence reads `<before> X <after>` around the mention at start:end."""
-    begin, stop = sentence_around(text, start, end, reach=200)
-    before, after = template
-    return (
-        before.search(text, begin, start) is not None and after.match(text, end, stop) is not None
-    )
-
-
-def _identifiers(text: str) -> Iterator[tuple[str, int, int]]:
-    for match in _IDENT.finditer(text):
-        yield match.group(0).strip(".-"), match.start(), match.end()
-    for match in _QUOTED.finditer(text):
-        yield match.group(1), match.start(1), match.end(1)
-
-
-def _parameters(entry: ToolEntry) -> list[str]:
+def parameters(entry: ToolEntry) -> list[str]:
     props = entry.input_schema.get("properties")
     return [str(p) for p in props] if isinstance(props, Mapping) else []
 
@@ -270,7 +137,7 @@ def _lookalike(entry: ToolEntry, same: list[str]) -> Iterator[Finding]:
 
 
 def _parameter_lookalikes(entry: ToolEntry) -> Iterator[Finding]:
-    for name in _parameters(entry):
+    for name in parameters(entry):
         if not name.isascii() and mixed_script(name):
             yield Finding(
                 rule="S009",
@@ -286,7 +153,7 @@ def _collisions(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
     # same name, different servers; tools from no named server are one server
     groups: dict[str, dict[str | None, ToolEntry]] = defaultdict(dict)
     for entry in entries:
-        groups[_key(entry.name)].setdefault(entry.server, entry)
+        groups[name_key(entry.name)].setdefault(entry.server, entry)
     for per_group in groups.values():
         if len(per_group) < 2:
             continue
@@ -297,7 +164,7 @@ def _collisions(entries: Sequence[ToolEntry]) -> Iterator[Finding]:
                 severity=M,
                 location=entry.at_body("name"),
                 message=f"tool name {entry.name!r} is also offered by "
-                f"{_where(_Known(name=first.name, server=first.server))}; "
+                f"{where(Known(name=first.name, server=first.server))}; "
                 "one shadows the other",
                 evidence=entry.name,
                 hint="prefix tool names with their server (namespace)",

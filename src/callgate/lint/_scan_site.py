@@ -38,6 +38,9 @@ class ScanHit:
     end: int
     hint: str = ""
     decoded: str | None = None
+    """What the span says once decoded, when it was hidden or encoded."""
+    target: str | None = None
+    """What the hit is about, when it names something: a file, a host, another tool."""
 
 
 TextCheck = Callable[[TextSite], Iterable[ScanHit]]

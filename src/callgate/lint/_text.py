@@ -66,20 +66,22 @@ def printable(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """A transformed text and, per character, the index of its source character."""
+    """A transformed text and, per character, the index of its source character (None
+    when the view keeps every character in place, as it does for plain ASCII)."""
 
     text: str
-    origin: tuple[int, ...]
+    origin: tuple[int, ...] | None
 
     def source_span(self, start: int, end: int) -> tuple[int, int]:
         """The original `[start, end)` for the view's `[start, end)` (end exclusive)."""
+        if self.origin is None:
+            return start, end
         if not self.origin or start >= end:
             return 0, 0
         return self.origin[start], self.origin[min(end, len(self.origin)) - 1] + 1
 
 
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_RUNS = re.compile(r"\s+|\S+")
 
 
 def _ascii_table(kind: ViewKind) -> dict[int, str]:
@@ -103,9 +105,10 @@ _ASCII_TABLES = {kind: _ascii_table(kind) for kind in ("light", "latin", "cyrill
 def view(text: str, kind: ViewKind) -> View:
     """`light`: hidden characters removed, NFKC, case folded, punctuation kept.
     `latin`/`cyrillic`: also lookalikes and digits mapped into that alphabet, accents
-    dropped, and everything but letters and digits turned into single spaces."""
+    dropped, and everything but letters and digits turned into spaces. Plain ASCII maps
+    one character to one, in place; other text collapses runs of spaces."""
     if text.isascii() and not _ASCII_CONTROL.search(text):
-        return _ascii_view(text.translate(_ASCII_TABLES[kind]))
+        return View(text.translate(_ASCII_TABLES[kind]), None)
     chars: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):
@@ -119,22 +122,6 @@ def view(text: str, kind: ViewKind) -> View:
             chars.append(out)
             origin.append(index)
     return View("".join(chars), tuple(origin))
-
-
-def _ascii_view(mapped: str) -> View:
-    """The fast path: one character in, one out; runs of whitespace become one space."""
-    parts: list[str] = []
-    origin: list[int] = []
-    for run in _RUNS.finditer(mapped):
-        start, end = run.span()
-        if mapped[start].isspace():
-            if parts:
-                parts.append(" ")
-                origin.append(start)
-        else:
-            parts.append(run.group(0))
-            origin.extend(range(start, end))
-    return View("".join(parts), tuple(origin))
 
 
 @lru_cache(maxsize=8192)

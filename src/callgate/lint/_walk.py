@@ -158,41 +158,78 @@ _FIELDS = {
     "const": "const",
     "name": "name",
 }
-_VALUE_FIELDS = frozenset({"enum", "default", "examples", "const"})
-_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+_DATA = frozenset({"enum", "default", "examples", "example", "const"})
+_NAMES = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_SCHEMA_ROOTS = frozenset(
+    {"inputSchema", "input_schema", "parameters", "parametersJsonSchema", "outputSchema"}
+)
+
+# Where a value sits decides what its keys are. In a schema (and in the envelope around
+# it) keys are keywords; under `properties` and the like they are names a model reads, and
+# their values are schemas again; under `default`, `enum`, `examples` and `const` every key
+# and string is data. A property called `type` is a name, not the `type` keyword.
+_Position = str
+_ENVELOPE, _SCHEMA, _NAMED_MAP, _DATA_VALUE = "envelope", "schema", "names", "data"
+_Frame = tuple[Any, str, str, int, _Position]
 
 
 def iter_strings(value: Any, pointer: str = "") -> Iterator[StringSite]:
-    """Every string inside `value`, in document order: values, and property names of
-    schemas. Within `MAX_DEPTH` and `MAX_VALUES`; `unreadable()` reports what lies beyond."""
-    stack: list[tuple[Any, str, str, int]] = [(value, pointer, "other", 0)]
+    """Every string a model may read inside `value` (a declaration as written), in document
+    order: texts, data values and property names, each with its role. Keyword values such
+    as `"type": "string"` are machine text and left out, unless they hold prose (a space).
+    Within `MAX_DEPTH` and `MAX_VALUES`; `unreadable()` reports what lies beyond."""
+    stack: list[_Frame] = [(value, pointer, "other", 0, _ENVELOPE)]
     seen = 0
     while stack and seen < MAX_VALUES:
-        current, where, field, depth = stack.pop()
+        current, where, field, depth, position = stack.pop()
         seen += 1
         if isinstance(current, str):
             yield StringSite(pointer=where, text=current, field=field)
-            continue
-        if depth >= MAX_DEPTH:
-            continue
-        if isinstance(current, Mapping):
-            children: list[tuple[Any, str, str, int]] = []
-            for key, child in current.items():
-                if not isinstance(key, str) or key in _STRUCTURAL:
-                    continue
-                inner = join(where, key)
-                if key in _NAMED and isinstance(child, Mapping):
-                    for name in child:
-                        if isinstance(name, str):
-                            children.append((name, join(inner, name), "property", depth + 1))
-                kind = _FIELDS.get(key, field if field in _VALUE_FIELDS else "other")
-                children.append((child, inner, kind, depth + 1))
-            stack.extend(reversed(children))
-        elif isinstance(current, list | tuple):
+        elif depth < MAX_DEPTH and isinstance(current, Mapping):
+            stack.extend(reversed(list(_members(current, where, field, depth + 1, position))))
+        elif depth < MAX_DEPTH and isinstance(current, list | tuple):
             stack.extend(
-                (child, join(where, i), field, depth + 1)
+                (child, join(where, i), field, depth + 1, position)
                 for i, child in reversed(list(enumerate(current)))
             )
+
+
+def _members(
+    node: Mapping[Any, Any], where: str, field: str, depth: int, position: _Position
+) -> Iterator[_Frame]:
+    for key, child in node.items():
+        if not isinstance(key, str):
+            continue
+        inner = join(where, key)
+        if position == _DATA_VALUE:
+            yield key, inner, field, depth, position
+            yield child, inner, field, depth, position
+        elif position == _NAMED_MAP:
+            yield key, inner, "property", depth, position
+            yield child, inner, "other", depth, _SCHEMA if _is_map(child) else _ENVELOPE
+        elif key in _STRUCTURAL and _machine(child):
+            continue
+        else:
+            yield child, inner, _FIELDS.get(key, "other"), depth, _inner(key, child, position)
+
+
+def _inner(key: str, child: Any, position: _Position) -> _Position:
+    if key in _DATA:
+        return _DATA_VALUE
+    if position == _SCHEMA and key in _NAMES and _is_map(child):
+        return _NAMED_MAP
+    if position == _ENVELOPE and key in _SCHEMA_ROOTS:
+        return _SCHEMA
+    return position
+
+
+def _machine(value: Any) -> bool:
+    """A keyword value that is not prose: a word, or a list of words (`required`)."""
+    if isinstance(value, str):
+        return not any(c.isspace() for c in value)
+    if isinstance(value, list | tuple):
+        return all(isinstance(v, str) and not any(c.isspace() for c in v) for v in value)
+    return False
 
 
 _Path = tuple[Any, str | int] | None

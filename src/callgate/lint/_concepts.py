@@ -1,0 +1,493 @@
+"""Where the concepts of `_lexicon` occur in a text: tags, clauses and quoted spans.
+
+The text is read through the normalised views of `_text` (so `1gn0re`, `іgnоrе` and
+`ｉｇｎｏｒｅ` are one word): the `latin` view for the Latin-script languages, Chinese and
+Japanese, the `cyrillic` view for Russian. Each word is looked up once per process (exact
+form, then its prefixes), a German compound also by its tail (`Systemanweisungen`), and
+runs of single letters (`i g n o r e`, `I_G_N_O_R_E`) are joined and segmented by the
+lexicon. Hyphens inside words are read both ways (`ig-nore`, `read-only`). Every tag keeps
+its span in the original text, so findings quote what was written.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from callgate.lint._lexicon import LEXICON
+from callgate.lint._text import View, ViewKind, view
+
+__all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "tag_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """One concept at `[start, end)` of the original text."""
+
+    concept: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """A sentence of the text and the tags inside it, in order."""
+
+    start: int
+    end: int
+    tags: tuple[Tag, ...]
+
+    def has(self, *concepts: str) -> bool:
+        return any(t.concept in concepts for t in self.tags)
+
+    def of(self, *concepts: str) -> list[Tag]:
+        return [t for t in self.tags if t.concept in concepts]
+
+
+@dataclass(frozen=True, slots=True)
+class Tagged:
+    text: str
+    clauses: tuple[Clause, ...]
+    quotes: tuple[tuple[int, int], ...]
+    """Spans inside quotation marks (the marks excluded)."""
+
+    def quoted(self, start: int, end: int) -> bool:
+        return self.quote_of(start, end) >= 0
+
+    def quote_of(self, start: int, end: int) -> int:
+        """The index of the quotation holding `[start, end)`, or -1."""
+        for i, (q0, q1) in enumerate(self.quotes):
+            if q0 <= start and end <= q1:
+                return i
+        return -1
+
+
+# --- the compiled lexicon -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Multi:
+    concept: str
+    rest: tuple[tuple[str, bool, int], ...]
+    """(word, is prefix, words allowed before it) for each word after the first."""
+    needs: frozenset[str]
+    """The words of `rest` written out whole: a text without one of them cannot match."""
+
+
+@dataclass(slots=True)
+class _Table:
+    exact: dict[str, set[str]]
+    prefix: dict[str, set[str]]
+    multi: dict[tuple[str, bool], list[_Multi]]
+    longest: int = 0
+
+
+_MIN_STEM = 3
+_COMPOUND_TAILS = frozenset({"INSTR", "CONFIG", "LIMITS", "CONVO", "SECRET", "SINK", "PROMPT"})
+
+
+def _words(entry: str, kind: ViewKind) -> list[tuple[str, bool, int]]:
+    out: list[tuple[str, bool, int]] = []
+    gap = 0
+    for part in entry.split():
+        if part.startswith("~"):
+            gap = int(part[1:])
+            continue
+        prefix = part.endswith("*")
+        pieces = view(part.rstrip("*"), kind).text.split()
+        for i, piece in enumerate(pieces):
+            last = i == len(pieces) - 1
+            out.append((piece, prefix and last, gap if i == 0 else 0))
+        gap = 0
+    return out
+
+
+def _compile(kind: ViewKind, languages: Iterable[str]) -> _Table:
+    table = _Table(exact=defaultdict(set), prefix=defaultdict(set), multi=defaultdict(list))
+    for concept, by_language in LEXICON.items():
+        for language in languages:
+            for entry in filter(
+                None, (e.strip() for e in by_language.get(language, "").split("|"))
+            ):
+                words = _words(entry, kind)
+                if not words:
+                    continue
+                (first, prefix, _), rest = words[0], words[1:]
+                table.longest = max(table.longest, len(first))
+                if rest:
+                    needs = frozenset(w for w, is_prefix, _ in rest if not is_prefix)
+                    table.multi[(first, prefix)].append(_Multi(concept, tuple(rest), needs))
+                elif prefix and len(first) >= _MIN_STEM:
+                    table.prefix[first].add(concept)
+                else:
+                    table.exact[first].add(concept)
+    return table
+
+
+_LATIN = _compile("latin", ("en", "de", "es", "fr", "pt", "it"))
+_RUSSIAN = _compile("cyrillic", ("ru",))
+_CJK_WORDS: dict[str, set[str]] = defaultdict(set)
+for _concept, _by_language in LEXICON.items():
+    for _word in _by_language.get("cjk", "").split("|"):
+        if _word:
+            _CJK_WORDS[view(_word, "latin").text.replace(" ", "")].add(_concept)
+_CJK = re.compile("|".join(map(re.escape, sorted(_CJK_WORDS, key=len, reverse=True))))
+_HAS_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_HAS_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_HAS_LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
+
+
+@lru_cache(maxsize=1 << 16)
+def _lookup(word: str, russian: bool) -> tuple[frozenset[str], tuple[_Multi, ...]]:
+    """Concepts of one word alone, and the multi-word entries it may begin."""
+    table = _RUSSIAN if russian else _LATIN
+    found = _stems(word, table)
+    multi = list(table.multi.get((word, False), ()))
+    for length in range(min(len(word), table.longest), _MIN_STEM - 1, -1):
+        multi += table.multi.get((word[:length], True), ())
+    if not russian and len(word) >= 9:
+        found |= _compound_tail(word)
+    return frozenset(found), tuple(multi)
+
+
+def _stems(word: str, table: _Table) -> set[str]:
+    found = set(table.exact.get(word, ()))
+    for length in range(min(len(word), table.longest), _MIN_STEM - 1, -1):
+        found |= table.prefix.get(word[:length], set())
+    return found
+
+
+def _compound_tail(word: str) -> set[str]:
+    """A German compound read by its last part (`Systemanweisungen`: instructions)."""
+    for cut in range(3, len(word) - 4):
+        tail = _stems(word[cut:], _LATIN) & _COMPOUND_TAILS
+        if tail:
+            return tail | _stems(word[:cut], _LATIN)
+    return set()
+
+
+def cjk_words(text: str) -> int:
+    """How many Chinese or Japanese words of the lexicon `text` holds."""
+    return len(_CJK.findall(text))
+
+
+def _matches(word: str, stem: str, prefix: bool) -> bool:
+    return word.startswith(stem) if prefix else word == stem
+
+
+# --- tagging ----------------------------------------------------------------------------------
+
+_LONGEST_WORD = 64
+_Token = tuple[str, int, int]
+"""(word, start, end) in a view's text."""
+
+
+_WORD = re.compile(r"[^ ]+")
+_SPELLED = re.compile(r"(?:^|\s)\S(?:\s+\S){2}(?:\s|$)")
+
+
+def _tokens(text: str) -> list[_Token]:
+    return [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def _tag_view(v: View, original: str, russian: bool) -> Iterator[Tag]:
+    tokens = _tokens(v.text)
+    words = {t[0] for t in tokens}
+    skip = _foreign_tokens(tokens, v, original, russian)
+    cjk = not russian and _HAS_CJK.search(v.text) is not None
+    for i, (word, start, end) in enumerate(tokens):
+        if cjk and _HAS_CJK.search(word):
+            yield from _tag_cjk(word, start, v, original)
+            continue
+        if len(word) > _LONGEST_WORD:
+            continue  # no word of the lexicon, nor a compound of them, is that long
+        single, multi = _lookup(word, russian)
+        if not (single or multi) or i in skip:
+            continue
+        span = v.source_span(start, end)
+        if single and _constant(original, *span):
+            single = single - _VERBS
+        for concept in single:
+            yield Tag(concept, *span)
+        for entry in multi:
+            if not entry.needs <= words:
+                continue
+            last = _follow(tokens, i, entry)
+            if last is not None:
+                yield Tag(entry.concept, *v.source_span(start, tokens[last][2]))
+    if _SPELLED.search(v.text):
+        yield from _tag_spelled(tokens, v, russian)
+
+
+def _tag_hyphenated(text: str) -> Iterator[Tag]:
+    """Words split by hyphens, read joined: `ig-nore`, `in-struc-tions`."""
+    for match in _HYPHENATED.finditer(text):
+        for concept in _joined(match.group(0)):
+            yield Tag(concept, *match.span())
+
+
+@lru_cache(maxsize=1 << 14)
+def _joined(word: str) -> frozenset[str]:
+    return _lookup(view(word.replace("-", ""), "latin").text, False)[0]
+
+
+_VERBS = frozenset({"MOVE", "READ", "CALL", "SET", "CHANGE", "ROUTE"})
+
+
+def _constant(original: str, start: int, end: int) -> bool:
+    """A part of a constant or an identifier (`POST_AUTH_SESSION`, `insert_blank_slide`):
+    a name, not a verb."""
+    written = original[start:end]
+    around = original[start - 1 : start] + original[end : end + 1]
+    return len(written) > 1 and "_" in around
+
+
+def _foreign_tokens(tokens: list[_Token], v: View, original: str, russian: bool) -> set[int]:
+    """Words written wholly in the other script: a Russian word seen through the Latin
+    view (`по` reads `no`) says nothing in English, and the reverse."""
+    if not _HAS_CYRILLIC.search(original):
+        return set()
+    other = _HAS_LATIN if russian else _HAS_CYRILLIC
+    own = _HAS_CYRILLIC if russian else _HAS_LATIN
+    out = set()
+    for i, (_, start, end) in enumerate(tokens):
+        begin, stop = v.source_span(start, end)
+        written = original[begin:stop]
+        if other.search(written) and not own.search(written):
+            out.add(i)
+    return out
+
+
+def _follow(tokens: list[_Token], i: int, entry: _Multi) -> int | None:
+    """Index of the last token of `entry` starting at token `i`, or None."""
+    at = i
+    for stem, prefix, gap in entry.rest:
+        for step in range(1, gap + 2):
+            if at + step < len(tokens) and _matches(tokens[at + step][0], stem, prefix):
+                at += step
+                break
+        else:
+            return None
+    return at
+
+
+def _tag_cjk(word: str, start: int, v: View, original: str) -> Iterator[Tag]:
+    for match in _CJK.finditer(word):
+        for concept in _CJK_WORDS[match.group(0)]:
+            yield Tag(concept, *v.source_span(start + match.start(), start + match.end()))
+    if _HAS_LATIN.search(word):  # an identifier or English word glued to CJK text
+        for m in re.finditer(r"[a-z0-9]{3,}", word):
+            span = v.source_span(start + m.start(), start + m.end())
+            single = _lookup(m.group(0), False)[0]
+            if _constant(original, *span):
+                single = single - _VERBS
+            for concept in single:
+                yield Tag(concept, *span)
+
+
+def _tag_spelled(tokens: list[_Token], v: View, russian: bool) -> Iterator[Tag]:
+    """Words spelled out letter by letter (`i g n o r e`), joined and segmented."""
+    run: list[_Token] = []
+    for token in [*tokens, ("", 0, 0)]:
+        if len(token[0]) == 1:
+            run.append(token)
+            continue
+        if len(run) >= 3:
+            yield from _segment(run, v, russian)
+        run = []
+
+
+def _segment(run: list[_Token], v: View, russian: bool) -> Iterator[Tag]:
+    letters = "".join(t[0] for t in run)
+    table = _RUSSIAN if russian else _LATIN
+    at = 0
+    while at < len(letters) - 1:
+        for length in range(min(len(letters) - at, 16), 1, -1):
+            piece = letters[at : at + length]
+            concepts = table.exact.get(piece, set()) | (
+                table.prefix.get(piece, set()) if length >= _MIN_STEM else set()
+            )
+            if concepts:
+                span = v.source_span(run[at][1], run[at + length - 1][2])
+                yield from (Tag(c, *span) for c in concepts)
+                at += length
+                break
+        else:
+            at += 1
+
+
+_HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+
+
+URL = re.compile(
+    r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]]+|\b(?:javascript|data):[^\s<>\"']+", re.IGNORECASE
+)
+"""Links as written in prose; the link check and the directive rules read the same ones."""
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("URL", URL),
+    ("EMAIL", re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
+    (
+        "ENVSECRET",
+        re.compile(
+            r"\$\{?[A-Z][A-Z0-9_]*\}?|%[A-Z][A-Z0-9_]*%|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*"
+            r"(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|PAT|CREDENTIALS?)\b"
+        ),
+    ),
+    (
+        "PAYEE",
+        re.compile(
+            r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\b0x[0-9a-fA-F]{40}\b"
+            r"|\bbc1[a-z0-9]{25,60}\b|(?i:account|konto|cuenta|compte|conta|conto|сч[её]т|"
+            r"口座|账户|账号)\D{0,12}\d{5,}"
+        ),
+    ),
+)
+
+
+# Each pattern runs only on texts holding its marker.
+_MARKERS = {
+    "URL": re.compile(":"),
+    "EMAIL": re.compile("@"),
+    "ENVSECRET": re.compile("[$%_]"),
+    "PAYEE": re.compile(r"\d{4}|0x|bc1"),
+}
+
+
+@lru_cache(maxsize=1 << 15)
+def tag_text(text: str) -> Tagged:
+    """The concepts of `text`, grouped by sentence."""
+    tags: set[Tag] = set(_tag_view(view(text, "latin"), text, False))
+    for concept, pattern in _PATTERNS:
+        if _MARKERS[concept].search(text):
+            tags.update(Tag(concept, *m.span()) for m in pattern.finditer(text))
+    if "-" in text:
+        tags.update(_tag_hyphenated(text))
+    if _HAS_CYRILLIC.search(text):
+        tags.update(_tag_view(view(text, "cyrillic"), text, True))
+    if not tags:
+        return Tagged(text=text, clauses=(), quotes=())
+    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(tags))), quotes=_quotes(text))
+
+
+def _own(tags: set[Tag]) -> set[Tag]:
+    """ "the user's key" is the user's, not said to the user: a USER inside USERS goes."""
+    owners = [t for t in tags if t.concept == "USERS"]
+    if not owners:
+        return tags
+    return {
+        t
+        for t in tags
+        if t.concept != "USER" or not any(o.start <= t.start and t.end <= o.end for o in owners)
+    }
+
+
+# What a word does in its sentence, where the word alone misleads: the user after "by" acts
+# rather than hears ("is mentioned by the user"); "is ignored" states what the tool does
+# rather than orders it; a "key" of a key-value pair holds no secret.
+_AGENT = re.compile(
+    r"(?:\bby|\bpar|\bvon|\bvom|\bpor|\bpelo|\bpela|\bdal|\bdall|\bdalla)"
+    r"\s+(?:(?:the|a|an|l|le|la|el|o|der|dem|den)\s*'?\s*)?$",
+    re.IGNORECASE,
+)
+_STATED = re.compile(r"\b(?:is|are|was|were|gets|get|got|being)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
+_NOT_SECRET = re.compile(r"[\s-]*(?:value|pair|word|stroke|board|press|frame|name|path)", re.I)
+# "replace `x` with the actual value": a placeholder to fill in, not a text taking precedence
+_PLACEHOLDER = re.compile(
+    r"[^.\n]{0,60}?\bwith\s+(?:the\s+|your\s+)?(?:actual|own|real|correct|desired|appropriate)",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """A concept's word that, with `pattern` just before (or after) it, means otherwise."""
+
+    pattern: re.Pattern[str]
+    after: bool = False
+    words: frozenset[str] = frozenset()
+    """The written words it applies to (all when empty); `*` stands for any ending or start."""
+
+    def applies(self, written: str) -> bool:
+        word = written.lower()
+        return not self.words or any(_like(word, w) for w in self.words)
+
+
+def _like(word: str, form: str) -> bool:
+    if form.endswith("*"):
+        return word.startswith(form[:-1])
+    if form.startswith("*"):
+        return word.endswith(form[1:])
+    return word == form
+
+
+_READING: dict[str, _Reading] = {
+    "USER": _Reading(_AGENT),
+    "USERS": _Reading(_AGENT),
+    "DROP": _Reading(_STATED, words=frozenset({"*ed"})),
+    "SECRET": _Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),
+    "PRIORITY": _Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),
+    "FIRST": _Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),
+}
+
+
+def _read(text: str, tags: set[Tag]) -> set[Tag]:
+    return {t for t in tags if not _misread(text, t)}
+
+
+def _misread(text: str, tag: Tag) -> bool:
+    reading = _READING.get(tag.concept)
+    written = text[tag.start : tag.end]
+    if reading is None or not reading.applies(written):
+        return False
+    if reading.after:
+        return reading.pattern.match(text, tag.end) is not None
+    return reading.pattern.search(text, max(0, tag.start - 30), tag.start) is not None
+
+
+_CLAUSE_END = re.compile(r"[.!?](?=\s+[^a-z\s]|\s*$)|[\n。！？]")
+
+
+_WINDOW = 300
+"""A sentence longer than two of these is read in windows of that size, each overlapping the
+next by half: no rule reaches that far, and a text without full stops (a log, a dump) would
+otherwise be one sentence whose every pair of words is weighed."""
+
+
+def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
+    bounds = [0] + [m.end() for m in _CLAUSE_END.finditer(text)] + [len(text)]
+    by_clause: dict[int, list[Tag]] = defaultdict(list)
+    ordered = sorted(tags, key=lambda t: (t.start, t.end, t.concept))
+    for t in ordered:
+        by_clause[bisect.bisect_right(bounds, t.start) - 1].append(t)
+    out: list[Clause] = []
+    for i, found in sorted(by_clause.items()):
+        start, end = bounds[i], bounds[i + 1]
+        if end - start <= 2 * _WINDOW:
+            out.append(Clause(start=start, end=end, tags=tuple(found)))
+            continue
+        starts = [t.start for t in found]
+        for at in range(start, end - _WINDOW, _WINDOW):
+            stop = min(at + 2 * _WINDOW, end)
+            first, last = bisect.bisect_left(starts, at), bisect.bisect_left(starts, stop)
+            inside = tuple(t for t in found[first:last] if t.end <= stop)
+            if inside:
+                out.append(Clause(start=at, end=stop, tags=inside))
+    return tuple(out)
+
+
+_QUOTE = re.compile(
+    r"\"([^\"]{2,}?)\"|(?<![\w'])'([^'\n]{2,}?)'(?![\w])|«([^»]+)»|„([^“”\"]+)[“”\"]"
+    r"|“([^”]+)”|‘([^’]+)’|「([^」]+)」|『([^』]+)』|‹([^›]+)›"
+)
+
+
+def _quotes(text: str) -> tuple[tuple[int, int], ...]:
+    spans = []
+    for m in _QUOTE.finditer(text):
+        group = next(g for g in range(1, (m.lastindex or 0) + 1) if m.group(g) is not None)
+        spans.append(m.span(group))
+    return tuple(spans)
