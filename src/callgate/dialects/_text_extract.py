@@ -87,7 +87,7 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
         for raw in region.calls
         for variables in [partial(assignments.before, position=region.start)]
     ]
-    calls = tuple(_meant(written, dropped))
+    calls = tuple(_meant(_named_only(written, names, dropped), dropped))
     return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
 
 
@@ -248,7 +248,25 @@ class _Finder:
         return _Region(start=start, end=end, calls=[call])
 
 
-def _meant(written: list[tuple[int, bool, ToolCall]], dropped: list[str]) -> list[ToolCall]:
+_Written = list[tuple[int, bool, ToolCall]]
+
+
+def _named_only(written: _Written, names: Names, dropped: list[str]) -> _Written:
+    """`f()` of a tool that requires arguments, where the text also calls `f` with
+    arguments, names the tool (prose saying "`f()` returns ...") and is not a call."""
+    called = {c.name for _, _, c in written if c.arguments != {}}
+    out: _Written = []
+    for item in written:
+        call = item[2]
+        tool = names.tools.get(call.name)
+        if call.arguments == {} and call.name in called and tool and tool.input_schema.get("required"):
+            dropped.append(f"{call.name}: named again without arguments; not another call")
+            continue
+        out.append(item)
+    return out
+
+
+def _meant(written: _Written, dropped: list[str]) -> list[ToolCall]:
     """The calls the model meant: a call restated later (same tool, same arguments once
     read) is taken once; the same call twice as statements of one list is meant twice."""
     first: dict[str, tuple[int, int]] = {}

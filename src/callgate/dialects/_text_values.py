@@ -134,10 +134,13 @@ def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
                 notes.append("ignored comments in the JSON")
             return node, source
     ends = [i for i, char in enumerate(cleaned) if char == "\n"][-_MAX_CUTS:]
+    balanced = _closed(cleaned) == cleaned
     for end in (len(cleaned), *reversed(ends)):
         closed = _closed(cleaned[:end])
         if closed == cleaned[:end] and end == len(cleaned):
             continue
+        if balanced and closed != cleaned[:end]:
+            continue  # a complete text is not cut off: closing a part would drop the rest
         node = parse_python(closed)
         if node is not None:
             notes.append("closed the brackets the output left open (it was cut off)")
