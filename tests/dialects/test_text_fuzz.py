@@ -131,3 +131,40 @@ def test_a_clean_call_comes_back_exactly_as_written(args: dict[str, Any], form: 
     assert call.name == "search"
     assert call.arguments == args
     assert call.repairs == ()
+
+
+_WORD = st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,8}", fullmatch=True)
+
+
+@FUZZ
+@given(st.from_regex(r"[A-Z][a-z]{0,6}'[a-z]{1,4}( [A-Za-z]{1,6})?", fullmatch=True))
+def test_an_apostrophe_inside_a_word_stays_in_its_single_quoted_string(entity: str) -> None:
+    (call,) = extract_calls(f"search(entity='{entity}', limit=2)", [SEARCH]).calls
+    assert call.arguments == {"entity": entity, "limit": 2}
+    assert any("apostrophe" in r for r in call.repairs)
+
+
+@FUZZ
+@given(_VALUES, st.sampled_from(["properties", "params", "kwargs", "input"]))
+def test_arguments_under_a_wrapper_that_is_no_parameter_are_the_arguments(
+    args: dict[str, Any], wrapper: str
+) -> None:
+    text = f"search({wrapper}={args!r})"
+    (call,) = extract_calls(text, [SEARCH]).calls
+    assert call.arguments == args
+    assert any(repr(wrapper) in r for r in call.repairs)
+
+
+@FUZZ
+@given(st.lists(st.one_of(_WORD, _WORD.map("-{}".format)), min_size=1, max_size=5))
+def test_a_list_of_unquoted_words_in_a_string_is_a_list_of_strings(tags: list[str]) -> None:
+    body = json.dumps({"entity": "A", "tags": "[" + ", ".join(tags) + "]"})
+    (call,) = extract_calls('{"name": "search", "arguments": ' + body + "}", [SEARCH]).calls
+    assert call.arguments == {"entity": "A", "tags": tags}
+
+
+@FUZZ
+@given(st.integers(min_value=-(10**6), max_value=10**6), st.integers(1, 10**6))
+def test_markdown_escapes_in_code_are_the_characters_they_escape(a: int, b: int) -> None:
+    (call,) = extract_calls(f"circle\\_area(radius={a}\\*{b})", TOOLS).calls
+    assert (call.name, call.arguments) == ("circle_area", {"radius": a * b})

@@ -165,6 +165,85 @@ def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> N
     assert isinstance(one("You can call search(entity) for that.").arguments, str)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected", "repair"),
+    [
+        ("circle\\_area(radius=5\\*2)", ("circle_area", {"radius": 10}), "Markdown escapes"),
+        ("search(\\{'entity': 'A'\\})", ("search", {"entity": "A"}), "Markdown escapes"),
+        ('["search", {"arguments": {"entity": "A"}}]', ("search", {"entity": "A"}), "pair"),
+        (
+            "search(properties={'entity': 'A', 'limit': 2})",
+            ("search", {"entity": "A", "limit": 2}),
+            "under 'properties'",
+        ),
+        (
+            '{"name": "search", "parameters": {"type": "dict", "properties": {"entity": "G"}}}',
+            ("search", {"entity": "G"}),
+            "under 'properties'",
+        ),
+        (
+            "search(entity='McDonald's', limit=2)",
+            ("search", {"entity": "McDonald's", "limit": 2}),
+            "apostrophe",
+        ),
+        (
+            '{"name": "search", "arguments": {"entity": "A", "tags": "[-v, 2, fast]"}}',
+            ("search", {"entity": "A", "tags": ["-v", "2", "fast"]}),
+            "coerced 'tags'",
+        ),
+        (
+            "```java\nInputStream in = ...;\nsearch(in, 3);\n```",
+            ("search", {"entity": "in", "limit": 3}),
+            "unquoted",
+        ),
+    ],
+)
+def test_shapes_found_in_real_outputs(
+    text: str, expected: tuple[str, dict[str, Any]], repair: str
+) -> None:
+    call = one(text)
+    assert (call.name, call.arguments) == expected
+    assert any(repair in r for r in call.repairs), call.repairs
+
+
+def test_a_call_quoted_in_prose_ends_at_its_own_parenthesis() -> None:
+    text = "The call is 'search(entity=\"Google\")' and\nthen it's done (soon)."
+    assert args(text) == [("search", {"entity": "Google"})]
+
+
+def test_a_javascript_shorthand_object_names_its_variables() -> None:
+    text = "```js\nlet entity = 'Acme';\nlet limit = 4;\nsearch({entity, limit});\n```"
+    call = one(text)
+    assert call.arguments == {"entity": "Acme", "limit": 4}
+    assert any("shorthand" in r for r in call.repairs)
+
+
+def test_a_shorthand_of_names_that_are_not_parameters_is_no_object() -> None:
+    call = one("configure({theme, mode})")
+    assert not any("shorthand" in r for r in call.repairs)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["search(String entity, int limit)", "search(entity: string, limit: number)"],
+)
+def test_a_signature_written_out_is_not_a_call(text: str) -> None:
+    found = extract_calls(text, TOOLS)
+    assert found.calls == () and any("signature" in d for d in found.dropped)
+
+
+def test_a_tool_named_in_prose_beside_its_call_is_not_another_call() -> None:
+    found = extract_calls("Call `search(entity='A')`. Then `search()` returns a list.", TOOLS)
+    assert [c.arguments for c in found.calls] == [{"entity": "A"}]
+    assert any("named again" in d for d in found.dropped)
+
+
+def test_a_complete_text_is_not_cut_at_a_line_end_to_make_it_parse() -> None:
+    # Cutting after the first line would close `[...]` and silently drop the rest.
+    call = one("circle_area(radius=2,\n unit=cm)")
+    assert call.arguments == {"radius": 2, "unit": "cm"}
+
+
 # --- never more calls than the model meant ----------------------------------------------
 
 

@@ -171,7 +171,7 @@ def _convert(
     elif isinstance(value, str):
         new = _enum_value(value, node, root)
         if new is NO_VALUE and kind == "text":
-            new = _from_text(value, accepted)
+            new = _from_text(value, accepted, _item_types(node, root))
     elif kind == "text" and _single(value) and "array" not in accepted:
         # ["Paris"] where one string is wanted: the list is only the model's wrapping.
         new = value[0] if _json_type(value[0]) in accepted else NO_VALUE
@@ -180,6 +180,11 @@ def _convert(
     label = "/".join(sorted(accepted - {"null"})) or "enum"
     notes.append(f"coerced '{where.rstrip('.') or '(arguments)'}' {value!r} -> {new!r} ({label})")
     return new
+
+
+def _item_types(node: Mapping[str, Any], root: Mapping[str, Any]) -> frozenset[str]:
+    items = node.get("items")
+    return accepted_types(items, root) if isinstance(items, Mapping) else _TYPES
 
 
 def _single(value: Any) -> bool:
@@ -207,8 +212,9 @@ def _enum_options(node: Mapping[str, Any], root: Mapping[str, Any]) -> list[Any]
     return out
 
 
-def _from_text(value: str, accepted: frozenset[str]) -> Any:
-    """The value a string spells for the one non-string type the schema accepts."""
+def _from_text(value: str, accepted: frozenset[str], items: frozenset[str]) -> Any:
+    """The value a string spells for the one non-string type the schema accepts (`items`:
+    the types an array's items accept)."""
     text = value.strip()
     if len(text) > _MAX_TEXT:
         return NO_VALUE
@@ -238,7 +244,7 @@ def _from_text(value: str, accepted: frozenset[str]) -> Any:
             parsed = None
         if isinstance(parsed, list if declared == "array" else dict):
             return parsed
-    return source_value(text, declared, [])
+    return source_value(text, declared, [], items=items)
 
 
 def _unquoted(text: str) -> Any:

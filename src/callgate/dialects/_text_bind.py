@@ -38,6 +38,8 @@ def bind(raw: RawCall, tool: Tool | None, variables: Variables) -> ToolCall:
     if isinstance(args, dict) and positional:
         args = _positional(tuple(positional), args, schema, notes)
     if isinstance(args, dict):
+        args = _unwrapped(args, schema, notes)
+    if isinstance(args, dict):
         args = _words(args, schema, notes)
     if isinstance(args, Expr) or exprs_in(args):
         return _invalid(raw, args, notes)
@@ -110,6 +112,24 @@ def _positional(
                 reason="a positional argument beyond the tool's parameters",
             )
     return out
+
+
+_OBJECT = ("object", "dict")
+
+
+def _unwrapped(args: dict[str, Any], schema: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
+    """`f(properties={'a': 1, 'b': 2})`: one keyword that is no parameter of the tool,
+    holding an object whose keys all are: the arguments under a wrapper of the model's
+    (also shaped as a schema, `{"type": "dict", "properties": {...}}`)."""
+    props = _properties(schema)
+    outer = {k: v for k, v in args.items() if not (k == "type" and k not in props and v in _OBJECT)}
+    if len(outer) != 1 or not props:
+        return args
+    ((key, value),) = outer.items()
+    if key in props or not isinstance(value, dict) or not value or not set(value) <= set(props):
+        return args
+    notes.append(f"read the object under {key!r} (not a parameter) as the arguments")
+    return dict(value)
 
 
 def _keywords_dict(value: Any, props: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:

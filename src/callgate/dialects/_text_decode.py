@@ -247,14 +247,14 @@ def _string_arguments(args: Any, notes: list[str]) -> Any:
 
 
 def _declaration(args: Any, params: list[str]) -> bool:
-    """An echoed tool declaration: the "arguments" are a JSON Schema of an object."""
+    """An echoed tool declaration: the "arguments" are a JSON Schema of an object (its
+    properties hold schemas, not values)."""
     if not isinstance(args, Mapping) or "properties" in params:
         return False
-    return isinstance(args.get("properties"), Mapping) and args.get("type") in (
-        "object",
-        "dict",
-        None,
-    )
+    props = args.get("properties")
+    if not isinstance(props, Mapping) or args.get("type") not in ("object", "dict", None):
+        return False
+    return not props or any(isinstance(v, Mapping) for v in props.values())
 
 
 # --- Python calls -------------------------------------------------------------------------
@@ -393,11 +393,16 @@ def decode_call(span: str, names: Names) -> Decoded:
 
 
 _CALL = re.compile(r"\s*([\w.\\-]+)\s*\((.*)\Z", re.S)
-_TYPED = re.compile(r"\s*(?:final\s+)?[A-Za-z_][\w.]*(?:\s*<[^()]*>)?(?:\s*\[\s*\])*\s+([A-Za-z_]\w*)\s*")
+_TYPED = re.compile(
+    r"\s*(?:final\s+)?[A-Za-z_][\w.]*(?:\s*<[^()]*>)?(?:\s*\[\s*\])*\s+([A-Za-z_]\w*)\s*"
+)
 _TYPE_AFTER = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*(?:<[^()]*>)?(?:\[\])*)\s*")
 _TYPE_NAMES = frozenset(
-    "string number boolean bool any object int integer float double long str list dict "
-    "array tuple void String Number Boolean Object Integer Long Double Float".split()
+    {
+        *("string", "number", "boolean", "bool", "any", "object", "int", "integer", "float"),
+        *("double", "long", "str", "list", "dict", "array", "tuple", "void", "String"),
+        *("Number", "Boolean", "Object", "Integer", "Long", "Double", "Float"),
+    }
 )
 
 
@@ -414,6 +419,8 @@ def _signature(parts: list[str], params: list[str]) -> bool:
             continue
         return False
     return True
+
+
 _KEYWORD = re.compile(r"\s*([A-Za-z_]\w*)\s*(=(?!=)|:(?!//))\s*(.*?)\s*\Z", re.S)
 _WORDS = re.compile(r"[\w][\w .:/@#&+'\-]*")
 

@@ -217,7 +217,7 @@ class _Finder:
             if mention.after_dot:
                 return None  # obj.name(...) calls a method of some object
             paren = rest.end() - 1
-            end = self.scan.end(paren)
+            end = self.scan.end(paren) if paren in self.scan.ends else self._quoted_end(paren)
             if self.scan.depth.get(paren, 0) > MAX_DEPTH:
                 self.dropped.append(
                     f"characters {start}-{end} are nested more than {MAX_DEPTH} levels deep; "
@@ -232,6 +232,13 @@ class _Finder:
         if then is None:
             return None
         return self._then_json(start, then.end(), name)
+
+    def _quoted_end(self, paren: int) -> int:
+        """Where a call written inside a quoted string (`'f(a="x")'`) ends: its own
+        closing parenthesis on that line, not the end of the text."""
+        line_end = self.text.find("\n", paren)
+        line = self.text[paren : len(self.text) if line_end < 0 else line_end]
+        return paren + Scan(line).end(0)
 
     def _then_json(self, start: int, brace: int, name: str) -> _Region | None:
         """A tool's name, then its arguments as a JSON object (on the next line, or fenced)."""
@@ -259,7 +266,8 @@ def _named_only(written: _Written, names: Names, dropped: list[str]) -> _Written
     for item in written:
         call = item[2]
         tool = names.tools.get(call.name)
-        if call.arguments == {} and call.name in called and tool and tool.input_schema.get("required"):
+        required = tool is not None and bool(tool.input_schema.get("required"))
+        if call.arguments == {} and call.name in called and required:
             dropped.append(f"{call.name}: named again without arguments; not another call")
             continue
         out.append(item)

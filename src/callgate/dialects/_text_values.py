@@ -118,6 +118,8 @@ def read_literal(text: str, notes: list[str]) -> Any:
     return NO_VALUE if parsed is None else to_value(parsed[0], parsed[1], notes)
 
 
+_APOSTROPHE = re.compile(r"(?<=[A-Za-z])'(?=[a-z])")
+"""An apostrophe inside a word, which ends a single-quoted string too early."""
 _MAX_CUTS = 16
 """Line ends tried when a cut-off value is followed by prose."""
 
@@ -133,6 +135,11 @@ def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
             if source != text:
                 notes.append("ignored comments in the JSON")
             return node, source
+    apostrophes = _APOSTROPHE.sub(r"\\'", cleaned) if "'" in cleaned else cleaned
+    node = parse_python(apostrophes) if apostrophes != cleaned else None
+    if node is not None:
+        notes.append("read an apostrophe between letters (it's) as part of its string")
+        return node, apostrophes
     ends = [i for i, char in enumerate(cleaned) if char == "\n"][-_MAX_CUTS:]
     balanced = _closed(cleaned) == cleaned
     for end in (len(cleaned), *reversed(ends)):
@@ -401,17 +408,22 @@ _JAVA_PUT = re.compile(r"put\s*\(\s*(\"(?:[^\"\\]|\\.)*\")\s*,\s*(.*?)\)\s*;", r
 _JAVA_MAP = re.compile(r"^new\s+HashMap\s*<[^>]*>\s*\(\s*\)\s*\{\s*\{(.*)\}\s*\}$", re.S)
 
 
-def source_value(text: str, declared: str, notes: list[str]) -> Any:
+def source_value(
+    text: str, declared: str, notes: list[str], *, items: frozenset[str] = frozenset()
+) -> Any:
     """The value a string spells for a parameter of type `declared`, or `NO_VALUE`.
 
     Models asked for Java or JavaScript write values as source text: `123L`, `1.5f`,
-    `new int[]{1, 2}`, `Arrays.asList("a")`, `new HashMap<>() {{ put("k", 1); }}`, `{a: 1}`.
+    `new int[]{1, 2}`, `Arrays.asList("a")`, `new HashMap<>() {{ put("k", 1); }}`, `{a: 1}`;
+    and lists as text with unquoted items (`[-v, 2, fast]`), read when `items` (the types
+    the array's items accept) includes strings.
     """
     text = text.strip()
     if declared in ("integer", "number"):
         return _number(text, declared)
     if declared == "array":
-        return _array(text, notes)
+        value = _array(text, notes)
+        return _word_list(text, items) if value is NO_VALUE and "string" in items else value
     if declared == "object":
         return _object(text, notes)
     return NO_VALUE
@@ -439,6 +451,26 @@ def _array(text: str, notes: list[str]) -> Any:
         return NO_VALUE
     items = [_java_item(part, notes) for part in split_top(match.group(1))]
     return NO_VALUE if any(i is NO_VALUE for i in items) else items
+
+
+_WORD_LIST = re.compile(r"\[([^\[\]{}()\"'`]*)\]")
+
+
+def _word_list(text: str, items: frozenset[str]) -> Any:
+    """`[-waitTime, 2, fast]`: a list written as text, its items unquoted words. Each item
+    is the number or boolean it spells where the items accept one, else its text."""
+    match = _WORD_LIST.fullmatch(text)
+    if match is None:
+        return NO_VALUE
+    parts = [p.strip() for p in match.group(1).split(",")] if match.group(1).strip() else []
+    if any(not p for p in parts):
+        return NO_VALUE
+    out: list[Any] = []
+    for part in parts:
+        literal = _LITERAL_NAMES[part] if part in _LITERAL_NAMES else _number(part, "number")
+        kind = {bool: "boolean", type(None): "null"}.get(type(literal), "number")
+        out.append(literal if literal is not NO_VALUE and kind in items else part)
+    return out
 
 
 def _object(text: str, notes: list[str]) -> Any:
