@@ -168,3 +168,22 @@ def test_a_list_of_unquoted_words_in_a_string_is_a_list_of_strings(tags: list[st
 def test_markdown_escapes_in_code_are_the_characters_they_escape(a: int, b: int) -> None:
     (call,) = extract_calls(f"circle\\_area(radius={a}\\*{b})", TOOLS).calls
     assert (call.name, call.arguments) == ("circle_area", {"radius": a * b})
+
+
+@FUZZ
+@given(
+    st.lists(st.tuples(_VALUES, st.sampled_from(["json", "python"])), min_size=1, max_size=4),
+    st.sampled_from(["\n", "\n\n", ";\n"]),
+)
+def test_calls_one_per_line_in_a_markup_block_all_come_back_in_order(
+    written: list[tuple[dict[str, Any], str]], separator: str
+) -> None:
+    lines = [
+        json.dumps({"name": "search", "arguments": args}, ensure_ascii=False)
+        if form == "json"
+        else "search(" + ", ".join(f"{k}={v!r}" for k, v in args.items()) + ")"
+        for args, form in written
+    ]
+    text = "<tool_call>\n" + separator.join(lines) + "\n</tool_call>"
+    found = extract_calls(text, [SEARCH]).calls
+    assert [c.arguments for c in found] == [args for args, _ in written]

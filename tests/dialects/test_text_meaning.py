@@ -206,8 +206,9 @@ def test_shapes_found_in_real_outputs(
     assert any(repair in r for r in call.repairs), call.repairs
 
 
-def test_a_call_quoted_in_prose_ends_at_its_own_parenthesis() -> None:
-    text = "The call is 'search(entity=\"Google\")' and\nthen it's done (soon)."
+@pytest.mark.parametrize("quoted", ["'search(entity=\"Google\")'", "'search(entity='Google')'"])
+def test_a_call_quoted_in_prose_ends_at_its_own_parenthesis(quoted: str) -> None:
+    text = f"The call is {quoted} and\nthen it's done (soon)."
     assert args(text) == [("search", {"entity": "Google"})]
 
 
@@ -303,6 +304,31 @@ def test_outside_call_markup_nothing_is_a_call() -> None:
     assert any("commentary" in d for d in found.dropped)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>\n{"arguments": {"entity": "A"}, "name": "search"}\n'
+        '{"arguments": {"radius": 2}, "name": "circle_area"}\n</tool_call>',
+        "<tool_call>\nsearch(entity='A')\ncircle_area(radius=2)\n</tool_call>",
+        "<|python_tag|>search(entity='A'); circle_area(radius=2)<|eot_id|>",
+        '[TOOL_CALLS] {"name": "search", "arguments": {"entity": "A"}}\n'
+        '{"name": "circle_area", "arguments": {"radius": 2}}',
+    ],
+)
+def test_every_call_of_a_markup_block_is_taken_one_per_line(text: str) -> None:
+    found = extract_calls(text, TOOLS)
+    assert args(text) == [("search", {"entity": "A"}), ("circle_area", {"radius": 2})]
+    assert not any("cut" in r for c in found.calls for r in c.repairs)
+
+
+def test_prose_inside_a_markup_block_is_not_part_of_the_call() -> None:
+    text = (
+        '<tool_call>I will search: {"name": "search", "arguments": {"entity": "A"}}\n'
+        "Then I look at the results.</tool_call>"
+    )
+    assert args(text) == [("search", {"entity": "A"})]
+
+
 def test_a_tool_call_block_naming_an_unknown_tool_still_reaches_the_gate() -> None:
     text = '<tool_call>\n{"name": "serch", "arguments": {"entity": "A"}}\n</tool_call>'
     gate = Gate(Catalog([replace(SEARCH, executor=lambda **kw: kw)]))
@@ -372,6 +398,8 @@ HOSTILE = {
     "NaN and Infinity": "search(entity=NaN, limit=Infinity)",
     "a lone surrogate": '{"name": "search", "arguments": {"entity": "\\ud800"}}',
     "NUL bytes": "search(entity='a\x00b')\x00" * 100,
+    "calls quoted again and again": "'search(entity=1) " * 8_000,
+    "quoted calls never closed": "'search(" * 10_000 + "'",
 }
 
 

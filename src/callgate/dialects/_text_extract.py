@@ -25,8 +25,8 @@ from callgate.dialects._text_assign import Assignments
 from callgate.dialects._text_bind import bind
 from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_xml, from_value
 from callgate.dialects._text_names import Mention, Names
-from callgate.dialects._text_scan import Scan
-from callgate.dialects._text_values import read_value
+from callgate.dialects._text_scan import Scan, closing
+from callgate.dialects._text_values import Expr, read_value
 
 __all__ = ["MAX_CHARS", "MAX_DEPTH", "Extracted", "extract_calls"]
 
@@ -44,6 +44,7 @@ _NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\
 _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
 _NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)\s+$")
 _PAREN = re.compile(r"[ \t]*\(")
+_OPENER = re.compile(r"[(\[{]")
 _THEN_JSON = re.compile(r"[ \t]*[`'\"]?[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?=\{)")
 
 
@@ -108,6 +109,10 @@ class _Finder:
         self.dropped = dropped
         self.taken: list[tuple[int, int]] = []
         self.scan = Scan(text)
+        self.budget = len(text)
+        """Characters left for scanning calls inside strings (`_quoted_end`)."""
+        self.inner: dict[int, Scan] = {}
+        """Scans of the quoted strings calls were found in, by the string's start."""
         self.covered = 0
         """End of the furthest region taken so far: bare candidates come in text order."""
 
@@ -137,27 +142,45 @@ class _Finder:
                 yield _Region(start=match.start(), end=match.end(), calls=read(body), markup=True)
 
     def _payload(self, body: str) -> list[RawCall]:
-        """A markup body: one payload, or several JSON values separated by `;` or lines."""
+        """A markup body: one payload, or several (JSON values, pythonic calls) separated
+        by `;` or lines."""
         scan = Scan(body)
-        if max(scan.depth.values(), default=0) <= MAX_DEPTH:
-            decoded = decode(body, self.names, markup=True)
-            self.dropped += decoded.dropped
-            if decoded.calls:
-                return decoded.calls
+        if "<function=" in body:  # XML calls span lines; `decode` reads them whole
+            return self._statement(body, scan, 0, len(body))
         calls: list[RawCall] = []
-        i = 0
-        while i < len(body):
+        for start, end in _statements(body, scan):
+            if _OPENER.search(body, start, end):  # calls and JSON values have brackets
+                calls += self._statement(body, scan, start, end)
+        return calls
+
+    def _statement(self, body: str, scan: Scan, start: int, end: int) -> list[RawCall]:
+        """One statement of a markup body, else the JSON values written inside it (prose
+        around a call); a call no reading accepts only when there are none."""
+        openers = [i for i in range(start, end) if i in scan.depth]
+        whole: list[RawCall] = []
+        if max((scan.depth[i] for i in openers), default=0) <= MAX_DEPTH:
+            decoded = decode(body[start:end], self.names, markup=True)
+            self.dropped += decoded.dropped
+            whole = decoded.calls
+            if whole and not all(isinstance(c.arguments, Expr) for c in whole):
+                return whole
+        return self._values(body, scan, start, end) or whole
+
+    def _values(self, body: str, scan: Scan, start: int, end: int) -> list[RawCall]:
+        calls: list[RawCall] = []
+        i = start
+        while i < end:
             if body[i] not in "{[" or i not in scan.ends:
                 i += 1
                 continue
-            end = scan.end(i)
+            close = scan.end(i)
             if scan.depth[i] > MAX_DEPTH:
                 self.dropped.append(f"a call nested more than {MAX_DEPTH} levels deep; not read")
             else:
-                part = decode(body[i:end], self.names, markup=True)
+                part = decode(body[i:close], self.names, markup=True)
                 self.dropped += part.dropped
                 calls += part.calls
-            i = end
+            i = close
         return calls
 
     def _mistral(self, body: str) -> list[RawCall]:
@@ -234,11 +257,22 @@ class _Finder:
         return self._then_json(start, then.end(), name)
 
     def _quoted_end(self, paren: int) -> int:
-        """Where a call written inside a quoted string (`'f(a="x")'`) ends: its own
-        closing parenthesis on that line, not the end of the text."""
-        line_end = self.text.find("\n", paren)
-        line = self.text[paren : len(self.text) if line_end < 0 else line_end]
-        return paren + Scan(line).end(0)
+        """Where a call written inside a quoted string (`'f(a="x")'`, `'f(a='x')'`) ends:
+        its own closing parenthesis on that line, else the line's end. These scans share
+        a budget of the text's length, so the work stays linear; past it, a call ends at
+        the latest with its string."""
+        limit = paren + self.budget
+        closed, stop = closing(self.text, paren, limit)
+        self.budget -= stop - paren
+        if closed or stop < limit:  # closed, or the line ended first
+            return stop
+        string = self.scan.string_at(paren)
+        if string is None:
+            return self.scan.end(paren)
+        inner = self.inner.get(string[0])
+        if inner is None:
+            inner = self.inner[string[0]] = Scan(self.text[string[0] + 1 : string[1]])
+        return string[0] + 1 + inner.end(paren - string[0] - 1)
 
     def _then_json(self, start: int, brace: int, name: str) -> _Region | None:
         """A tool's name, then its arguments as a JSON object (on the next line, or fenced)."""
@@ -253,6 +287,25 @@ class _Finder:
         notes.append("read the JSON object after the tool's name as its arguments")
         call = RawCall(name=name, arguments=value, repairs=tuple(notes))
         return _Region(start=start, end=end, calls=[call])
+
+
+def _statements(body: str, scan: Scan) -> Iterator[tuple[int, int]]:
+    """Spans of `body` between line ends and `;` outside brackets and strings, the
+    blank ones left out (one linear pass over the scan)."""
+    strings = iter(scan.strings)
+    string = next(strings, None)
+    start = inside = 0
+    for i, char in enumerate(body):
+        inside = max(inside, scan.ends.get(i, 0))
+        while string is not None and string[1] < i:
+            string = next(strings, None)
+        quoted = string is not None and string[0] < i < string[1]
+        if char in "\n;" and i >= inside and not quoted:
+            if body[start:i].strip():
+                yield start, i
+            start = i + 1
+    if body[start:].strip():
+        yield start, len(body)
 
 
 _Written = list[tuple[int, bool, ToolCall]]

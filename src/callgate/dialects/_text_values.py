@@ -122,6 +122,7 @@ _APOSTROPHE = re.compile(r"(?<=[A-Za-z])'(?=[a-z])")
 """An apostrophe inside a word, which ends a single-quoted string too early."""
 _MAX_CUTS = 16
 """Line ends tried when a cut-off value is followed by prose."""
+_BRACKET = re.compile(r"[(\[{]")
 
 
 def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
@@ -146,11 +147,14 @@ def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
         closed = _closed(cleaned[:end])
         if closed == cleaned[:end] and end == len(cleaned):
             continue
-        if balanced and closed != cleaned[:end]:
-            continue  # a complete text is not cut off: closing a part would drop the rest
+        if balanced and (closed != cleaned[:end] or _BRACKET.search(cleaned, end)):
+            # A complete text is not cut off: closing a part would drop the rest, and
+            # brackets after a line end may be the next call, not prose.
+            continue
         node = parse_python(closed)
         if node is not None:
-            notes.append("closed the brackets the output left open (it was cut off)")
+            if closed != cleaned[:end]:
+                notes.append("closed the brackets the output left open (it was cut off)")
             if end < len(cleaned):
                 notes.append(f"ignored the text after the cut: {cleaned[end:].strip()[:40]!r}")
             return node, closed
