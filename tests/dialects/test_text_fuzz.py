@@ -187,3 +187,11 @@ def test_calls_one_per_line_in_a_markup_block_all_come_back_in_order(
     text = "<tool_call>\n" + separator.join(lines) + "\n</tool_call>"
     found = extract_calls(text, [SEARCH]).calls
     assert [c.arguments for c in found] == [args for args, _ in written]
+
+
+@FUZZ
+@given(st.from_regex(r"[A-Za-z]{1,8}'[A-Za-z]{1,8}( [A-Za-z!.]{1,8})?", fullmatch=True))
+def test_a_quote_doubled_inside_a_word_is_one_apostrophe(entity: str) -> None:
+    written = entity.replace("'", "''")
+    (call,) = extract_calls(f"search(entity='{written}')", [SEARCH]).calls
+    assert call.arguments == {"entity": entity}

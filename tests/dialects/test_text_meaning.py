@@ -187,6 +187,11 @@ def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> N
             "apostrophe",
         ),
         (
+            "[search({'entity': 'I love it! It''s fresh.', 'limit': 2})]",
+            ("search", {"entity": "I love it! It's fresh.", "limit": 2}),
+            "doubled",
+        ),
+        (
             '{"name": "search", "arguments": {"entity": "A", "tags": "[-v, 2, fast]"}}',
             ("search", {"entity": "A", "tags": ["-v", "2", "fast"]}),
             "coerced 'tags'",
@@ -204,6 +209,33 @@ def test_shapes_found_in_real_outputs(
     call = one(text)
     assert (call.name, call.arguments) == expected
     assert any(repair in r for r in call.repairs), call.repairs
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[search(\n  filters={'\n    'k': str(v)\n  })]",
+        "[search(entity='A',\n  filters={'\n    'k': str(v)\n  })]",
+    ],
+)
+def test_a_text_that_runs_on_is_not_cut_at_a_line_end_to_make_it_parse(text: str) -> None:
+    # Cutting after `(`, `,` or inside a string would drop the arguments written after it.
+    call = one(text)
+    assert isinstance(call.arguments, str) and "filters" in call.arguments
+    assert not any("cut" in r for r in call.repairs)
+
+
+def test_an_output_cut_off_before_prose_is_closed_and_the_prose_reported() -> None:
+    found = extract_calls("[search(entity='A'), circle_area(radius=2)\n\nThis does it.", TOOLS)
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("search", {"entity": "A"}),
+        ("circle_area", {"radius": 2}),
+    ]
+    assert all(any("ignored the text after the cut" in r for r in c.repairs) for c in found.calls)
+
+
+def test_strings_side_by_side_are_still_one_string() -> None:
+    assert args("search(entity='ab' 'cd')") == [("search", {"entity": "abcd"})]
 
 
 @pytest.mark.parametrize("quoted", ["'search(entity=\"Google\")'", "'search(entity='Google')'"])

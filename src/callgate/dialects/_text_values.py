@@ -144,15 +144,9 @@ def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
     ends = [i for i, char in enumerate(cleaned) if char == "\n"][-_MAX_CUTS:]
     balanced = _closed(cleaned) == cleaned
     for end in (len(cleaned), *reversed(ends)):
-        closed = _closed(cleaned[:end])
-        if closed == cleaned[:end] and end == len(cleaned):
-            continue
-        if balanced and (closed != cleaned[:end] or _BRACKET.search(cleaned, end)):
-            # A complete text is not cut off: closing a part would drop the rest, and
-            # brackets after a line end may be the next call, not prose.
-            continue
-        node = parse_python(closed)
-        if node is not None:
+        closed = _cut(cleaned, end, balanced)
+        node = parse_python(closed) if closed is not None else None
+        if node is not None and closed is not None:
             if closed != cleaned[:end]:
                 notes.append("closed the brackets the output left open (it was cut off)")
             if end < len(cleaned):
@@ -161,10 +155,27 @@ def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
     return None
 
 
+def _cut(text: str, end: int, balanced: bool) -> str | None:
+    """`text` up to `end`, closed as an output cut off there, or None where it was not:
+    a complete text is not cut (closing a part would drop the rest, and brackets after a
+    line end may be the next call, not prose), and a line end inside a string is not a
+    cut (the string runs on to the next line), nor one after an opening bracket, `=`,
+    `:` or `,` (what follows is a value, not prose)."""
+    part = text[:end]
+    closed = _closed(part)
+    if end == len(text):
+        return None if closed == part else closed
+    if balanced and (closed != part or _BRACKET.search(text, end)):
+        return None
+    if _open(part)[1] or part.rstrip()[-1:] in ("", *"([{=:,"):
+        return None
+    return closed
+
+
 def to_value(node: ast.expr, source: str, notes: list[str]) -> Any:
     """A JSON value from a literal expression; non-literal parts become `Expr`."""
     if isinstance(node, ast.Constant):
-        return _constant(node, source)
+        return _doubled(node, source, notes) or _constant(node, source)
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
         return [to_value(e, source, notes) for e in node.elts]
     if isinstance(node, ast.Dict):
@@ -176,6 +187,22 @@ def to_value(node: ast.expr, source: str, notes: list[str]) -> Any:
     if isinstance(node, ast.UnaryOp | ast.BinOp):
         return _arithmetic(node, source, notes)
     return Expr(source=segment(node, source), reason=_describe(node))
+
+
+_DOUBLED = re.compile(r"'(?:[^'\\\n]|'')*'")
+_DOUBLED_INSIDE = re.compile(r"[A-Za-z]''[A-Za-z]")
+
+
+def _doubled(node: ast.Constant, source: str, notes: list[str]) -> str | None:
+    """`'It''s fresh'`: a quote doubled inside a word, as SQL escapes it. Python reads two
+    strings side by side ("Its fresh"); no one writing it means that."""
+    if not isinstance(node.value, str) or "''" not in source:
+        return None
+    written = segment(node, source)
+    if not _DOUBLED.fullmatch(written) or not _DOUBLED_INSIDE.search(written):
+        return None
+    notes.append("read a quote doubled inside a word ('It''s') as one apostrophe")
+    return written[1:-1].replace("''", "'")
 
 
 def _constant(node: ast.Constant, source: str) -> Any:
@@ -352,6 +379,14 @@ def without_comments(text: str) -> str:
 
 def _closed(text: str) -> str:
     """`text` with the brackets still open at its end closed (a cut-off generation)."""
+    stack, quote = _open(text)
+    if not stack and not quote:
+        return text
+    return text.rstrip().rstrip(",") + quote + "".join(reversed(stack))
+
+
+def _open(text: str) -> tuple[list[str], str]:
+    """The closing brackets still owed at the end of `text`, and the quote still open."""
     stack: list[str] = []
     quote = ""
     i = 0
@@ -369,9 +404,7 @@ def _closed(text: str) -> str:
         elif stack and char == stack[-1]:
             stack.pop()
         i += 1
-    if not stack and not quote:
-        return text
-    return text.rstrip().rstrip(",") + quote + "".join(reversed(stack))
+    return stack, quote
 
 
 # --- json-repair, refused when it would change the text's content -------------------------
