@@ -195,3 +195,16 @@ def test_a_quote_doubled_inside_a_word_is_one_apostrophe(entity: str) -> None:
     written = entity.replace("'", "''")
     (call,) = extract_calls(f"search(entity='{written}')", [SEARCH]).calls
     assert call.arguments == {"entity": entity}
+
+
+_PLAIN = st.from_regex(r"[A-Za-z][A-Za-z ]{0,10}[A-Za-z]", fullmatch=True)
+
+
+@FUZZ
+@given(st.lists(_PLAIN, min_size=1, max_size=4, unique=True))
+def test_strings_left_open_before_each_call_end_still_give_every_call(
+    entities: list[str],
+) -> None:
+    text = "[" + ", ".join(f"search(limit=1, entity='{e})" for e in entities) + "]"
+    found = extract_calls(text, [SEARCH]).calls
+    assert [c.arguments for c in found] == [{"limit": 1, "entity": e} for e in entities]

@@ -234,6 +234,26 @@ def test_an_output_cut_off_before_prose_is_closed_and_the_prose_reported() -> No
     assert all(any("ignored the text after the cut" in r for r in c.repairs) for c in found.calls)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[search(limit=2, entity='Illinois), search(entity='Oregon', limit=3)]",
+        "Call search(limit=2, entity='Illinois), search(entity='Oregon', limit=3) now",
+    ],
+)
+def test_a_string_left_open_before_the_next_call_ends_at_its_call(text: str) -> None:
+    found = extract_calls(text, TOOLS).calls
+    assert [c.arguments for c in found] == [
+        {"limit": 2, "entity": "Illinois"},
+        {"entity": "Oregon", "limit": 3},
+    ]
+    assert any("string left open" in r for r in found[0].repairs)
+
+
+def test_a_string_that_holds_a_call_and_is_closed_stays_one_string() -> None:
+    assert args("search(entity='x), search(y)')") == [("search", {"entity": "x), search(y)"})]
+
+
 def test_strings_side_by_side_are_still_one_string() -> None:
     assert args("search(entity='ab' 'cd')") == [("search", {"entity": "abcd"})]
 
@@ -432,6 +452,7 @@ HOSTILE = {
     "NUL bytes": "search(entity='a\x00b')\x00" * 100,
     "calls quoted again and again": "'search(entity=1) " * 8_000,
     "quoted calls never closed": "'search(" * 10_000 + "'",
+    "strings left open before calls": "search(entity='x), " * 8_000,
 }
 
 

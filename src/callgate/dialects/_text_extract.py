@@ -12,6 +12,7 @@ read, and brackets nested deeper than `MAX_DEPTH` are not decoded, both reported
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections import Counter
@@ -45,6 +46,9 @@ _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
 _NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)\s+$")
 _PAREN = re.compile(r"[ \t]*\(")
 _OPENER = re.compile(r"[(\[{]")
+_RESTART = re.compile(r"""[=:][ \t]*(['"])[^'"\n()\[\]{}]*(\))[ \t]*,[ \t]*\Z""")
+_LOOK = 200
+"""Characters looked at around a call for a string left open before it."""
 _THEN_JSON = re.compile(r"[ \t]*[`'\"]?[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?=\{)")
 
 
@@ -124,6 +128,7 @@ class _Finder:
         if not self.names.lookup:
             return []
         self.mentions = self.names.mentions(self.text)
+        self.restarts = self._restarts()
         found = [r for r in self._bare() if r.calls]
         return sorted(found, key=lambda r: r.start)
 
@@ -241,6 +246,9 @@ class _Finder:
                 return None  # obj.name(...) calls a method of some object
             paren = rest.end() - 1
             end = self.scan.end(paren) if paren in self.scan.ends else self._quoted_end(paren)
+            after = bisect.bisect_right(self.restarts, paren)
+            if after < len(self.restarts) and self.restarts[after] < end:
+                end = self.restarts[after]  # the string left open ends the call at its `)`
             if self.scan.depth.get(paren, 0) > MAX_DEPTH:
                 self.dropped.append(
                     f"characters {start}-{end} are nested more than {MAX_DEPTH} levels deep; "
@@ -255,6 +263,25 @@ class _Finder:
         if then is None:
             return None
         return self._then_json(start, then.end(), name)
+
+    def _restarts(self) -> list[int]:
+        """Ends of calls whose last string was left open (`f(a='x), g(b='y')`): each `)`
+        after a string opened by `=` or `:` with no bracket in it, followed by `, ` and a
+        call of a tool, where the next such quote on the line opens a value (`b='`) or
+        there is none: the string never closed, and the next call starts there. Each
+        look is bounded, so the work stays linear."""
+        out: list[int] = []
+        text = self.text
+        for mention in self.mentions.found:
+            before = _RESTART.search(text, max(0, mention.start - _LOOK), mention.start)
+            if before is None or not _PAREN.match(text, mention.end):
+                continue
+            quote = before.group(1)
+            line_end = text.find("\n", mention.end, mention.end + _LOOK)
+            close = text.find(quote, mention.end, line_end if line_end >= 0 else None)
+            if close < 0 or text[:close].rstrip()[-1:] in ("=", ":"):
+                out.append(before.end(2))
+        return out
 
     def _quoted_end(self, paren: int) -> int:
         """Where a call written inside a quoted string (`'f(a="x")'`, `'f(a='x')'`) ends:

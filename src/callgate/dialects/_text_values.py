@@ -147,7 +147,9 @@ def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
         closed = _cut(cleaned, end, balanced)
         node = parse_python(closed) if closed is not None else None
         if node is not None and closed is not None:
-            if closed != cleaned[:end]:
+            if not closed.startswith(cleaned[:end].rstrip()):
+                notes.append("closed a string left open before the closing brackets")
+            elif closed != cleaned[:end]:
                 notes.append("closed the brackets the output left open (it was cut off)")
             if end < len(cleaned):
                 notes.append(f"ignored the text after the cut: {cleaned[end:].strip()[:40]!r}")
@@ -378,17 +380,31 @@ def without_comments(text: str) -> str:
 
 
 def _closed(text: str) -> str:
-    """`text` with the brackets still open at its end closed (a cut-off generation)."""
-    stack, quote = _open(text)
+    """`text` with the brackets still open at its end closed (a cut-off generation); a
+    string left open just before the closing brackets at the very end (`f(a='x)`) is
+    closed before them: the quote was forgotten, the brackets are the call's own."""
+    stack, quote, opened = _open(text)
     if not stack and not quote:
         return text
-    return text.rstrip().rstrip(",") + quote + "".join(reversed(stack))
+    body = text.rstrip()
+    cut = len(body.rstrip(")]}"))
+    if quote and cut < len(body) and not _CLOSER.search(body, opened, cut):
+        owed = "".join(reversed(_open(body[:opened])[0]))
+        written = body[cut:]
+        if owed and (owed.startswith(written) or written.startswith(owed)):
+            return body[:cut] + quote + owed  # closers past those owed are stray
+    return body.rstrip(",") + quote + "".join(reversed(stack))
 
 
-def _open(text: str) -> tuple[list[str], str]:
-    """The closing brackets still owed at the end of `text`, and the quote still open."""
+_CLOSER = re.compile(r"[)\]}]")
+
+
+def _open(text: str) -> tuple[list[str], str, int]:
+    """The closing brackets still owed at the end of `text`, the quote still open, and
+    where it opened."""
     stack: list[str] = []
     quote = ""
+    opened = 0
     i = 0
     while i < len(text):
         char = text[i]
@@ -399,12 +415,13 @@ def _open(text: str) -> tuple[list[str], str]:
                 quote = ""
         elif char in "\"'":
             quote = char
+            opened = i
         elif char in _OPENERS:
             stack.append(_OPENERS[char])
         elif stack and char == stack[-1]:
             stack.pop()
         i += 1
-    return stack, quote
+    return stack, quote, opened
 
 
 # --- json-repair, refused when it would change the text's content -------------------------
