@@ -57,6 +57,8 @@ _FRAGMENTS = st.sampled_from(
         "true",
         "None",
         "NaN",
+        "Infinity",
+        '{"name": "search", "arguments": {"limit": ',
         "pi",
         "entity",
         "radius",
@@ -95,7 +97,7 @@ def test_any_text_gives_calls_of_offered_tools_or_none(text: str) -> None:
             assert call.repairs
         else:
             assert isinstance(call.arguments, dict)
-            json.dumps(call.arguments)
+            json.dumps(call.arguments, allow_nan=False)  # NaN and Infinity are no JSON
 
 
 _STRINGS = st.text(
@@ -208,3 +210,10 @@ def test_strings_left_open_before_each_call_end_still_give_every_call(
     text = "[" + ", ".join(f"search(limit=1, entity='{e})" for e in entities) + "]"
     found = extract_calls(text, [SEARCH]).calls
     assert [c.arguments for c in found] == [{"limit": 1, "entity": e} for e in entities]
+
+
+@FUZZ
+@given(_PLAIN, st.integers(min_value=-(10**9), max_value=10**9))
+def test_keyword_arguments_written_inside_quotes_are_keywords(entity: str, limit: int) -> None:
+    (call,) = extract_calls(f"search('limit={limit}', 'entity={entity}')", [SEARCH]).calls
+    assert call.arguments == {"limit": limit, "entity": entity}

@@ -187,6 +187,11 @@ def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> N
             "apostrophe",
         ),
         (
+            "search('entity=Acme Corp', 'limit=3')",
+            ("search", {"entity": "Acme Corp", "limit": 3}),
+            "as the keyword argument",
+        ),
+        (
             "[search({'entity': 'I love it! It''s fresh.', 'limit': 2})]",
             ("search", {"entity": "I love it! It's fresh.", "limit": 2}),
             "doubled",
@@ -252,6 +257,13 @@ def test_a_string_left_open_before_the_next_call_ends_at_its_call(text: str) -> 
 
 def test_a_string_that_holds_a_call_and_is_closed_stays_one_string() -> None:
     assert args("search(entity='x), search(y)')") == [("search", {"entity": "x), search(y)"})]
+
+
+@pytest.mark.parametrize("text", ["search('entity=x', 'Acme')", "search('x=1')"])
+def test_a_string_is_a_keyword_only_when_every_positional_one_names_a_parameter(
+    text: str,
+) -> None:
+    assert not any("keyword argument" in r for r in one(text).repairs)
 
 
 def test_strings_side_by_side_are_still_one_string() -> None:
@@ -465,6 +477,22 @@ def test_hostile_text_gives_an_answer_not_an_exception(text: str) -> None:
         assert isinstance(call.arguments, dict | str)
         if isinstance(call.arguments, str):
             assert call.repairs
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "circle_area", "arguments": {"radius": NaN}}',
+        'circle_area\n{"radius": Infinity}',
+        '<tool_call>{"name": "circle_area", "arguments": {"radius": -Infinity}}</tool_call>',
+        '{"name": "circle_area", "arguments": "{\\"radius\\": NaN}"}',
+    ],
+)
+def test_nan_and_infinity_in_json_are_no_values(text: str) -> None:
+    # Python's json module accepts them; JSON does not, and a number schema would pass NaN.
+    call = one(text)
+    assert isinstance(call.arguments, str)
+    assert isinstance(parse_arguments(call.arguments), ArgumentError)
 
 
 def test_what_a_bound_stops_is_reported() -> None:

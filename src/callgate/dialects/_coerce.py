@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from callgate.dialects._text_values import NO_VALUE, source_value
+from callgate.dialects._text_values import NO_VALUE, json_value, source_value
 from callgate.schema import resolve_local
 
 __all__ = ["Coercion", "coerce_arguments", "drop_strict_nulls"]
@@ -239,8 +239,8 @@ def _from_text(value: str, accepted: frozenset[str], items: frozenset[str]) -> A
         return bare.lower() == "true" if bare.lower() in ("true", "false") else NO_VALUE
     if declared in ("array", "object") and text[:1] in "[{":
         try:
-            parsed = json.loads(text)
-        except ValueError:
+            parsed = json_value(text)
+        except (ValueError, RecursionError):
             parsed = None
         if isinstance(parsed, list if declared == "array" else dict):
             return parsed

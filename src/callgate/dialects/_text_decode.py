@@ -10,7 +10,6 @@ XML. Values are read by `_text_values` (literals only); what is not a literal st
 from __future__ import annotations
 
 import ast
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -20,6 +19,7 @@ from callgate.dialects._text_names import Names
 from callgate.dialects._text_values import (
     NO_VALUE,
     Expr,
+    json_value,
     parse_lenient,
     parse_python,
     read_value,
@@ -109,7 +109,7 @@ def _json(text: str) -> Any:
     if text[:1] not in "{[":
         return NO_VALUE
     try:
-        return json.loads(text)
+        return json_value(text)
     except (ValueError, RecursionError):
         return NO_VALUE
 

@@ -95,13 +95,23 @@ def parse_python(text: str) -> ast.expr | None:
             return None
 
 
+def json_value(text: str) -> Any:
+    """`json.loads` without the `NaN`, `Infinity` and `-Infinity` Python accepts: no JSON
+    value, so such text is read as the model's literal and reported."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def read_value(text: str, notes: list[str]) -> Any:
     """The value `text` spells as JSON, a Python or JavaScript literal, else `NO_VALUE`.
 
     Notes say how it was read when that was not plain JSON.
     """
     try:
-        return json.loads(text)
+        return json_value(text)
     except (ValueError, RecursionError):
         pass
     read: list[str] = []
