@@ -217,3 +217,15 @@ def test_strings_left_open_before_each_call_end_still_give_every_call(
 def test_keyword_arguments_written_inside_quotes_are_keywords(entity: str, limit: int) -> None:
     (call,) = extract_calls(f"search('limit={limit}', 'entity={entity}')", [SEARCH]).calls
     assert call.arguments == {"limit": limit, "entity": entity}
+
+
+@FUZZ
+@given(_VALUES, st.sampled_from(["parameters", "arguments"]), st.booleans())
+def test_arguments_introduced_in_prose_after_the_name_are_the_call(
+    args: dict[str, Any], word: str, ticks: bool
+) -> None:
+    body = json.dumps(args, ensure_ascii=False)
+    body = f"`{body}`" if ticks else body
+    text = f"We can use the function `search` with the {word} {body}. It returns a list."
+    (call,) = extract_calls(text, [SEARCH]).calls
+    assert call.arguments == args

@@ -130,6 +130,10 @@ def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
         ("search(entity=Alpha Beta Inc, limit=3)", {"entity": "Alpha Beta Inc", "limit": 3}),
         ('search\n{"entity": "Google", "exact": true}', {"entity": "Google", "exact": True}),
         ('I will call finance.search:\n```json\n{"entity": "X"}\n```', {"entity": "X"}),
+        (
+            'Use the function `search` with the parameters `{"entity": "X", "limit": 5}`.',
+            {"entity": "X", "limit": 5},
+        ),
         ("search(entity: 'Google', limit: 4)", {"entity": "Google", "limit": 4}),
         (
             "search('Google', {limit: 4, exact: true})",
@@ -142,6 +146,11 @@ def test_call_shapes_models_write(text: str, expected: dict[str, Any]) -> None:
     call = one(text)
     assert (call.name, call.arguments) == ("search", expected)
     assert call.repairs  # every reading that is not plain JSON is reported
+
+
+def test_a_json_call_may_name_its_tool_under_func() -> None:
+    text = '[{"func": "finance.search", "params": {"entity": "A"}}, {"func": "x", "params": {}}]'
+    assert args(text) == [("search", {"entity": "A"})]
 
 
 def test_a_single_dict_goes_to_an_object_parameter_when_its_keys_are_not_parameters() -> None:

@@ -40,9 +40,18 @@ _ARG_KEYS = (
     "action_input",
     "kwargs",
 )
-_NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name", "action", "api_name")
+_NAME_KEYS = (
+    "name",
+    "tool",
+    "tool_name",
+    "function",
+    "function_name",
+    "func",
+    "action",
+    "api_name",
+)
 _META_KEYS = frozenset({"id", "type", "call_id", "tool_call_id", "index"})
-_NAMED = re.compile(r"""["']?(?:name|tool|function)["']?\s*:\s*["']([^"'\n]{1,200})["']""")
+_NAMED = re.compile(r"""["']?(?:name|tool|function|func)["']?\s*:\s*["']([^"'\n]{1,200})["']""")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

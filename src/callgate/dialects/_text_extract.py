@@ -49,7 +49,13 @@ _OPENER = re.compile(r"[(\[{]")
 _RESTART = re.compile(r"""[=:][ \t]*(['"])[^'"\n()\[\]{}]*(\))[ \t]*,[ \t]*\Z""")
 _LOOK = 200
 """Characters looked at around a call for a string left open before it."""
-_THEN_JSON = re.compile(r"[ \t]*[`'\"]?[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?=\{)")
+_THEN_JSON = re.compile(
+    r"[ \t]*[`'\"]?(?:[ \t]+(?:function|tool))?"
+    r"(?:[ \t]+with[ \t]+(?:the[ \t]+)?(?:following[ \t]+)?(?:parameters|arguments|params|args))?"
+    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*`?(?=\{)"
+)
+"""After a tool's name: its arguments as JSON, on the next line, fenced, or introduced
+("`f` with the parameters `{...}`")."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
