@@ -264,6 +264,23 @@ def test_a_string_left_open_before_the_next_call_ends_at_its_call(text: str) -> 
     assert any("string left open" in r for r in found[0].repairs)
 
 
+def test_a_list_of_calls_that_does_not_parse_is_read_call_by_call_not_repaired() -> None:
+    # json-repair would read the pythonic list as broken JSON and drop or mix the calls.
+    found = extract_calls("[search(entity='A'),\n circle_area(radius=2 cm)]", TOOLS).calls
+    assert (found[0].name, found[0].arguments) == ("search", {"entity": "A"})
+    assert found[1].name == "circle_area" and isinstance(found[1].arguments, str)
+    assert not any("repaired" in r for c in found for r in c.repairs)
+
+
+def test_a_string_left_open_inside_a_closed_list_is_not_read_as_a_cut_off_output() -> None:
+    text = "[search(limit=2, entity='A'), search(entity='B), circle_area(radius=2)]"
+    assert args(text) == [
+        ("search", {"limit": 2, "entity": "A"}),
+        ("search", {"entity": "B"}),
+        ("circle_area", {"radius": 2}),
+    ]
+
+
 def test_a_string_that_holds_a_call_and_is_closed_stays_one_string() -> None:
     assert args("search(entity='x), search(y)')") == [("search", {"entity": "x), search(y)"})]
 

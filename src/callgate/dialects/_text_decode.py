@@ -50,6 +50,7 @@ _NAME_KEYS = (
     "action",
     "api_name",
 )
+_CALL_LIST = re.compile(r"[\[(]\s*[A-Za-z_][\w.\\]*\s*\(")
 _META_KEYS = frozenset({"id", "type", "call_id", "tool_call_id", "index"})
 _NAMED = re.compile(r"""["']?(?:name|tool|function|func)["']?\s*:\s*["']([^"'\n]{1,200})["']""")
 
@@ -92,7 +93,9 @@ def decode(body: str, names: Names, *, markup: bool = False) -> Decoded:
         value = to_value(node, source, notes)
         if isinstance(node, ast.Dict | ast.List | ast.Tuple) and not notes:
             notes.append("read as Python literal syntax: the text is not valid JSON")
-    elif value is NO_VALUE and text[:1] in "{[(":
+    elif value is NO_VALUE and text[:1] in "{[(" and not _CALL_LIST.match(text):
+        # JSON that no grammar reads is repaired; a list of pythonic calls is no JSON, and
+        # its calls are read one by one where they are written.
         value = read_value(text, notes)
     if value is NO_VALUE:
         return _unread(text, names)

@@ -170,13 +170,18 @@ def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
 def _cut(text: str, end: int, balanced: bool) -> str | None:
     """`text` up to `end`, closed as an output cut off there, or None where it was not:
     a complete text is not cut (closing a part would drop the rest, and brackets after a
-    line end may be the next call, not prose), and a line end inside a string is not a
+    line end may be the next call, not prose), a text that closes the bracket it opened
+    with is not cut off (only a string left open before its closers is closed), and a
+    line end inside a string is not a
     cut (the string runs on to the next line), nor one after an opening bracket, `=`,
     `:` or `,` (what follows is a value, not prose)."""
     part = text[:end]
     closed = _closed(part)
     if end == len(text):
-        return None if closed == part else closed
+        ends = part.strip()[:1] in _OPENERS and _OPENERS[part.strip()[0]] == part.strip()[-1]
+        if closed == part or (ends and closed.startswith(part.rstrip())):
+            return None  # nothing open, or it ends where it began: not cut off, misread
+        return closed
     if balanced and (closed != part or _BRACKET.search(text, end)):
         return None
     if _open(part)[1] or part.rstrip()[-1:] in ("", *"([{=:,"):
