@@ -39,7 +39,7 @@ literal); every gold parameter without `""` among its values is present; and no 
 call is extracted. "Names right" compares the multiset of tool names only; "more calls"
 counts outputs where a reader extracted more calls than the gold has.
 
-    python benchmarks/text_extraction.py   # prints tables, writes results/text_extraction.json
+    python benchmarks/text_extraction.py   # prints tables, writes results/text_extraction.{json,md}
     python benchmarks/text_extraction.py --part developed   # while developing: no unseen rows
     python benchmarks/text_extraction.py --failures developed --category java --limit 20
 
@@ -415,11 +415,17 @@ def main() -> None:
             row[label] = (exact(got, entry), names_right(got, entry), len(got) > len(entry.gold))
         rows.append(row)
     report = _report(rows, seconds)
-    _print(report)
+    tables = _tables(report)
+    print(tables)
     if only is not None:
         return
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
+    OUT.with_suffix(".md").write_text(
+        "# Text mode on real model outputs (`python benchmarks/text_extraction.py`)\n\n"
+        f"Developed on: {', '.join(sorted(DEVELOPED))}. "
+        f"Unseen: {', '.join(sorted(UNSEEN))}.\n\n```\n{tables.strip()}\n```\n"
+    )
 
 
 def failures(argv: list[str]) -> None:
@@ -513,24 +519,25 @@ def _report(rows: list[dict[str, Any]], seconds: Counter[str]) -> dict[str, Any]
     }
 
 
-def _print(report: dict[str, Any]) -> None:
+def _tables(report: dict[str, Any]) -> str:
     labels = list(READERS)
     head = f"{'':<30}{'outputs':>8}" + "".join(f"{label:>20}" for label in labels)
+    lines: list[str] = []
     for title, table in (
         ("parts", report["parts"]),
         ("by family", report["by_family"]),
         ("by category", report["by_category"]),
     ):
-        print(f"\n{title}: exact (names right, more calls)")
-        print(head)
+        lines += ["", f"{title}: exact (names right, more calls)", head]
         for name, row in table.items():
             cells = "".join(
                 f"{row[label]['exact']:>8.1%} ({row[label]['names_right']:.0%},"
                 f"{row[label]['more_calls']:>4.0%})"
                 for label in labels
             )
-            print(f"{name:<30}{row['outputs']:>8}{cells}")
-    print("\nms per output:", report["ms_per_output"])
+            lines.append(f"{name:<30}{row['outputs']:>8}{cells}")
+    lines += ["", f"ms per output: {report['ms_per_output']}"]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
