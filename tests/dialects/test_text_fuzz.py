@@ -229,3 +229,13 @@ def test_arguments_introduced_in_prose_after_the_name_are_the_call(
     text = f"We can use the function `search` with the {word} {body}. It returns a list."
     (call,) = extract_calls(text, [SEARCH]).calls
     assert call.arguments == args
+
+
+@FUZZ
+@given(st.one_of(st.integers(-(10**30), 10**30), st.decimals(-(10**6), 10**6, places=3)))
+def test_a_number_where_only_text_is_accepted_becomes_its_decimal_text(number: Any) -> None:
+    written = str(number)
+    (call,) = extract_calls(
+        f'{{"name": "search", "arguments": {{"entity": {written}}}}}', [SEARCH]
+    ).calls
+    assert call.arguments == {"entity": repr(json.loads(written))}

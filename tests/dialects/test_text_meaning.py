@@ -447,6 +447,7 @@ def test_a_tool_call_block_naming_an_unknown_tool_still_reaches_the_gate() -> No
         ),
         ('"filters": "{region: \'EU\', open: true}"', {"filters": {"region": "EU", "open": True}}),
         ('"tags": ["solo"], "entity": ["Acme"]', {"tags": ["solo"], "entity": "Acme"}),
+        ('"entity": 25, "tags": [1, 2.5]', {"entity": "25", "tags": ["1", "2.5"]}),
     ],
 )
 def test_values_written_as_java_or_javascript_source_are_typed(
@@ -455,6 +456,12 @@ def test_values_written_as_java_or_javascript_source_are_typed(
     call = one('{"name": "search", "arguments": {' + written + "}}")
     assert call.arguments == expected
     assert any("coerced" in r for r in call.repairs)
+
+
+@pytest.mark.parametrize("entity", ["True", "1e-09", "float('nan')"])
+def test_only_a_plain_number_becomes_text_where_text_is_wanted(entity: str) -> None:
+    call = one(f"search(entity={entity})")
+    assert not any("coerced" in r for r in call.repairs)
 
 
 def test_a_string_that_only_looks_like_a_value_stays_a_string() -> None:

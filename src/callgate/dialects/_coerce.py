@@ -11,6 +11,7 @@ validation to report.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -165,7 +166,10 @@ def _convert(
 ) -> Any:
     accepted = accepted_types(node, root)
     new: Any = NO_VALUE
-    if isinstance(value, float) and value.is_integer():
+    if kind == "text" and accepted - {"null"} == {"string"} and _plain_number(value):
+        # {"value": 25} where only text is accepted: the text the number is written as.
+        new = str(value)
+    elif isinstance(value, float) and value.is_integer():
         if "integer" in accepted and "number" not in accepted:
             new = int(value)
     elif isinstance(value, str):
@@ -180,6 +184,18 @@ def _convert(
     label = "/".join(sorted(accepted - {"null"})) or "enum"
     notes.append(f"coerced '{where.rstrip('.') or '(arguments)'}' {value!r} -> {new!r} ({label})")
     return new
+
+
+def _plain_number(value: Any) -> bool:
+    """An int, or a float whose shortest form has no exponent (so its text is the model's)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, int):
+        return -_HUGE < value < _HUGE  # no text for a number past 400 digits
+    return math.isfinite(value) and "e" not in repr(value)
+
+
+_HUGE = 10**400
 
 
 def _item_types(node: Mapping[str, Any], root: Mapping[str, Any]) -> frozenset[str]:
