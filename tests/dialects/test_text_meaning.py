@@ -110,6 +110,17 @@ def test_arithmetic_on_number_literals_is_computed_exactly_and_reported(
     assert any(r.startswith("computed ") for r in call.repairs)
 
 
+def test_a_value_computed_in_one_call_of_a_list_is_reported_on_that_call_only() -> None:
+    text = (
+        "[{'name': 'circle_area', 'arguments': {'radius': 4.22}}, "
+        "{'name': 'circle_area', 'arguments': {'radius': 4.22 + 6.1}}]"
+    )
+    plain, computed = extract_calls(text, TOOLS).calls
+    assert computed.arguments == {"radius": 10.32}
+    assert any("computed" in r for r in computed.repairs)
+    assert not any("computed" in r for r in plain.repairs)
+
+
 @pytest.mark.parametrize("text", ["circle_area(radius=9**9**9)", "circle_area(radius=1/0)"])
 def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
     assert isinstance(one(text).arguments, str)

@@ -90,9 +90,11 @@ def decode(body: str, names: Names, *, markup: bool = False) -> Decoded:
         calls = _python(node, source, names, notes)
         if calls is not None:
             return _done(calls, [], markup)
-        value = to_value(node, source, notes)
         if isinstance(node, ast.Dict | ast.List | ast.Tuple) and not notes:
             notes.append("read as Python literal syntax: the text is not valid JSON")
+        if isinstance(node, ast.List | ast.Tuple):
+            return _literal_items(node, source, names, notes, markup)
+        value = to_value(node, source, notes)
     elif value is NO_VALUE and text[:1] in "{[(" and not _CALL_LIST.match(text):
         # JSON that no grammar reads is repaired; a list of pythonic calls is no JSON, and
         # its calls are read one by one where they are written.
@@ -101,6 +103,25 @@ def decode(body: str, names: Names, *, markup: bool = False) -> Decoded:
         return _unread(text, names)
     dropped: list[str] = []
     calls = from_value(value, names, notes, dropped, markup=markup)
+    return _done(calls, dropped, markup)
+
+
+def _literal_items(
+    node: ast.List | ast.Tuple, source: str, names: Names, notes: list[str], markup: bool
+) -> Decoded:
+    """The calls of a literal list, each item read with its own notes: a value computed
+    in one call (`4.22 + 6.1`) is reported on that call only."""
+    items = [(item, list(notes)) for item in node.elts]
+    values = [to_value(item, source, own) for item, own in items]
+    dropped: list[str] = []
+    pair = _pair(values, names, [n for _, own in items for n in own])
+    if pair is not None:
+        return _done([pair], dropped, markup)
+    calls = [
+        c
+        for value, (_, own) in zip(values, items, strict=True)
+        for c in from_value(value, names, own, dropped, markup=markup)
+    ]
     return _done(calls, dropped, markup)
 
 
