@@ -239,3 +239,15 @@ def test_a_number_where_only_text_is_accepted_becomes_its_decimal_text(number: A
         f'{{"name": "search", "arguments": {{"entity": {written}}}}}', [SEARCH]
     ).calls
     assert call.arguments == {"entity": repr(json.loads(written))}
+
+
+@FUZZ
+@given(_VALUES, _VALUES, st.sampled_from(["For example:", "If you want more,", "Alternatively"]))
+def test_a_call_offered_as_an_example_of_a_called_tool_is_not_taken(
+    first: dict[str, Any], example: dict[str, Any], lead: str
+) -> None:
+    def call(args: dict[str, Any]) -> str:
+        return "search(" + ", ".join(f"{k}={v!r}" for k, v in args.items()) + ")"
+
+    text = f"```python\n{call(first)}\n```\n{lead}\n```python\n{call(example)}\n```"
+    assert [c.arguments for c in extract_calls(text, [SEARCH]).calls] == [first]

@@ -362,6 +362,25 @@ def test_a_call_restated_in_a_second_fence_or_a_summary_is_taken_once() -> None:
     assert any("restated" in d for d in found.dropped)
 
 
+@pytest.mark.parametrize(
+    "lead",
+    ["If you want a bigger limit, you can specify it like this:", "For example:", "Alternatively,"],
+)
+def test_a_call_offered_as_an_example_after_the_call_is_not_another_call(lead: str) -> None:
+    text = (
+        f"```python\nresult = search(entity='Acme')\n```\n{lead}\n"
+        "```python\nresult = search(entity='Acme', limit=10)\n```"
+    )
+    found = extract_calls(text, TOOLS)
+    assert [c.arguments for c in found.calls] == [{"entity": "Acme"}]
+    assert any("as an example" in d for d in found.dropped)
+
+
+def test_an_example_phrase_before_a_first_call_or_another_tool_keeps_the_call() -> None:
+    text = "For example: search(entity='A'). Alternatively, circle_area(radius=2)."
+    assert [c.name for c in extract_calls(text, TOOLS).calls] == ["search", "circle_area"]
+
+
 def test_the_same_call_twice_in_one_list_is_meant_twice() -> None:
     assert len(extract_calls("[search(entity='A'), search(entity='A')]", TOOLS).calls) == 2
 

@@ -91,6 +91,8 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
     regions = finder.regions()
     if not regions:
         return Extracted(text=text.strip(), dropped=_counted(dropped))
+    if not regions[0].markup:
+        regions = _not_examples(read, regions, dropped)
     assignments = Assignments(read, finder.scan)
     written = [
         (number, raw.statement, bind(raw, names.tools.get(raw.name), variables))
@@ -100,6 +102,33 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
     ]
     calls = tuple(_meant(_named_only(written, names, dropped), dropped))
     return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
+
+
+_EXAMPLE = re.compile(
+    r"(?i)\b(?:for example|for instance|e\.g\.|if you (?:want|need|wish|would like|'d like)"
+    r"|alternatively|you (?:could|can) also)\b"
+)
+
+
+def _not_examples(text: str, regions: list[_Region], dropped: list[str]) -> list[_Region]:
+    """Regions without the calls the text offers as examples: a call of a tool the text
+    already called, after prose that makes it hypothetical ("If you want a different year,
+    ...: f(year=2010)", "For example: f(...)"). The model meant the calls before."""
+    kept: list[_Region] = []
+    called: set[str] = set()
+    for region in regions:
+        names = {c.name for c in region.calls}
+        prose = text[kept[-1].end : region.start] if kept and names <= called else ""
+        phrase = _EXAMPLE.search(prose)
+        if phrase is not None:
+            dropped.append(
+                f"{', '.join(sorted(names))}: written after {phrase.group(0)!r} as an example "
+                "of a tool already called; not another call"
+            )
+            continue
+        kept.append(region)
+        called |= names
+    return kept
 
 
 @dataclass(slots=True)
