@@ -441,6 +441,16 @@ def test_every_call_of_a_markup_block_is_taken_one_per_line(text: str) -> None:
     assert not any("cut" in r for c in found.calls for r in c.repairs)
 
 
+def test_a_markup_block_may_give_name_and_arguments_as_tags() -> None:
+    text = "<tool_call>\n<name>search</name>\n<arguments>{entity: 'A'}</arguments>\n</tool_call>"
+    assert args(text) == [("search", {"entity": "A"})]
+
+
+def test_a_markup_block_with_no_call_in_it_is_reported() -> None:
+    found = extract_calls("<tool_call>I cannot call anything here.</tool_call>", TOOLS)
+    assert found.calls == () and any("holds no call" in d for d in found.dropped)
+
+
 def test_prose_inside_a_markup_block_is_not_part_of_the_call() -> None:
     text = (
         '<tool_call>I will search: {"name": "search", "arguments": {"entity": "A"}}\n'

@@ -46,6 +46,9 @@ _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
 _NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)\s+$")
 _PAREN = re.compile(r"[ \t]*\(")
 _OPENER = re.compile(r"[(\[{]")
+_NAME_TAGS = re.compile(
+    r"\s*<name>\s*([^<>]{1,200}?)\s*</name>\s*<(arguments|parameters)>(.*?)</\2>\s*", re.S
+)
 _RESTART = re.compile(r"""[=:][ \t]*(['"])[^'"\n()\[\]{}]*(\))[ \t]*,[ \t]*\Z""")
 _LOOK = 200
 """Characters looked at around a call for a string left open before it."""
@@ -179,11 +182,20 @@ class _Finder:
                 if _inside(match.start(), match.end(), self.taken):
                     continue
                 self.taken.append((match.start(), match.end()))
-                yield _Region(start=match.start(), end=match.end(), calls=read(body), markup=True)
+                calls = read(body)
+                if not calls and body.strip():
+                    self.dropped.append(
+                        f"call markup at character {match.start()} holds no call that could "
+                        f"be read: {body.strip()[:60]!r}"
+                    )
+                yield _Region(start=match.start(), end=match.end(), calls=calls, markup=True)
 
     def _payload(self, body: str) -> list[RawCall]:
         """A markup body: one payload, or several (JSON values, pythonic calls) separated
         by `;` or lines."""
+        tagged = _NAME_TAGS.fullmatch(body)
+        if tagged is not None:  # <name>f</name><arguments>{...}</arguments>
+            body = json.dumps({"name": tagged.group(1), "arguments": tagged.group(3).strip()})
         scan = Scan(body)
         if "<function=" in body:  # XML calls span lines; `decode` reads them whole
             return self._statement(body, scan, 0, len(body))
