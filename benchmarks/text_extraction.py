@@ -39,12 +39,18 @@ literal); every gold parameter without `""` among its values is present; and no 
 call is extracted. "Names right" compares the multiset of tool names only; "more calls"
 counts outputs where a reader extracted more calls than the gold has.
 
-    python benchmarks/text_extraction.py   # prints tables, writes results/text_extraction.json
+    python benchmarks/text_extraction.py   # prints tables, writes results/text_extraction.{json,md}
     python benchmarks/text_extraction.py --part developed   # while developing: no unseen rows
+    python benchmarks/text_extraction.py --failures developed --category java --limit 20
+
+`--failures` prints the outputs callgate gets wrong, with the gold calls, what each reader
+extracted and callgate's repairs; it shows the families developed on only and refuses
+`unseen`, whose outputs are not read while developing.
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import gzip
 import json
@@ -258,13 +264,17 @@ def _args_ok(args: Any, allowed: dict[str, list[Any]], tool: Tool, entry: Entry)
         if key not in allowed or key not in props:
             return False
         forms = [value, *_decoded(value, props[key], entry.language)]
-        if not any(_among(v, allowed[key]) for v in forms):
+        # BFCL's string check finds "" among the allowed values: an empty string given
+        # for a text parameter that may be left out passes, as it does there.
+        empty = props[key].get("type") in (None, "string")
+        if not any(_among(v, allowed[key], empty=empty) for v in forms):
             return False
     return all(key in args or "" in values for key, values in allowed.items())
 
 
-def _among(value: Any, allowed: Iterable[Any]) -> bool:
-    return any(_same(value, option) for option in allowed if option != "")
+def _among(value: Any, allowed: Iterable[Any], *, empty: bool = False) -> bool:
+    """`""` marks a value that may be left out; as a value it is among them only if `empty`."""
+    return any(_same(value, option) for option in allowed if empty or option != "")
 
 
 def _same(value: Any, option: Any) -> bool:
@@ -291,7 +301,7 @@ def _dict_same(value: dict[str, Any], option: dict[str, Any]) -> bool:
         if key not in option:
             return False
         alternatives = option[key] if isinstance(option[key], list) else [option[key]]
-        if not _among(item, alternatives) and not _same(item, option[key]):
+        if not _among(item, alternatives, empty=True) and not _same(item, option[key]):
             return False
     return all(
         key in value or (isinstance(alts, list) and "" in alts) for key, alts in option.items()
@@ -386,6 +396,8 @@ def _split(body: str) -> list[str]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--failures"]:
+        return failures(sys.argv[2:])
     only = sys.argv[2] if sys.argv[1:2] == ["--part"] and len(sys.argv) > 2 else None
     entries = [e for e in load() if only is None or _part(e) == only]
     rows: list[dict[str, Any]] = []
@@ -403,11 +415,60 @@ def main() -> None:
             row[label] = (exact(got, entry), names_right(got, entry), len(got) > len(entry.gold))
         rows.append(row)
     report = _report(rows, seconds)
-    _print(report)
+    tables = _tables(report)
+    print(tables)
     if only is not None:
         return
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
+    OUT.with_suffix(".md").write_text(
+        "# Text mode on real model outputs (`python benchmarks/text_extraction.py`)\n\n"
+        f"Developed on: {', '.join(sorted(DEVELOPED))}. "
+        f"Unseen: {', '.join(sorted(UNSEEN))}.\n\n```\n{tables.strip()}\n```\n"
+    )
+
+
+def failures(argv: list[str]) -> None:
+    """Print the developed-on outputs callgate does not extract exactly (never unseen ones)."""
+    parser = argparse.ArgumentParser(prog="text_extraction.py --failures")
+    parser.add_argument("part", choices=["developed", "unseen"])
+    parser.add_argument("--category")
+    parser.add_argument("--family")
+    parser.add_argument("--limit", type=int, default=20)
+    parser.add_argument("--skip", type=int, default=0)
+    parser.add_argument("--names-right", action="store_true", help="only names right")
+    options = parser.parse_args(argv)
+    if options.part != "developed":
+        sys.exit("the unseen families are not read while developing; use --part for totals")
+    shown = 0
+    wrong = [
+        e
+        for e in load()
+        if e.family in DEVELOPED
+        and options.category in (None, e.category)
+        and options.family in (None, e.family)
+    ]
+    for entry in wrong:
+        extracted = extract_calls(entry.text, entry.tools.values())
+        got = [(c.name, c.arguments) for c in extracted.calls]
+        if exact(got, entry) or (options.names_right and not names_right(got, entry)):
+            continue
+        shown += 1
+        if shown <= options.skip:
+            continue
+        if shown > options.skip + options.limit:
+            break
+        print(f"=== {entry.uid} ({entry.family}, {entry.category})")
+        print(entry.text.strip()[:3000])
+        print("--- gold:", json.dumps(entry.gold, ensure_ascii=False)[:1500])
+        for call in extracted.calls:
+            print("--- callgate:", call.name, json.dumps(call.arguments, ensure_ascii=False)[:800])
+            for note in call.repairs:
+                print("      repair:", note)
+        print("--- dropped:", list(extracted.dropped))
+        print("--- json-repair + ast:", json.dumps(json_repair_ast(entry.text, entry))[:600])
+        print("--- schema:", json.dumps({n: t.input_schema for n, t in entry.tools.items()})[:1500])
+    print(f"\n{shown} failures shown or skipped")
 
 
 def _part(entry: Entry) -> str:
@@ -458,24 +519,25 @@ def _report(rows: list[dict[str, Any]], seconds: Counter[str]) -> dict[str, Any]
     }
 
 
-def _print(report: dict[str, Any]) -> None:
+def _tables(report: dict[str, Any]) -> str:
     labels = list(READERS)
     head = f"{'':<30}{'outputs':>8}" + "".join(f"{label:>20}" for label in labels)
+    lines: list[str] = []
     for title, table in (
         ("parts", report["parts"]),
         ("by family", report["by_family"]),
         ("by category", report["by_category"]),
     ):
-        print(f"\n{title}: exact (names right, more calls)")
-        print(head)
+        lines += ["", f"{title}: exact (names right, more calls)", head]
         for name, row in table.items():
             cells = "".join(
                 f"{row[label]['exact']:>8.1%} ({row[label]['names_right']:.0%},"
                 f"{row[label]['more_calls']:>4.0%})"
                 for label in labels
             )
-            print(f"{name:<30}{row['outputs']:>8}{cells}")
-    print("\nms per output:", report["ms_per_output"])
+            lines.append(f"{name:<30}{row['outputs']:>8}{cells}")
+    lines += ["", f"ms per output: {report['ms_per_output']}"]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -57,6 +57,8 @@ _FRAGMENTS = st.sampled_from(
         "true",
         "None",
         "NaN",
+        "Infinity",
+        '{"name": "search", "arguments": {"limit": ',
         "pi",
         "entity",
         "radius",
@@ -95,7 +97,7 @@ def test_any_text_gives_calls_of_offered_tools_or_none(text: str) -> None:
             assert call.repairs
         else:
             assert isinstance(call.arguments, dict)
-            json.dumps(call.arguments)
+            json.dumps(call.arguments, allow_nan=False)  # NaN and Infinity are no JSON
 
 
 _STRINGS = st.text(
@@ -131,6 +133,124 @@ def test_a_clean_call_comes_back_exactly_as_written(args: dict[str, Any], form: 
     assert call.name == "search"
     assert call.arguments == args
     assert call.repairs == ()
+
+
+_WORD = st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,8}", fullmatch=True)
+
+
+@FUZZ
+@given(st.from_regex(r"[A-Z][a-z]{0,6}'[a-z]{1,4}( [A-Za-z]{1,6})?", fullmatch=True))
+def test_an_apostrophe_inside_a_word_stays_in_its_single_quoted_string(entity: str) -> None:
+    (call,) = extract_calls(f"search(entity='{entity}', limit=2)", [SEARCH]).calls
+    assert call.arguments == {"entity": entity, "limit": 2}
+    assert any("apostrophe" in r for r in call.repairs)
+
+
+@FUZZ
+@given(_VALUES, st.sampled_from(["properties", "params", "kwargs", "input"]))
+def test_arguments_under_a_wrapper_that_is_no_parameter_are_the_arguments(
+    args: dict[str, Any], wrapper: str
+) -> None:
+    text = f"search({wrapper}={args!r})"
+    (call,) = extract_calls(text, [SEARCH]).calls
+    assert call.arguments == args
+    assert any(repr(wrapper) in r for r in call.repairs)
+
+
+@FUZZ
+@given(st.lists(st.one_of(_WORD, _WORD.map("-{}".format)), min_size=1, max_size=5))
+def test_a_list_of_unquoted_words_in_a_string_is_a_list_of_strings(tags: list[str]) -> None:
+    body = json.dumps({"entity": "A", "tags": "[" + ", ".join(tags) + "]"})
+    (call,) = extract_calls('{"name": "search", "arguments": ' + body + "}", [SEARCH]).calls
+    assert call.arguments == {"entity": "A", "tags": tags}
+
+
+@FUZZ
+@given(st.integers(min_value=-(10**6), max_value=10**6), st.integers(1, 10**6))
+def test_markdown_escapes_in_code_are_the_characters_they_escape(a: int, b: int) -> None:
+    (call,) = extract_calls(f"circle\\_area(radius={a}\\*{b})", TOOLS).calls
+    assert (call.name, call.arguments) == ("circle_area", {"radius": a * b})
+
+
+@FUZZ
+@given(
+    st.lists(st.tuples(_VALUES, st.sampled_from(["json", "python"])), min_size=1, max_size=4),
+    st.sampled_from(["\n", "\n\n", ";\n"]),
+)
+def test_calls_one_per_line_in_a_markup_block_all_come_back_in_order(
+    written: list[tuple[dict[str, Any], str]], separator: str
+) -> None:
+    lines = [
+        json.dumps({"name": "search", "arguments": args}, ensure_ascii=False)
+        if form == "json"
+        else "search(" + ", ".join(f"{k}={v!r}" for k, v in args.items()) + ")"
+        for args, form in written
+    ]
+    text = "<tool_call>\n" + separator.join(lines) + "\n</tool_call>"
+    found = extract_calls(text, [SEARCH]).calls
+    assert [c.arguments for c in found] == [args for args, _ in written]
+
+
+@FUZZ
+@given(st.from_regex(r"[A-Za-z]{1,8}'[A-Za-z]{1,8}( [A-Za-z!.]{1,8})?", fullmatch=True))
+def test_a_quote_doubled_inside_a_word_is_one_apostrophe(entity: str) -> None:
+    written = entity.replace("'", "''")
+    (call,) = extract_calls(f"search(entity='{written}')", [SEARCH]).calls
+    assert call.arguments == {"entity": entity}
+
+
+_PLAIN = st.from_regex(r"[A-Za-z][A-Za-z ]{0,10}[A-Za-z]", fullmatch=True)
+
+
+@FUZZ
+@given(st.lists(_PLAIN, min_size=1, max_size=4, unique=True))
+def test_strings_left_open_before_each_call_end_still_give_every_call(
+    entities: list[str],
+) -> None:
+    text = "[" + ", ".join(f"search(limit=1, entity='{e})" for e in entities) + "]"
+    found = extract_calls(text, [SEARCH]).calls
+    assert [c.arguments for c in found] == [{"limit": 1, "entity": e} for e in entities]
+
+
+@FUZZ
+@given(_PLAIN, st.integers(min_value=-(10**9), max_value=10**9))
+def test_keyword_arguments_written_inside_quotes_are_keywords(entity: str, limit: int) -> None:
+    (call,) = extract_calls(f"search('limit={limit}', 'entity={entity}')", [SEARCH]).calls
+    assert call.arguments == {"limit": limit, "entity": entity}
+
+
+@FUZZ
+@given(_VALUES, st.sampled_from(["parameters", "arguments"]), st.booleans())
+def test_arguments_introduced_in_prose_after_the_name_are_the_call(
+    args: dict[str, Any], word: str, ticks: bool
+) -> None:
+    body = json.dumps(args, ensure_ascii=False)
+    body = f"`{body}`" if ticks else body
+    text = f"We can use the function `search` with the {word} {body}. It returns a list."
+    (call,) = extract_calls(text, [SEARCH]).calls
+    assert call.arguments == args
+
+
+@FUZZ
+@given(st.one_of(st.integers(-(10**30), 10**30), st.decimals(-(10**6), 10**6, places=3)))
+def test_a_number_where_only_text_is_accepted_becomes_its_decimal_text(number: Any) -> None:
+    written = str(number)
+    (call,) = extract_calls(
+        f'{{"name": "search", "arguments": {{"entity": {written}}}}}', [SEARCH]
+    ).calls
+    assert call.arguments == {"entity": repr(json.loads(written))}
+
+
+@FUZZ
+@given(_VALUES, _VALUES, st.sampled_from(["For example:", "If you want more,", "Alternatively"]))
+def test_a_call_offered_as_an_example_of_a_called_tool_is_not_taken(
+    first: dict[str, Any], example: dict[str, Any], lead: str
+) -> None:
+    def call(args: dict[str, Any]) -> str:
+        return "search(" + ", ".join(f"{k}={v!r}" for k, v in args.items()) + ")"
+
+    text = f"```python\n{call(first)}\n```\n{lead}\n```python\n{call(example)}\n```"
+    assert [c.arguments for c in extract_calls(text, [SEARCH]).calls] == [first]
 
 
 @FUZZ

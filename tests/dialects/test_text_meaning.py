@@ -110,6 +110,17 @@ def test_arithmetic_on_number_literals_is_computed_exactly_and_reported(
     assert any(r.startswith("computed ") for r in call.repairs)
 
 
+def test_a_value_computed_in_one_call_of_a_list_is_reported_on_that_call_only() -> None:
+    text = (
+        "[{'name': 'circle_area', 'arguments': {'radius': 4.22}}, "
+        "{'name': 'circle_area', 'arguments': {'radius': 4.22 + 6.1}}]"
+    )
+    plain, computed = extract_calls(text, TOOLS).calls
+    assert computed.arguments == {"radius": 10.32}
+    assert any("computed" in r for r in computed.repairs)
+    assert not any("computed" in r for r in plain.repairs)
+
+
 @pytest.mark.parametrize("text", ["circle_area(radius=9**9**9)", "circle_area(radius=1/0)"])
 def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
     assert isinstance(one(text).arguments, str)
@@ -130,6 +141,10 @@ def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
         ("search(entity=Alpha Beta Inc, limit=3)", {"entity": "Alpha Beta Inc", "limit": 3}),
         ('search\n{"entity": "Google", "exact": true}', {"entity": "Google", "exact": True}),
         ('I will call finance.search:\n```json\n{"entity": "X"}\n```', {"entity": "X"}),
+        (
+            'Use the function `search` with the parameters `{"entity": "X", "limit": 5}`.',
+            {"entity": "X", "limit": 5},
+        ),
         ("search(entity: 'Google', limit: 4)", {"entity": "Google", "limit": 4}),
         (
             "search('Google', {limit: 4, exact: true})",
@@ -142,6 +157,11 @@ def test_call_shapes_models_write(text: str, expected: dict[str, Any]) -> None:
     call = one(text)
     assert (call.name, call.arguments) == ("search", expected)
     assert call.repairs  # every reading that is not plain JSON is reported
+
+
+def test_a_json_call_may_name_its_tool_under_func() -> None:
+    text = '[{"func": "finance.search", "params": {"entity": "A"}}, {"func": "x", "params": {}}]'
+    assert args(text) == [("search", {"entity": "A"})]
 
 
 def test_a_single_dict_goes_to_an_object_parameter_when_its_keys_are_not_parameters() -> None:
@@ -165,6 +185,167 @@ def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> N
     assert isinstance(one("You can call search(entity) for that.").arguments, str)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected", "repair"),
+    [
+        ("circle\\_area(radius=5\\*2)", ("circle_area", {"radius": 10}), "Markdown escapes"),
+        ("search(\\{'entity': 'A'\\})", ("search", {"entity": "A"}), "Markdown escapes"),
+        ('["search", {"arguments": {"entity": "A"}}]', ("search", {"entity": "A"}), "pair"),
+        (
+            "search(properties={'entity': 'A', 'limit': 2})",
+            ("search", {"entity": "A", "limit": 2}),
+            "under 'properties'",
+        ),
+        (
+            '{"name": "search", "parameters": {"type": "dict", "properties": {"entity": "G"}}}',
+            ("search", {"entity": "G"}),
+            "under 'properties'",
+        ),
+        (
+            "search(entity='McDonald's', limit=2)",
+            ("search", {"entity": "McDonald's", "limit": 2}),
+            "apostrophe",
+        ),
+        (
+            "search('entity=Acme Corp', 'limit=3')",
+            ("search", {"entity": "Acme Corp", "limit": 3}),
+            "as the keyword argument",
+        ),
+        (
+            "[search({'entity': 'I love it! It''s fresh.', 'limit': 2})]",
+            ("search", {"entity": "I love it! It's fresh.", "limit": 2}),
+            "doubled",
+        ),
+        (
+            '{"name": "search", "arguments": {"entity": "A", "tags": "[-v, 2, fast]"}}',
+            ("search", {"entity": "A", "tags": ["-v", "2", "fast"]}),
+            "coerced 'tags'",
+        ),
+        (
+            "```java\nInputStream in = ...;\nsearch(in, 3);\n```",
+            ("search", {"entity": "in", "limit": 3}),
+            "unquoted",
+        ),
+    ],
+)
+def test_shapes_found_in_real_outputs(
+    text: str, expected: tuple[str, dict[str, Any]], repair: str
+) -> None:
+    call = one(text)
+    assert (call.name, call.arguments) == expected
+    assert any(repair in r for r in call.repairs), call.repairs
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[search(\n  filters={'\n    'k': str(v)\n  })]",
+        "[search(entity='A',\n  filters={'\n    'k': str(v)\n  })]",
+    ],
+)
+def test_a_text_that_runs_on_is_not_cut_at_a_line_end_to_make_it_parse(text: str) -> None:
+    # Cutting after `(`, `,` or inside a string would drop the arguments written after it.
+    call = one(text)
+    assert isinstance(call.arguments, str) and "filters" in call.arguments
+    assert not any("cut" in r for r in call.repairs)
+
+
+def test_an_output_cut_off_before_prose_is_closed_and_the_prose_reported() -> None:
+    found = extract_calls("[search(entity='A'), circle_area(radius=2)\n\nThis does it.", TOOLS)
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("search", {"entity": "A"}),
+        ("circle_area", {"radius": 2}),
+    ]
+    assert all(any("ignored the text after the cut" in r for r in c.repairs) for c in found.calls)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[search(limit=2, entity='Illinois), search(entity='Oregon', limit=3)]",
+        "Call search(limit=2, entity='Illinois), search(entity='Oregon', limit=3) now",
+    ],
+)
+def test_a_string_left_open_before_the_next_call_ends_at_its_call(text: str) -> None:
+    found = extract_calls(text, TOOLS).calls
+    assert [c.arguments for c in found] == [
+        {"limit": 2, "entity": "Illinois"},
+        {"entity": "Oregon", "limit": 3},
+    ]
+    assert any("string left open" in r for r in found[0].repairs)
+
+
+def test_a_list_of_calls_that_does_not_parse_is_read_call_by_call_not_repaired() -> None:
+    # json-repair would read the pythonic list as broken JSON and drop or mix the calls.
+    found = extract_calls("[search(entity='A'),\n circle_area(radius=2 cm)]", TOOLS).calls
+    assert (found[0].name, found[0].arguments) == ("search", {"entity": "A"})
+    assert found[1].name == "circle_area" and isinstance(found[1].arguments, str)
+    assert not any("repaired" in r for c in found for r in c.repairs)
+
+
+def test_a_string_left_open_inside_a_closed_list_is_not_read_as_a_cut_off_output() -> None:
+    text = "[search(limit=2, entity='A'), search(entity='B), circle_area(radius=2)]"
+    assert args(text) == [
+        ("search", {"limit": 2, "entity": "A"}),
+        ("search", {"entity": "B"}),
+        ("circle_area", {"radius": 2}),
+    ]
+
+
+def test_a_string_that_holds_a_call_and_is_closed_stays_one_string() -> None:
+    assert args("search(entity='x), search(y)')") == [("search", {"entity": "x), search(y)"})]
+
+
+@pytest.mark.parametrize("text", ["search('entity=x', 'Acme')", "search('x=1')"])
+def test_a_string_is_a_keyword_only_when_every_positional_one_names_a_parameter(
+    text: str,
+) -> None:
+    assert not any("keyword argument" in r for r in one(text).repairs)
+
+
+def test_strings_side_by_side_are_still_one_string() -> None:
+    assert args("search(entity='ab' 'cd')") == [("search", {"entity": "abcd"})]
+
+
+@pytest.mark.parametrize("quoted", ["'search(entity=\"Google\")'", "'search(entity='Google')'"])
+def test_a_call_quoted_in_prose_ends_at_its_own_parenthesis(quoted: str) -> None:
+    text = f"The call is {quoted} and\nthen it's done (soon)."
+    assert args(text) == [("search", {"entity": "Google"})]
+
+
+def test_a_javascript_shorthand_object_names_its_variables() -> None:
+    text = "```js\nlet entity = 'Acme';\nlet limit = 4;\nsearch({entity, limit});\n```"
+    call = one(text)
+    assert call.arguments == {"entity": "Acme", "limit": 4}
+    assert any("shorthand" in r for r in call.repairs)
+
+
+def test_a_shorthand_of_names_that_are_not_parameters_is_no_object() -> None:
+    call = one("configure({theme, mode})")
+    assert not any("shorthand" in r for r in call.repairs)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["search(String entity, int limit)", "search(entity: string, limit: number)"],
+)
+def test_a_signature_written_out_is_not_a_call(text: str) -> None:
+    found = extract_calls(text, TOOLS)
+    assert found.calls == () and any("signature" in d for d in found.dropped)
+
+
+def test_a_tool_named_in_prose_beside_its_call_is_not_another_call() -> None:
+    found = extract_calls("Call `search(entity='A')`. Then `search()` returns a list.", TOOLS)
+    assert [c.arguments for c in found.calls] == [{"entity": "A"}]
+    assert any("named again" in d for d in found.dropped)
+
+
+def test_a_complete_text_is_not_cut_at_a_line_end_to_make_it_parse() -> None:
+    # Cutting after the first line would close `[...]` and silently drop the rest.
+    call = one("circle_area(radius=2,\n unit=cm)")
+    assert call.arguments == {"radius": 2, "unit": "cm"}
+
+
 # --- never more calls than the model meant ----------------------------------------------
 
 
@@ -179,6 +360,25 @@ def test_a_call_restated_in_a_second_fence_or_a_summary_is_taken_once() -> None:
     assert call.arguments == {"entity": "Google"}
     assert any("written 2 more times" in r for r in call.repairs)
     assert any("restated" in d for d in found.dropped)
+
+
+@pytest.mark.parametrize(
+    "lead",
+    ["If you want a bigger limit, you can specify it like this:", "For example:", "Alternatively,"],
+)
+def test_a_call_offered_as_an_example_after_the_call_is_not_another_call(lead: str) -> None:
+    text = (
+        f"```python\nresult = search(entity='Acme')\n```\n{lead}\n"
+        "```python\nresult = search(entity='Acme', limit=10)\n```"
+    )
+    found = extract_calls(text, TOOLS)
+    assert [c.arguments for c in found.calls] == [{"entity": "Acme"}]
+    assert any("as an example" in d for d in found.dropped)
+
+
+def test_an_example_phrase_before_a_first_call_or_another_tool_keeps_the_call() -> None:
+    text = "For example: search(entity='A'). Alternatively, circle_area(radius=2)."
+    assert [c.name for c in extract_calls(text, TOOLS).calls] == ["search", "circle_area"]
 
 
 def test_the_same_call_twice_in_one_list_is_meant_twice() -> None:
@@ -224,6 +424,41 @@ def test_outside_call_markup_nothing_is_a_call() -> None:
     assert any("commentary" in d for d in found.dropped)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>\n{"arguments": {"entity": "A"}, "name": "search"}\n'
+        '{"arguments": {"radius": 2}, "name": "circle_area"}\n</tool_call>',
+        "<tool_call>\nsearch(entity='A')\ncircle_area(radius=2)\n</tool_call>",
+        "<|python_tag|>search(entity='A'); circle_area(radius=2)<|eot_id|>",
+        '[TOOL_CALLS] {"name": "search", "arguments": {"entity": "A"}}\n'
+        '{"name": "circle_area", "arguments": {"radius": 2}}',
+    ],
+)
+def test_every_call_of_a_markup_block_is_taken_one_per_line(text: str) -> None:
+    found = extract_calls(text, TOOLS)
+    assert args(text) == [("search", {"entity": "A"}), ("circle_area", {"radius": 2})]
+    assert not any("cut" in r for c in found.calls for r in c.repairs)
+
+
+def test_a_markup_block_may_give_name_and_arguments_as_tags() -> None:
+    text = "<tool_call>\n<name>search</name>\n<arguments>{entity: 'A'}</arguments>\n</tool_call>"
+    assert args(text) == [("search", {"entity": "A"})]
+
+
+def test_a_markup_block_with_no_call_in_it_is_reported() -> None:
+    found = extract_calls("<tool_call>I cannot call anything here.</tool_call>", TOOLS)
+    assert found.calls == () and any("holds no call" in d for d in found.dropped)
+
+
+def test_prose_inside_a_markup_block_is_not_part_of_the_call() -> None:
+    text = (
+        '<tool_call>I will search: {"name": "search", "arguments": {"entity": "A"}}\n'
+        "Then I look at the results.</tool_call>"
+    )
+    assert args(text) == [("search", {"entity": "A"})]
+
+
 def test_a_tool_call_block_naming_an_unknown_tool_still_reaches_the_gate() -> None:
     text = '<tool_call>\n{"name": "serch", "arguments": {"entity": "A"}}\n</tool_call>'
     gate = Gate(Catalog([replace(SEARCH, executor=lambda **kw: kw)]))
@@ -252,6 +487,7 @@ def test_a_tool_call_block_naming_an_unknown_tool_still_reaches_the_gate() -> No
         ),
         ('"filters": "{region: \'EU\', open: true}"', {"filters": {"region": "EU", "open": True}}),
         ('"tags": ["solo"], "entity": ["Acme"]', {"tags": ["solo"], "entity": "Acme"}),
+        ('"entity": 25, "tags": [1, 2.5]', {"entity": "25", "tags": ["1", "2.5"]}),
     ],
 )
 def test_values_written_as_java_or_javascript_source_are_typed(
@@ -260,6 +496,12 @@ def test_values_written_as_java_or_javascript_source_are_typed(
     call = one('{"name": "search", "arguments": {' + written + "}}")
     assert call.arguments == expected
     assert any("coerced" in r for r in call.repairs)
+
+
+@pytest.mark.parametrize("entity", ["True", "1e-09", "float('nan')"])
+def test_only_a_plain_number_becomes_text_where_text_is_wanted(entity: str) -> None:
+    call = one(f"search(entity={entity})")
+    assert not any("coerced" in r for r in call.repairs)
 
 
 def test_a_string_that_only_looks_like_a_value_stays_a_string() -> None:
@@ -293,6 +535,9 @@ HOSTILE = {
     "NaN and Infinity": "search(entity=NaN, limit=Infinity)",
     "a lone surrogate": '{"name": "search", "arguments": {"entity": "\\ud800"}}',
     "NUL bytes": "search(entity='a\x00b')\x00" * 100,
+    "calls quoted again and again": "'search(entity=1) " * 8_000,
+    "quoted calls never closed": "'search(" * 10_000 + "'",
+    "strings left open before calls": "search(entity='x), " * 8_000,
 }
 
 
@@ -305,6 +550,22 @@ def test_hostile_text_gives_an_answer_not_an_exception(text: str) -> None:
         assert isinstance(call.arguments, dict | str)
         if isinstance(call.arguments, str):
             assert call.repairs
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "circle_area", "arguments": {"radius": NaN}}',
+        'circle_area\n{"radius": Infinity}',
+        '<tool_call>{"name": "circle_area", "arguments": {"radius": -Infinity}}</tool_call>',
+        '{"name": "circle_area", "arguments": "{\\"radius\\": NaN}"}',
+    ],
+)
+def test_nan_and_infinity_in_json_are_no_values(text: str) -> None:
+    # Python's json module accepts them; JSON does not, and a number schema would pass NaN.
+    call = one(text)
+    assert isinstance(call.arguments, str)
+    assert isinstance(parse_arguments(call.arguments), ArgumentError)
 
 
 def test_what_a_bound_stops_is_reported() -> None:

@@ -11,11 +11,12 @@ validation to report.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from callgate.dialects._text_values import NO_VALUE, source_value
+from callgate.dialects._text_values import NO_VALUE, json_value, source_value
 from callgate.schema import resolve_local
 
 __all__ = ["Coercion", "coerce_arguments", "drop_strict_nulls"]
@@ -165,13 +166,16 @@ def _convert(
 ) -> Any:
     accepted = accepted_types(node, root)
     new: Any = NO_VALUE
-    if isinstance(value, float) and value.is_integer():
+    if kind == "text" and accepted - {"null"} == {"string"} and _plain_number(value):
+        # {"value": 25} where only text is accepted: the text the number is written as.
+        new = str(value)
+    elif isinstance(value, float) and value.is_integer():
         if "integer" in accepted and "number" not in accepted:
             new = int(value)
     elif isinstance(value, str):
         new = _enum_value(value, node, root)
         if new is NO_VALUE and kind == "text":
-            new = _from_text(value, accepted)
+            new = _from_text(value, accepted, _item_types(node, root))
     elif kind == "text" and _single(value) and "array" not in accepted:
         # ["Paris"] where one string is wanted: the list is only the model's wrapping.
         new = value[0] if _json_type(value[0]) in accepted else NO_VALUE
@@ -180,6 +184,23 @@ def _convert(
     label = "/".join(sorted(accepted - {"null"})) or "enum"
     notes.append(f"coerced '{where.rstrip('.') or '(arguments)'}' {value!r} -> {new!r} ({label})")
     return new
+
+
+def _plain_number(value: Any) -> bool:
+    """An int, or a float whose shortest form has no exponent (so its text is the model's)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, int):
+        return -_HUGE < value < _HUGE  # no text for a number past 400 digits
+    return math.isfinite(value) and "e" not in repr(value)
+
+
+_HUGE = 10**400
+
+
+def _item_types(node: Mapping[str, Any], root: Mapping[str, Any]) -> frozenset[str]:
+    items = node.get("items")
+    return accepted_types(items, root) if isinstance(items, Mapping) else _TYPES
 
 
 def _single(value: Any) -> bool:
@@ -207,8 +228,9 @@ def _enum_options(node: Mapping[str, Any], root: Mapping[str, Any]) -> list[Any]
     return out
 
 
-def _from_text(value: str, accepted: frozenset[str]) -> Any:
-    """The value a string spells for the one non-string type the schema accepts."""
+def _from_text(value: str, accepted: frozenset[str], items: frozenset[str]) -> Any:
+    """The value a string spells for the one non-string type the schema accepts (`items`:
+    the types an array's items accept)."""
     text = value.strip()
     if len(text) > _MAX_TEXT:
         return NO_VALUE
@@ -233,12 +255,12 @@ def _from_text(value: str, accepted: frozenset[str]) -> Any:
         return bare.lower() == "true" if bare.lower() in ("true", "false") else NO_VALUE
     if declared in ("array", "object") and text[:1] in "[{":
         try:
-            parsed = json.loads(text)
-        except ValueError:
+            parsed = json_value(text)
+        except (ValueError, RecursionError):
             parsed = None
         if isinstance(parsed, list if declared == "array" else dict):
             return parsed
-    return source_value(text, declared, [])
+    return source_value(text, declared, [], items=items)
 
 
 def _unquoted(text: str) -> Any:

@@ -29,6 +29,7 @@ _TYPES = (
 )
 # `[ \t]` and not `\s`: a type list must not run across lines (that would be quadratic).
 _LOOP = re.compile(r"\bfor\s*\(?\s*(?:[\w.<>\[\]]+[ \t]+)?([A-Za-z_]\w*)[ \t]+(?:in|of|:)[ \t]")
+_PLACEHOLDERS = frozenset({"...", "\u2026"})
 _ASSIGN = re.compile(rf"(?m)^[ \t]*(?:{_TYPES}[ \t]+)*([A-Za-z_]\w*)[ \t]*=(?![=>])[ \t]*")
 
 
@@ -57,7 +58,13 @@ class Assignments:
             else:
                 line_end = text.find("\n", start)
                 source = without_comments(text[start : len(text) if line_end < 0 else line_end])
-            value = _literal(source.strip().rstrip(";"))
+            source = source.strip().rstrip(";").strip()
+            if source in _PLACEHOLDERS:
+                # `InputStream in = ...;`: declared, its value left to the reader; the
+                # name stands for the object, as if it were not assigned here at all.
+                self._add(match.group(1), match.start(), NO_VALUE)
+                continue
+            value = _literal(source)
             self._add(match.group(1), match.start(), NOT_LITERAL if value is NO_VALUE else value)
         for places in self.at.values():
             places.sort()
@@ -68,7 +75,7 @@ class Assignments:
 
     def before(self, name: str, position: int) -> Any:
         """What was last assigned to `name` before `position`: a literal, `NOT_LITERAL`,
-        or `NO_VALUE` when the text assigns it nothing before."""
+        or `NO_VALUE` when the text assigns it nothing before (or only `...`)."""
         places = self.at.get(name)
         if not places:
             return NO_VALUE

@@ -8,6 +8,7 @@ its arguments, which are not JSON, so the gate answers `invalid` and says what t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -36,7 +37,11 @@ def bind(raw: RawCall, tool: Tool | None, variables: Variables) -> ToolCall:
         notes.append("read the ** expansion of a dict as keyword arguments")
         args = {**{k: v for k, v in args.items() if k != "**"}, **args["**"]}
     if isinstance(args, dict) and positional:
+        positional = _quoted_keywords(positional, args, schema, notes)
+    if isinstance(args, dict) and positional:
         args = _positional(tuple(positional), args, schema, notes)
+    if isinstance(args, dict):
+        args = _unwrapped(args, schema, notes)
     if isinstance(args, dict):
         args = _words(args, schema, notes)
     if isinstance(args, Expr) or exprs_in(args):
@@ -79,6 +84,31 @@ def _call(raw: RawCall, arguments: dict[str, Any] | str, notes: list[str]) -> To
     )
 
 
+_QUOTED_KEYWORD = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(\S.*?)\s*", re.S)
+
+
+def _quoted_keywords(
+    values: list[Any], kwargs: dict[str, Any], schema: Mapping[str, Any], notes: list[str]
+) -> list[Any]:
+    """`f('base=6', 'height=10')`: every positional argument a string naming a parameter
+    and its value, keyword arguments written inside quotes. Moved into `kwargs` as text,
+    which the schema then types ("6" for an integer is 6); else `values` unchanged."""
+    props = _properties(schema)
+    found = [_QUOTED_KEYWORD.fullmatch(v) if isinstance(v, str) else None for v in values]
+    names = [m.group(1) for m in found if m is not None]
+    if len(names) < len(values) or len(set(names)) < len(names):
+        return values
+    if not set(names) <= set(props) - set(kwargs):
+        return values
+    for match in found:
+        if match is not None:
+            value = match.group(2)
+            quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
+            kwargs[match.group(1)] = value[1:-1] if quoted else value
+            notes.append(f"read the string {match.group(0).strip()!r} as the keyword argument")
+    return []
+
+
 def _positional(
     values: tuple[Any, ...], kwargs: dict[str, Any], schema: Mapping[str, Any], notes: list[str]
 ) -> dict[str, Any]:
@@ -110,6 +140,24 @@ def _positional(
                 reason="a positional argument beyond the tool's parameters",
             )
     return out
+
+
+_OBJECT = ("object", "dict")
+
+
+def _unwrapped(args: dict[str, Any], schema: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
+    """`f(properties={'a': 1, 'b': 2})`: one keyword that is no parameter of the tool,
+    holding an object whose keys all are: the arguments under a wrapper of the model's
+    (also shaped as a schema, `{"type": "dict", "properties": {...}}`)."""
+    props = _properties(schema)
+    outer = {k: v for k, v in args.items() if not (k == "type" and k not in props and v in _OBJECT)}
+    if len(outer) != 1 or not props:
+        return args
+    ((key, value),) = outer.items()
+    if key in props or not isinstance(value, dict) or not value or not set(value) <= set(props):
+        return args
+    notes.append(f"read the object under {key!r} (not a parameter) as the arguments")
+    return dict(value)
 
 
 def _keywords_dict(value: Any, props: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:

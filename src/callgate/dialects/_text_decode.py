@@ -10,7 +10,6 @@ XML. Values are read by `_text_values` (literals only); what is not a literal st
 from __future__ import annotations
 
 import ast
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -20,6 +19,7 @@ from callgate.dialects._text_names import Names
 from callgate.dialects._text_values import (
     NO_VALUE,
     Expr,
+    json_value,
     parse_lenient,
     parse_python,
     read_value,
@@ -40,9 +40,19 @@ _ARG_KEYS = (
     "action_input",
     "kwargs",
 )
-_NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name", "action", "api_name")
+_NAME_KEYS = (
+    "name",
+    "tool",
+    "tool_name",
+    "function",
+    "function_name",
+    "func",
+    "action",
+    "api_name",
+)
+_CALL_LIST = re.compile(r"[\[(]\s*[A-Za-z_][\w.\\]*\s*\(")
 _META_KEYS = frozenset({"id", "type", "call_id", "tool_call_id", "index"})
-_NAMED = re.compile(r"""["']?(?:name|tool|function)["']?\s*:\s*["']([^"'\n]{1,200})["']""")
+_NAMED = re.compile(r"""["']?(?:name|tool|function|func)["']?\s*:\s*["']([^"'\n]{1,200})["']""")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -80,10 +90,14 @@ def decode(body: str, names: Names, *, markup: bool = False) -> Decoded:
         calls = _python(node, source, names, notes)
         if calls is not None:
             return _done(calls, [], markup)
-        value = to_value(node, source, notes)
         if isinstance(node, ast.Dict | ast.List | ast.Tuple) and not notes:
             notes.append("read as Python literal syntax: the text is not valid JSON")
-    elif value is NO_VALUE and text[:1] in "{[(":
+        if isinstance(node, ast.List | ast.Tuple):
+            return _literal_items(node, source, names, notes, markup)
+        value = to_value(node, source, notes)
+    elif value is NO_VALUE and text[:1] in "{[(" and not _CALL_LIST.match(text):
+        # JSON that no grammar reads is repaired; a list of pythonic calls is no JSON, and
+        # its calls are read one by one where they are written.
         value = read_value(text, notes)
     if value is NO_VALUE:
         return _unread(text, names)
@@ -92,15 +106,34 @@ def decode(body: str, names: Names, *, markup: bool = False) -> Decoded:
     return _done(calls, dropped, markup)
 
 
+def _literal_items(
+    node: ast.List | ast.Tuple, source: str, names: Names, notes: list[str], markup: bool
+) -> Decoded:
+    """The calls of a literal list, each item read with its own notes: a value computed
+    in one call (`4.22 + 6.1`) is reported on that call only."""
+    items = [(item, list(notes)) for item in node.elts]
+    values = [to_value(item, source, own) for item, own in items]
+    dropped: list[str] = []
+    pair = _pair(values, names, [n for _, own in items for n in own])
+    if pair is not None:
+        return _done([pair], dropped, markup)
+    calls = [
+        c
+        for value, (_, own) in zip(values, items, strict=True)
+        for c in from_value(value, names, own, dropped, markup=markup)
+    ]
+    return _done(calls, dropped, markup)
+
+
 def _tree(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
     """`parse_lenient`, and `recipe\\_search(...)` read without its Markdown escapes
     (invalid in Python, and never meant)."""
     parsed = parse_lenient(text, notes)
-    if "\\_" not in text:
+    if _unescape(text) == text:
         return parsed
     unescaped = parse_lenient(_unescape(text), [])
     if unescaped is not None and (parsed is None or ast.dump(parsed[0]) != ast.dump(unescaped[0])):
-        notes.append("read Markdown escapes (\\_) as underscores")
+        notes.append("read Markdown escapes (\\_, \\*, \\{) as the characters they escape")
         return unescaped
     return parsed
 
@@ -109,7 +142,7 @@ def _json(text: str) -> Any:
     if text[:1] not in "{[":
         return NO_VALUE
     try:
-        return json.loads(text)
+        return json_value(text)
     except (ValueError, RecursionError):
         return NO_VALUE
 
@@ -119,9 +152,12 @@ def _done(calls: list[RawCall], dropped: list[str], markup: bool) -> Decoded:
     return Decoded(calls=kept, dropped=dropped)
 
 
+_MARKDOWN_ESCAPE = re.compile(r"(?<!\\)\\([_*{}\[\]])")
+
+
 def _unescape(text: str) -> str:
-    """Markdown escapes models put in code (`recipe\\_search`)."""
-    return text.replace("\\_", "_") if "\\_" in text else text
+    """Markdown escapes models put in code (`recipe\\_search`, `5\\*12`, `\\{'a': 1}`)."""
+    return _MARKDOWN_ESCAPE.sub(r"\1", text) if "\\" in text else text
 
 
 def _unread(text: str, names: Names) -> Decoded:
@@ -222,8 +258,13 @@ def _pair(value: list[Any], names: Names, notes: list[str]) -> RawCall | None:
     found = names.find(value[0])
     if found is None:
         return None
+    args: Any = dict(value[1])
+    wrapper = next(iter(args)) if len(args) == 1 else None
+    if wrapper in _ARG_KEYS and wrapper not in names.params(found[0]):
+        # ["f", {"arguments": {...}}]: the arguments under their usual key.
+        args = _string_arguments(args[wrapper], notes)
     repairs = (*notes, *found[1], "read a [name, arguments] pair as a call")
-    return RawCall(name=found[0], arguments=dict(value[1]), repairs=repairs)
+    return RawCall(name=found[0], arguments=args, repairs=repairs)
 
 
 def _string_arguments(args: Any, notes: list[str]) -> Any:
@@ -239,14 +280,14 @@ def _string_arguments(args: Any, notes: list[str]) -> Any:
 
 
 def _declaration(args: Any, params: list[str]) -> bool:
-    """An echoed tool declaration: the "arguments" are a JSON Schema of an object."""
+    """An echoed tool declaration: the "arguments" are a JSON Schema of an object (its
+    properties hold schemas, not values)."""
     if not isinstance(args, Mapping) or "properties" in params:
         return False
-    return isinstance(args.get("properties"), Mapping) and args.get("type") in (
-        "object",
-        "dict",
-        None,
-    )
+    props = args.get("properties")
+    if not isinstance(props, Mapping) or args.get("type") not in ("object", "dict", None):
+        return False
+    return not props or any(isinstance(v, Mapping) for v in props.values())
 
 
 # --- Python calls -------------------------------------------------------------------------
@@ -302,10 +343,11 @@ def _python_call(node: ast.Call, source: str, names: Names, notes: list[str]) ->
             kwargs["**"] = Expr(source=segment(keyword.value, source), reason="a ** expansion")
         else:
             kwargs[keyword.arg] = to_value(keyword.value, source, notes)
+    params = names.params(found[0])
     positional = tuple(
         Expr(source=segment(a, source), reason="a * expansion")
         if isinstance(a, ast.Starred)
-        else to_value(a, source, notes)
+        else _shorthand(a, params, notes) or to_value(a, source, notes)
         for a in node.args
     )
     return RawCall(
@@ -314,6 +356,18 @@ def _python_call(node: ast.Call, source: str, names: Names, notes: list[str]) ->
         positional=positional,
         repairs=tuple(dict.fromkeys([*notes, *found[1]])),
     )
+
+
+def _shorthand(node: ast.expr, params: list[str], notes: list[str]) -> dict[str, Any] | None:
+    """`f({formId, action})`: JavaScript's shorthand object, `{formId: formId, ...}`,
+    which Python reads as a set; taken so only when every name is a parameter."""
+    if not isinstance(node, ast.Set) or not all(isinstance(e, ast.Name) for e in node.elts):
+        return None
+    keys = [e.id for e in node.elts if isinstance(e, ast.Name)]
+    if not set(keys) <= set(params):
+        return None
+    notes.append("read a JavaScript shorthand object ({a, b}) as {a: a, b: b}")
+    return {k: Expr(source=k, reason=f"the name {k!r}", bare=True) for k in keys}
 
 
 def _note(call: RawCall, note: str) -> RawCall:
@@ -354,7 +408,11 @@ def decode_call(span: str, names: Names) -> Decoded:
     kwargs: dict[str, Any] = {}
     positional: list[Any] = []
     params = names.params(found[0])
-    for part in split_top(body):
+    parts = split_top(body)
+    if _signature(parts, params):
+        dropped = [f"{found[0]}: its signature written out (types and parameter names), not a call"]
+        return Decoded(calls=[], dropped=[*decoded.dropped, *dropped])
+    for part in parts:
         keyword = _KEYWORD.match(part)
         if keyword and (keyword.group(2) == "=" or keyword.group(1) in params):
             kwargs[keyword.group(1)] = _loose_value(keyword.group(3), notes)
@@ -368,6 +426,34 @@ def decode_call(span: str, names: Names) -> Decoded:
 
 
 _CALL = re.compile(r"\s*([\w.\\-]+)\s*\((.*)\Z", re.S)
+_TYPED = re.compile(
+    r"\s*(?:final\s+)?[A-Za-z_][\w.]*(?:\s*<[^()]*>)?(?:\s*\[\s*\])*\s+([A-Za-z_]\w*)\s*"
+)
+_TYPE_AFTER = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*(?:<[^()]*>)?(?:\[\])*)\s*")
+_TYPE_NAMES = frozenset(
+    {
+        *("string", "number", "boolean", "bool", "any", "object", "int", "integer", "float"),
+        *("double", "long", "str", "list", "dict", "array", "tuple", "void", "String"),
+        *("Number", "Boolean", "Object", "Integer", "Long", "Double", "Float"),
+    }
+)
+
+
+def _signature(parts: list[str], params: list[str]) -> bool:
+    """`f(String insn, boolean isRange)` or `f(insn: string)`: each argument declares a
+    parameter of the tool by type, as a definition does; a call passes values."""
+    if not parts:
+        return False
+    for part in parts:
+        typed, after = _TYPED.fullmatch(part), _TYPE_AFTER.fullmatch(part)
+        if typed is not None and typed.group(1) in params:
+            continue
+        if after is not None and after.group(1) in params and after.group(2) in _TYPE_NAMES:
+            continue
+        return False
+    return True
+
+
 _KEYWORD = re.compile(r"\s*([A-Za-z_]\w*)\s*(=(?!=)|:(?!//))\s*(.*?)\s*\Z", re.S)
 _WORDS = re.compile(r"[\w][\w .:/@#&+'\-]*")
 

@@ -12,6 +12,7 @@ read, and brackets nested deeper than `MAX_DEPTH` are not decoded, both reported
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections import Counter
@@ -25,8 +26,8 @@ from callgate.dialects._text_assign import Assignments
 from callgate.dialects._text_bind import bind
 from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_xml, from_value
 from callgate.dialects._text_names import Mention, Names
-from callgate.dialects._text_scan import Scan
-from callgate.dialects._text_values import read_value
+from callgate.dialects._text_scan import Scan, closing
+from callgate.dialects._text_values import Expr, read_value
 
 __all__ = ["MAX_CHARS", "MAX_DEPTH", "Extracted", "extract_calls"]
 
@@ -44,7 +45,20 @@ _NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\
 _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
 _NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)\s+$")
 _PAREN = re.compile(r"[ \t]*\(")
-_THEN_JSON = re.compile(r"[ \t]*[`'\"]?[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?=\{)")
+_OPENER = re.compile(r"[(\[{]")
+_NAME_TAGS = re.compile(
+    r"\s*<name>\s*([^<>]{1,200}?)\s*</name>\s*<(arguments|parameters)>(.*?)</\2>\s*", re.S
+)
+_RESTART = re.compile(r"""[=:][ \t]*(['"])[^'"\n()\[\]{}]*(\))[ \t]*,[ \t]*\Z""")
+_LOOK = 200
+"""Characters looked at around a call for a string left open before it."""
+_THEN_JSON = re.compile(
+    r"[ \t]*[`'\"]?(?:[ \t]+(?:function|tool))?"
+    r"(?:[ \t]+with[ \t]+(?:the[ \t]+)?(?:following[ \t]+)?(?:parameters|arguments|params|args))?"
+    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*`?(?=\{)"
+)
+"""After a tool's name: its arguments as JSON, on the next line, fenced, or introduced
+("`f` with the parameters `{...}`")."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -80,6 +94,8 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
     regions = finder.regions()
     if not regions:
         return Extracted(text=text.strip(), dropped=_counted(dropped))
+    if not regions[0].markup:
+        regions = _not_examples(read, regions, dropped)
     assignments = Assignments(read, finder.scan)
     written = [
         (number, raw.statement, bind(raw, names.tools.get(raw.name), variables))
@@ -87,8 +103,35 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
         for raw in region.calls
         for variables in [partial(assignments.before, position=region.start)]
     ]
-    calls = tuple(_meant(written, dropped))
+    calls = tuple(_meant(_named_only(written, names, dropped), dropped))
     return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
+
+
+_EXAMPLE = re.compile(
+    r"(?i)\b(?:for example|for instance|e\.g\.|if you (?:want|need|wish|would like|'d like)"
+    r"|alternatively|you (?:could|can) also)\b"
+)
+
+
+def _not_examples(text: str, regions: list[_Region], dropped: list[str]) -> list[_Region]:
+    """Regions without the calls the text offers as examples: a call of a tool the text
+    already called, after prose that makes it hypothetical ("If you want a different year,
+    ...: f(year=2010)", "For example: f(...)"). The model meant the calls before."""
+    kept: list[_Region] = []
+    called: set[str] = set()
+    for region in regions:
+        names = {c.name for c in region.calls}
+        prose = text[kept[-1].end : region.start] if kept and names <= called else ""
+        phrase = _EXAMPLE.search(prose)
+        if phrase is not None:
+            dropped.append(
+                f"{', '.join(sorted(names))}: written after {phrase.group(0)!r} as an example "
+                "of a tool already called; not another call"
+            )
+            continue
+        kept.append(region)
+        called |= names
+    return kept
 
 
 @dataclass(slots=True)
@@ -108,6 +151,10 @@ class _Finder:
         self.dropped = dropped
         self.taken: list[tuple[int, int]] = []
         self.scan = Scan(text)
+        self.budget = len(text)
+        """Characters left for scanning calls inside strings (`_quoted_end`)."""
+        self.inner: dict[int, Scan] = {}
+        """Scans of the quoted strings calls were found in, by the string's start."""
         self.covered = 0
         """End of the furthest region taken so far: bare candidates come in text order."""
 
@@ -119,6 +166,7 @@ class _Finder:
         if not self.names.lookup:
             return []
         self.mentions = self.names.mentions(self.text)
+        self.restarts = self._restarts()
         found = [r for r in self._bare() if r.calls]
         return sorted(found, key=lambda r: r.start)
 
@@ -134,30 +182,57 @@ class _Finder:
                 if _inside(match.start(), match.end(), self.taken):
                     continue
                 self.taken.append((match.start(), match.end()))
-                yield _Region(start=match.start(), end=match.end(), calls=read(body), markup=True)
+                calls = read(body)
+                if not calls and body.strip():
+                    self.dropped.append(
+                        f"call markup at character {match.start()} holds no call that could "
+                        f"be read: {body.strip()[:60]!r}"
+                    )
+                yield _Region(start=match.start(), end=match.end(), calls=calls, markup=True)
 
     def _payload(self, body: str) -> list[RawCall]:
-        """A markup body: one payload, or several JSON values separated by `;` or lines."""
+        """A markup body: one payload, or several (JSON values, pythonic calls) separated
+        by `;` or lines."""
+        tagged = _NAME_TAGS.fullmatch(body)
+        if tagged is not None:  # <name>f</name><arguments>{...}</arguments>
+            body = json.dumps({"name": tagged.group(1), "arguments": tagged.group(3).strip()})
         scan = Scan(body)
-        if max(scan.depth.values(), default=0) <= MAX_DEPTH:
-            decoded = decode(body, self.names, markup=True)
-            self.dropped += decoded.dropped
-            if decoded.calls:
-                return decoded.calls
+        if "<function=" in body:  # XML calls span lines; `decode` reads them whole
+            return self._statement(body, scan, 0, len(body))
         calls: list[RawCall] = []
-        i = 0
-        while i < len(body):
+        for start, end in _statements(body, scan):
+            if _OPENER.search(body, start, end):  # calls and JSON values have brackets
+                calls += self._statement(body, scan, start, end)
+        return calls
+
+    def _statement(self, body: str, scan: Scan, start: int, end: int) -> list[RawCall]:
+        """One statement of a markup body, else the JSON values written inside it (prose
+        around a call); a call no reading accepts only when there are none."""
+        openers = [i for i in range(start, end) if i in scan.depth]
+        whole: list[RawCall] = []
+        if max((scan.depth[i] for i in openers), default=0) <= MAX_DEPTH:
+            decoded = decode(body[start:end], self.names, markup=True)
+            self.dropped += decoded.dropped
+            whole = decoded.calls
+            if whole and not all(isinstance(c.arguments, Expr) for c in whole):
+                return whole
+        return self._values(body, scan, start, end) or whole
+
+    def _values(self, body: str, scan: Scan, start: int, end: int) -> list[RawCall]:
+        calls: list[RawCall] = []
+        i = start
+        while i < end:
             if body[i] not in "{[" or i not in scan.ends:
                 i += 1
                 continue
-            end = scan.end(i)
+            close = scan.end(i)
             if scan.depth[i] > MAX_DEPTH:
                 self.dropped.append(f"a call nested more than {MAX_DEPTH} levels deep; not read")
             else:
-                part = decode(body[i:end], self.names, markup=True)
+                part = decode(body[i:close], self.names, markup=True)
                 self.dropped += part.dropped
                 calls += part.calls
-            i = end
+            i = close
         return calls
 
     def _mistral(self, body: str) -> list[RawCall]:
@@ -217,7 +292,10 @@ class _Finder:
             if mention.after_dot:
                 return None  # obj.name(...) calls a method of some object
             paren = rest.end() - 1
-            end = self.scan.end(paren)
+            end = self.scan.end(paren) if paren in self.scan.ends else self._quoted_end(paren)
+            after = bisect.bisect_right(self.restarts, paren)
+            if after < len(self.restarts) and self.restarts[after] < end:
+                end = self.restarts[after]  # the string left open ends the call at its `)`
             if self.scan.depth.get(paren, 0) > MAX_DEPTH:
                 self.dropped.append(
                     f"characters {start}-{end} are nested more than {MAX_DEPTH} levels deep; "
@@ -232,6 +310,43 @@ class _Finder:
         if then is None:
             return None
         return self._then_json(start, then.end(), name)
+
+    def _restarts(self) -> list[int]:
+        """Ends of calls whose last string was left open (`f(a='x), g(b='y')`): each `)`
+        after a string opened by `=` or `:` with no bracket in it, followed by `, ` and a
+        call of a tool, where the next such quote on the line opens a value (`b='`) or
+        there is none: the string never closed, and the next call starts there. Each
+        look is bounded, so the work stays linear."""
+        out: list[int] = []
+        text = self.text
+        for mention in self.mentions.found:
+            before = _RESTART.search(text, max(0, mention.start - _LOOK), mention.start)
+            if before is None or not _PAREN.match(text, mention.end):
+                continue
+            quote = before.group(1)
+            line_end = text.find("\n", mention.end, mention.end + _LOOK)
+            close = text.find(quote, mention.end, line_end if line_end >= 0 else None)
+            if close < 0 or text[:close].rstrip()[-1:] in ("=", ":"):
+                out.append(before.end(2))
+        return out
+
+    def _quoted_end(self, paren: int) -> int:
+        """Where a call written inside a quoted string (`'f(a="x")'`, `'f(a='x')'`) ends:
+        its own closing parenthesis on that line, else the line's end. These scans share
+        a budget of the text's length, so the work stays linear; past it, a call ends at
+        the latest with its string."""
+        limit = paren + self.budget
+        closed, stop = closing(self.text, paren, limit)
+        self.budget -= stop - paren
+        if closed or stop < limit:  # closed, or the line ended first
+            return stop
+        string = self.scan.string_at(paren)
+        if string is None:
+            return self.scan.end(paren)
+        inner = self.inner.get(string[0])
+        if inner is None:
+            inner = self.inner[string[0]] = Scan(self.text[string[0] + 1 : string[1]])
+        return string[0] + 1 + inner.end(paren - string[0] - 1)
 
     def _then_json(self, start: int, brace: int, name: str) -> _Region | None:
         """A tool's name, then its arguments as a JSON object (on the next line, or fenced)."""
@@ -248,7 +363,45 @@ class _Finder:
         return _Region(start=start, end=end, calls=[call])
 
 
-def _meant(written: list[tuple[int, bool, ToolCall]], dropped: list[str]) -> list[ToolCall]:
+def _statements(body: str, scan: Scan) -> Iterator[tuple[int, int]]:
+    """Spans of `body` between line ends and `;` outside brackets and strings, the
+    blank ones left out (one linear pass over the scan)."""
+    strings = iter(scan.strings)
+    string = next(strings, None)
+    start = inside = 0
+    for i, char in enumerate(body):
+        inside = max(inside, scan.ends.get(i, 0))
+        while string is not None and string[1] < i:
+            string = next(strings, None)
+        quoted = string is not None and string[0] < i < string[1]
+        if char in "\n;" and i >= inside and not quoted:
+            if body[start:i].strip():
+                yield start, i
+            start = i + 1
+    if body[start:].strip():
+        yield start, len(body)
+
+
+_Written = list[tuple[int, bool, ToolCall]]
+
+
+def _named_only(written: _Written, names: Names, dropped: list[str]) -> _Written:
+    """`f()` of a tool that requires arguments, where the text also calls `f` with
+    arguments, names the tool (prose saying "`f()` returns ...") and is not a call."""
+    called = {c.name for _, _, c in written if c.arguments != {}}
+    out: _Written = []
+    for item in written:
+        call = item[2]
+        tool = names.tools.get(call.name)
+        required = tool is not None and bool(tool.input_schema.get("required"))
+        if call.arguments == {} and call.name in called and required:
+            dropped.append(f"{call.name}: named again without arguments; not another call")
+            continue
+        out.append(item)
+    return out
+
+
+def _meant(written: _Written, dropped: list[str]) -> list[ToolCall]:
     """The calls the model meant: a call restated later (same tool, same arguments once
     read) is taken once; the same call twice as statements of one list is meant twice."""
     first: dict[str, tuple[int, int]] = {}

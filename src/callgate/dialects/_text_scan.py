@@ -8,9 +8,10 @@ as an apostrophe, and a stray closing bracket is ignored.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
-__all__ = ["Scan"]
+__all__ = ["Scan", "closing"]
 
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
 _OPENS_QUOTE = frozenset("=:,[({ \t\n")
@@ -33,6 +34,8 @@ class Scan:
     """Index of each opening bracket -> index just after its closing bracket."""
     depth: dict[int, int] = field(default_factory=dict)
     """Index of each opening bracket -> how many levels of brackets its span holds."""
+    strings: list[tuple[int, int]] = field(default_factory=list)
+    """Quoted strings in text order: (index of the opening quote, index of its end)."""
 
     def __post_init__(self) -> None:
         stack: list[_Open] = []
@@ -42,8 +45,10 @@ class Scan:
             if quote:
                 if char == "\n" or (char == quote and not _escaped(text, i)):
                     quote = ""
+                    self.strings[-1] = (self.strings[-1][0], i)
             elif char == '"' or (char == "'" and (i == 0 or text[i - 1] in _OPENS_QUOTE)):
                 quote = char
+                self.strings.append((i, len(text)))
             elif char in _PAIRS:
                 stack.append(_Open(char=char, at=i, level=len(stack), deepest=len(stack)))
             elif char in ")]}":
@@ -69,6 +74,39 @@ class Scan:
     def end(self, opener: int) -> int:
         """Index after the bracket that closes the one at `opener`."""
         return self.ends.get(opener, len(self.text))
+
+    def string_at(self, i: int) -> tuple[int, int] | None:
+        """The quoted string that holds index `i`, if any."""
+        index = bisect_right(self.strings, (i, len(self.text))) - 1
+        if index < 0 or not self.strings[index][0] < i < self.strings[index][1]:
+            return None
+        return self.strings[index]
+
+
+def closing(text: str, opener: int, limit: int) -> tuple[bool, int]:
+    """Whether the bracket at `opener` closes on its own line, reading quotes from
+    `opener` on as `Scan` does, and the index where reading stopped: after the closing
+    bracket, else at the line's end or at `limit`. For a call written inside a string,
+    whose own quotes may be of the string's kind (`'f(a='x')'`)."""
+    stack: list[str] = []
+    quote = ""
+    end = min(len(text), limit)
+    for i in range(opener, end):
+        char = text[i]
+        if char == "\n":
+            return False, i
+        if quote:
+            if char == quote and not _escaped(text, i):
+                quote = ""
+        elif char == '"' or (char == "'" and text[i - 1] in _OPENS_QUOTE):
+            quote = char
+        elif char in _PAIRS:
+            stack.append(_PAIRS[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+            if not stack:
+                return True, i + 1
+    return False, end
 
 
 def _escaped(text: str, i: int) -> bool:

@@ -95,13 +95,23 @@ def parse_python(text: str) -> ast.expr | None:
             return None
 
 
+def json_value(text: str) -> Any:
+    """`json.loads` without the `NaN`, `Infinity` and `-Infinity` Python accepts: no JSON
+    value, so such text is read as the model's literal and reported."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def read_value(text: str, notes: list[str]) -> Any:
     """The value `text` spells as JSON, a Python or JavaScript literal, else `NO_VALUE`.
 
     Notes say how it was read when that was not plain JSON.
     """
     try:
-        return json.loads(text)
+        return json_value(text)
     except (ValueError, RecursionError):
         pass
     read: list[str] = []
@@ -118,8 +128,11 @@ def read_literal(text: str, notes: list[str]) -> Any:
     return NO_VALUE if parsed is None else to_value(parsed[0], parsed[1], notes)
 
 
+_APOSTROPHE = re.compile(r"(?<=[A-Za-z])'(?=[a-z])")
+"""An apostrophe inside a word, which ends a single-quoted string too early."""
 _MAX_CUTS = 16
 """Line ends tried when a cut-off value is followed by prose."""
+_BRACKET = re.compile(r"[(\[{]")
 
 
 def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
@@ -133,24 +146,53 @@ def parse_lenient(text: str, notes: list[str]) -> tuple[ast.expr, str] | None:
             if source != text:
                 notes.append("ignored comments in the JSON")
             return node, source
+    apostrophes = _APOSTROPHE.sub(r"\\'", cleaned) if "'" in cleaned else cleaned
+    node = parse_python(apostrophes) if apostrophes != cleaned else None
+    if node is not None:
+        notes.append("read an apostrophe between letters (it's) as part of its string")
+        return node, apostrophes
     ends = [i for i, char in enumerate(cleaned) if char == "\n"][-_MAX_CUTS:]
+    balanced = _closed(cleaned) == cleaned
     for end in (len(cleaned), *reversed(ends)):
-        closed = _closed(cleaned[:end])
-        if closed == cleaned[:end] and end == len(cleaned):
-            continue
-        node = parse_python(closed)
-        if node is not None:
-            notes.append("closed the brackets the output left open (it was cut off)")
+        closed = _cut(cleaned, end, balanced)
+        node = parse_python(closed) if closed is not None else None
+        if node is not None and closed is not None:
+            if not closed.startswith(cleaned[:end].rstrip()):
+                notes.append("closed a string left open before the closing brackets")
+            elif closed != cleaned[:end]:
+                notes.append("closed the brackets the output left open (it was cut off)")
             if end < len(cleaned):
                 notes.append(f"ignored the text after the cut: {cleaned[end:].strip()[:40]!r}")
             return node, closed
     return None
 
 
+def _cut(text: str, end: int, balanced: bool) -> str | None:
+    """`text` up to `end`, closed as an output cut off there, or None where it was not:
+    a complete text is not cut (closing a part would drop the rest, and brackets after a
+    line end may be the next call, not prose), a text that closes the bracket it opened
+    with is not cut off (only a string left open before its closers is closed), and a
+    line end inside a string is not a
+    cut (the string runs on to the next line), nor one after an opening bracket, `=`,
+    `:` or `,` (what follows is a value, not prose)."""
+    part = text[:end]
+    closed = _closed(part)
+    if end == len(text):
+        ends = part.strip()[:1] in _OPENERS and _OPENERS[part.strip()[0]] == part.strip()[-1]
+        if closed == part or (ends and closed.startswith(part.rstrip())):
+            return None  # nothing open, or it ends where it began: not cut off, misread
+        return closed
+    if balanced and (closed != part or _BRACKET.search(text, end)):
+        return None
+    if _open(part)[1] or part.rstrip()[-1:] in ("", *"([{=:,"):
+        return None
+    return closed
+
+
 def to_value(node: ast.expr, source: str, notes: list[str]) -> Any:
     """A JSON value from a literal expression; non-literal parts become `Expr`."""
     if isinstance(node, ast.Constant):
-        return _constant(node, source)
+        return _doubled(node, source, notes) or _constant(node, source)
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
         return [to_value(e, source, notes) for e in node.elts]
     if isinstance(node, ast.Dict):
@@ -162,6 +204,22 @@ def to_value(node: ast.expr, source: str, notes: list[str]) -> Any:
     if isinstance(node, ast.UnaryOp | ast.BinOp):
         return _arithmetic(node, source, notes)
     return Expr(source=segment(node, source), reason=_describe(node))
+
+
+_DOUBLED = re.compile(r"'(?:[^'\\\n]|'')*'")
+_DOUBLED_INSIDE = re.compile(r"[A-Za-z]''[A-Za-z]")
+
+
+def _doubled(node: ast.Constant, source: str, notes: list[str]) -> str | None:
+    """`'It''s fresh'`: a quote doubled inside a word, as SQL escapes it. Python reads two
+    strings side by side ("Its fresh"); no one writing it means that."""
+    if not isinstance(node.value, str) or "''" not in source:
+        return None
+    written = segment(node, source)
+    if not _DOUBLED.fullmatch(written) or not _DOUBLED_INSIDE.search(written):
+        return None
+    notes.append("read a quote doubled inside a word ('It''s') as one apostrophe")
+    return written[1:-1].replace("''", "'")
 
 
 def _constant(node: ast.Constant, source: str) -> Any:
@@ -337,9 +395,31 @@ def without_comments(text: str) -> str:
 
 
 def _closed(text: str) -> str:
-    """`text` with the brackets still open at its end closed (a cut-off generation)."""
+    """`text` with the brackets still open at its end closed (a cut-off generation); a
+    string left open just before the closing brackets at the very end (`f(a='x)`) is
+    closed before them: the quote was forgotten, the brackets are the call's own."""
+    stack, quote, opened = _open(text)
+    if not stack and not quote:
+        return text
+    body = text.rstrip()
+    cut = len(body.rstrip(")]}"))
+    if quote and cut < len(body) and not _CLOSER.search(body, opened, cut):
+        owed = "".join(reversed(_open(body[:opened])[0]))
+        written = body[cut:]
+        if owed and (owed.startswith(written) or written.startswith(owed)):
+            return body[:cut] + quote + owed  # closers past those owed are stray
+    return body.rstrip(",") + quote + "".join(reversed(stack))
+
+
+_CLOSER = re.compile(r"[)\]}]")
+
+
+def _open(text: str) -> tuple[list[str], str, int]:
+    """The closing brackets still owed at the end of `text`, the quote still open, and
+    where it opened."""
     stack: list[str] = []
     quote = ""
+    opened = 0
     i = 0
     while i < len(text):
         char = text[i]
@@ -350,14 +430,13 @@ def _closed(text: str) -> str:
                 quote = ""
         elif char in "\"'":
             quote = char
+            opened = i
         elif char in _OPENERS:
             stack.append(_OPENERS[char])
         elif stack and char == stack[-1]:
             stack.pop()
         i += 1
-    if not stack and not quote:
-        return text
-    return text.rstrip().rstrip(",") + quote + "".join(reversed(stack))
+    return stack, quote, opened
 
 
 # --- json-repair, refused when it would change the text's content -------------------------
@@ -398,17 +477,22 @@ _JAVA_PUT = re.compile(r"put\s*\(\s*(\"(?:[^\"\\]|\\.)*\")\s*,\s*(.*?)\)\s*;", r
 _JAVA_MAP = re.compile(r"^new\s+HashMap\s*<[^>]*>\s*\(\s*\)\s*\{\s*\{(.*)\}\s*\}$", re.S)
 
 
-def source_value(text: str, declared: str, notes: list[str]) -> Any:
+def source_value(
+    text: str, declared: str, notes: list[str], *, items: frozenset[str] = frozenset()
+) -> Any:
     """The value a string spells for a parameter of type `declared`, or `NO_VALUE`.
 
     Models asked for Java or JavaScript write values as source text: `123L`, `1.5f`,
-    `new int[]{1, 2}`, `Arrays.asList("a")`, `new HashMap<>() {{ put("k", 1); }}`, `{a: 1}`.
+    `new int[]{1, 2}`, `Arrays.asList("a")`, `new HashMap<>() {{ put("k", 1); }}`, `{a: 1}`;
+    and lists as text with unquoted items (`[-v, 2, fast]`), read when `items` (the types
+    the array's items accept) includes strings.
     """
     text = text.strip()
     if declared in ("integer", "number"):
         return _number(text, declared)
     if declared == "array":
-        return _array(text, notes)
+        value = _array(text, notes)
+        return _word_list(text, items) if value is NO_VALUE and "string" in items else value
     if declared == "object":
         return _object(text, notes)
     return NO_VALUE
@@ -436,6 +520,26 @@ def _array(text: str, notes: list[str]) -> Any:
         return NO_VALUE
     items = [_java_item(part, notes) for part in split_top(match.group(1))]
     return NO_VALUE if any(i is NO_VALUE for i in items) else items
+
+
+_WORD_LIST = re.compile(r"\[([^\[\]{}()\"'`]*)\]")
+
+
+def _word_list(text: str, items: frozenset[str]) -> Any:
+    """`[-waitTime, 2, fast]`: a list written as text, its items unquoted words. Each item
+    is the number or boolean it spells where the items accept one, else its text."""
+    match = _WORD_LIST.fullmatch(text)
+    if match is None:
+        return NO_VALUE
+    parts = [p.strip() for p in match.group(1).split(",")] if match.group(1).strip() else []
+    if any(not p for p in parts):
+        return NO_VALUE
+    out: list[Any] = []
+    for part in parts:
+        literal = _LITERAL_NAMES[part] if part in _LITERAL_NAMES else _number(part, "number")
+        kind = {bool: "boolean", type(None): "null"}.get(type(literal), "number")
+        out.append(literal if literal is not NO_VALUE and kind in items else part)
+    return out
 
 
 def _object(text: str, notes: list[str]) -> Any:
