@@ -363,6 +363,12 @@ def _breakdown_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+SERVER_NAMES = {
+    "gateway": ("gateway process", "gateway processes"),
+    "direct": ("tracker", "trackers"),
+}
+
+
 def _processes_table(rows: list[dict[str, Any]]) -> str:
     lines = [
         "| path | servers | clients / client processes | p50 ms | p99 ms | calls/s "
@@ -370,7 +376,8 @@ def _processes_table(rows: list[dict[str, Any]]) -> str:
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        servers = f"{r['servers']} {'gateway processes' if r['path'] == 'gateway' else 'trackers'}"
+        names = SERVER_NAMES[r["path"]]
+        servers = f"{r['servers']} {names[r['servers'] > 1]}"
         to_one = f"{r['ratio_to_one']:.2f}x" if "ratio_to_one" in r else "-"
         to_direct = f"{r['ratio_to_direct']:.2f}x" if "ratio_to_direct" in r else "-"
         lines.append(
