@@ -52,8 +52,11 @@ class Clause:
 class Tagged:
     text: str
     clauses: tuple[Clause, ...]
-    quotes: tuple[tuple[int, int], ...]
-    """Spans inside quotation marks (the marks excluded)."""
+
+    @property
+    def quotes(self) -> tuple[tuple[int, int], ...]:
+        """Spans inside quotation marks (the marks excluded), found once a rule asks."""
+        return _quotes(self.text)
 
     def quoted(self, start: int, end: int) -> bool:
         return self.quote_of(start, end) >= 0
@@ -196,31 +199,43 @@ def _tokens(text: str) -> list[_Token]:
 
 def _tag_view(v: View, original: str, russian: bool) -> Iterator[Tag]:
     tokens = _tokens(v.text)
-    words = {t[0] for t in tokens}
-    skip = _foreign_tokens(tokens, v, original, russian)
+    known = _known({t[0] for t in tokens}, russian)
+    skip = _foreign_tokens(tokens, v, original, russian) if known else set()
     cjk = not russian and _HAS_CJK.search(v.text) is not None
     for i, (word, start, end) in enumerate(tokens):
         if cjk and _HAS_CJK.search(word):
             yield from _tag_cjk(word, start, v, original)
             continue
-        if len(word) > _LONGEST_WORD:
-            continue  # no word of the lexicon, nor a compound of them, is that long
-        single, multi = _lookup(word, russian)
-        if not (single or multi) or i in skip:
+        found = known.get(word)
+        if found is None or i in skip:
             continue
+        single, multi = found
         span = v.source_span(start, end)
         if single and _constant(original, *span):
             single = single - _VERBS
         for concept in single:
             yield Tag(concept, *span)
         for entry in multi:
-            if not entry.needs <= words:
-                continue
             last = _follow(tokens, i, entry)
             if last is not None:
                 yield Tag(entry.concept, *v.source_span(start, tokens[last][2]))
     if _SPELLED.search(v.text):
         yield from _tag_spelled(tokens, v, russian)
+
+
+def _known(words: set[str], russian: bool) -> dict[str, tuple[frozenset[str], tuple[_Multi, ...]]]:
+    """Each distinct word of a text that can start a tag, with the multi-word entries whose
+    words the text all holds: a text repeats its words, and is read once per word."""
+    out = {}
+    for word in words:
+        if len(word) > _LONGEST_WORD:
+            continue  # no word of the lexicon, nor a compound of them, is that long
+        single, multi = _lookup(word, russian)
+        if multi:
+            multi = tuple(e for e in multi if e.needs <= words)
+        if single or multi:
+            out[word] = (single, multi)
+    return out
 
 
 def _tag_hyphenated(text: str) -> Iterator[Tag]:
@@ -320,7 +335,9 @@ def _segment(run: list[_Token], v: View, russian: bool) -> Iterator[Tag]:
             at += 1
 
 
-_HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+# Starts only at a word's start, and never backtracks into a run of letters: the same
+# matches as `[^\W\d_]+(?:-[^\W\d_]+)+`, without retrying at every letter.
+_HYPHENATED = re.compile(r"(?<![^\W\d_])[^\W\d_]++(?:-[^\W\d_]++)+")
 
 
 URL = re.compile(
@@ -369,8 +386,8 @@ def tag_text(text: str) -> Tagged:
     if _HAS_CYRILLIC.search(text):
         tags.update(_tag_view(view(text, "cyrillic"), text, True))
     if not tags:
-        return Tagged(text=text, clauses=(), quotes=())
-    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(tags))), quotes=_quotes(text))
+        return Tagged(text=text, clauses=())
+    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(tags))))
 
 
 def _own(tags: set[Tag]) -> set[Tag]:
@@ -485,6 +502,7 @@ _QUOTE = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 10)
 def _quotes(text: str) -> tuple[tuple[int, int], ...]:
     spans = []
     for m in _QUOTE.finditer(text):

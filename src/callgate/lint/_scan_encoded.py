@@ -107,12 +107,18 @@ def _decode(text: str) -> Iterator[Reading]:
 
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}(?![\w+/=-])")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<hex>(?:[0-9a-fA-F]{2}){8,})(?![0-9A-Za-z])")
+# What each blob must hold, found fast (a pattern that opens with a character class is
+# scanned by the engine without trying every position)
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]{16}")
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{16}")
 
 
 def _blobs(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, encoding, decoded text) for each blob that decodes to readable text."""
     found: list[tuple[int, int, str, str]] = []
-    for match in _HEX.finditer(text):
+    if _BASE64_RUN.search(text) is None:
+        return found  # every blob, hex or base64, is a run of at least 16 such characters
+    for match in _HEX.finditer(text) if _HEX_RUN.search(text) else ():
         decoded = _readable(binascii.unhexlify(match.group("hex")))
         if decoded is not None:
             found.append((match.start(), match.end(), "hex", decoded))
@@ -448,7 +454,7 @@ _CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
 def _common(text: str) -> tuple[int, int]:
     """How many of the text's words are common words, and how many words it has."""
     words = _WORDS.findall(text.casefold())
-    return sum(w in _COMMON for w in words), len(words)
+    return sum(map(_COMMON.__contains__, words)), len(words)
 
 
 _SEGMENT = re.compile(r"[^.!?;:\n]+")
