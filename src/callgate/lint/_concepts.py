@@ -14,9 +14,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
+from typing import NamedTuple
 
 from callgate.lint._lexicon import LEXICON
 from callgate.lint._text import View, ViewKind, view
@@ -24,9 +26,10 @@ from callgate.lint._text import View, ViewKind, view
 __all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "tag_text"]
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
-    """One concept at `[start, end)` of the original text."""
+class Tag(NamedTuple):
+    """One concept at `[start, end)` of the original text. A named tuple, not a dataclass:
+    a text yields dozens per thousand characters, each built, hashed and compared in sets,
+    and a tuple does that in C."""
 
     concept: str
     start: int
@@ -187,10 +190,14 @@ def _matches(word: str, stem: str, prefix: bool) -> bool:
 _LONGEST_WORD = 64
 _Token = tuple[str, int, int]
 """(word, start, end) in a view's text."""
+_Known = dict[str, tuple[frozenset[str], tuple["_Multi", ...]]]
 
 
 _WORD = re.compile(r"[^ ]+")
-_SPELLED = re.compile(r"(?:^|\s)\S(?:\s+\S){2}(?:\s|$)")
+# Three one-letter words in a row. A view holds letters, digits and spaces only; the run
+# is looked for after a space (a literal the engine finds fast) and at the start.
+_SPELLED = re.compile(r" [^ ](?: +[^ ]){2}(?![^ ])")
+_SPELLED_FIRST = re.compile(r"[^ ](?: +[^ ]){2}(?![^ ])")
 
 
 def _tokens(text: str) -> list[_Token]:
@@ -198,35 +205,50 @@ def _tokens(text: str) -> list[_Token]:
 
 
 def _tag_view(v: View, original: str, russian: bool) -> Iterator[Tag]:
-    tokens = _tokens(v.text)
-    known = _known({t[0] for t in tokens}, russian)
-    skip = _foreign_tokens(tokens, v, original, russian) if known else set()
-    cjk = not russian and _HAS_CJK.search(v.text) is not None
-    for i, (word, start, end) in enumerate(tokens):
-        if cjk and _HAS_CJK.search(word):
-            yield from _tag_cjk(word, start, v, original)
+    matches = list(_WORD.finditer(v.text))
+    words = list(map(re.Match.group, matches))
+    known = _known(set(words), russian)
+    if not russian and _HAS_CJK.search(v.text) is not None:
+        for i in [i for i, word in enumerate(words) if _HAS_CJK.search(word)]:
+            yield from _tag_cjk(words[i], matches[i].start(), v, original)
+        known = {w: found for w, found in known.items() if not _HAS_CJK.search(w)}
+    if known:
+        yield from _tag_known(words, matches, known, v, original, russian)
+    if _SPELLED.search(v.text) or _SPELLED_FIRST.match(v.text):
+        yield from _tag_spelled(_tokens(v.text), v, russian)
+
+
+def _tag_known(
+    words: list[str],
+    matches: list[re.Match[str]],
+    known: _Known,
+    v: View,
+    original: str,
+    russian: bool,
+) -> Iterator[Tag]:
+    """The tags of the words in `known`, visited alone (most words of a text are not)."""
+    skip = _foreign_tokens(matches, v, original, russian)
+    underscored = "_" in original  # a constant or an identifier needs one
+    for i in compress(range(len(words)), map(known.__contains__, words)):
+        if i in skip:
             continue
-        found = known.get(word)
-        if found is None or i in skip:
-            continue
-        single, multi = found
+        single, multi = known[words[i]]
+        start, end = matches[i].span()
         span = v.source_span(start, end)
-        if single and _constant(original, *span):
+        if single and underscored and _constant(original, *span):
             single = single - _VERBS
         for concept in single:
             yield Tag(concept, *span)
         for entry in multi:
-            last = _follow(tokens, i, entry)
+            last = _follow(words, i, entry)
             if last is not None:
-                yield Tag(entry.concept, *v.source_span(start, tokens[last][2]))
-    if _SPELLED.search(v.text):
-        yield from _tag_spelled(tokens, v, russian)
+                yield Tag(entry.concept, *v.source_span(start, matches[last].end()))
 
 
 def _known(words: set[str], russian: bool) -> dict[str, tuple[frozenset[str], tuple[_Multi, ...]]]:
     """Each distinct word of a text that can start a tag, with the multi-word entries whose
     words the text all holds: a text repeats its words, and is read once per word."""
-    out = {}
+    out: _Known = {}
     for word in words:
         if len(word) > _LONGEST_WORD:
             continue  # no word of the lexicon, nor a compound of them, is that long
@@ -261,7 +283,9 @@ def _constant(original: str, start: int, end: int) -> bool:
     return len(written) > 1 and "_" in around
 
 
-def _foreign_tokens(tokens: list[_Token], v: View, original: str, russian: bool) -> set[int]:
+def _foreign_tokens(
+    matches: list[re.Match[str]], v: View, original: str, russian: bool
+) -> set[int]:
     """Words written wholly in the other script: a Russian word seen through the Latin
     view (`по` reads `no`) says nothing in English, and the reverse."""
     if not _HAS_CYRILLIC.search(original):
@@ -269,20 +293,20 @@ def _foreign_tokens(tokens: list[_Token], v: View, original: str, russian: bool)
     other = _HAS_LATIN if russian else _HAS_CYRILLIC
     own = _HAS_CYRILLIC if russian else _HAS_LATIN
     out = set()
-    for i, (_, start, end) in enumerate(tokens):
-        begin, stop = v.source_span(start, end)
+    for i, match in enumerate(matches):
+        begin, stop = v.source_span(*match.span())
         written = original[begin:stop]
         if other.search(written) and not own.search(written):
             out.add(i)
     return out
 
 
-def _follow(tokens: list[_Token], i: int, entry: _Multi) -> int | None:
-    """Index of the last token of `entry` starting at token `i`, or None."""
+def _follow(words: list[str], i: int, entry: _Multi) -> int | None:
+    """Index of the last word of `entry` starting at word `i`, or None."""
     at = i
     for stem, prefix, gap in entry.rest:
         for step in range(1, gap + 2):
-            if at + step < len(tokens) and _matches(tokens[at + step][0], stem, prefix):
+            if at + step < len(words) and _matches(words[at + step], stem, prefix):
                 at += step
                 break
         else:
@@ -365,12 +389,34 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-# Each pattern runs only on texts holding its marker.
-_MARKERS = {
-    "URL": re.compile(":"),
-    "EMAIL": re.compile("@"),
-    "ENVSECRET": re.compile("[$%_]"),
-    "PAYEE": re.compile(r"\d{4}|0x|bc1"),
+_DIGITS4 = re.compile(r"\d{4}")
+_DIGITS5 = re.compile(r"\d{5}")
+_IBAN_HEAD = re.compile(r"[A-Z]{2}\d{2}")
+_KEY_NAMES = ("_TOKEN", "_SECRET", "_KEY", "_PASSW", "_PAT", "_CREDENTIAL")
+
+
+def _payee_marked(text: str) -> bool:
+    """Four digits in a row, `0x` or `bc1` (what an account number holds), and what one
+    of the patterns needs: an IBAN's head or five digits."""
+    return (
+        "0x" in text
+        or "bc1" in text
+        or (
+            _DIGITS4.search(text) is not None
+            and (_DIGITS5.search(text) is not None or _IBAN_HEAD.search(text) is not None)
+        )
+    )
+
+
+# Each pattern runs only on texts holding what every match of it holds, tested with
+# substring checks and patterns that open with a character class (which the engine scans
+# fast): a link's `://`, or the `t:`/`a:` of `javascript:`/`data:`; an address's `@`; an
+# environment secret's `$`, `%` or `_TOKEN`-like tail.
+_MARKERS: dict[str, Callable[[str], bool]] = {
+    "URL": lambda t: "://" in t or "t:" in t or "a:" in t or "T:" in t or "A:" in t,
+    "EMAIL": lambda t: "@" in t,
+    "ENVSECRET": lambda t: "$" in t or "%" in t or any(k in t for k in _KEY_NAMES),
+    "PAYEE": _payee_marked,
 }
 
 
@@ -379,7 +425,7 @@ def tag_text(text: str) -> Tagged:
     """The concepts of `text`, grouped by sentence."""
     tags: set[Tag] = set(_tag_view(view(text, "latin"), text, False))
     for concept, pattern in _PATTERNS:
-        if _MARKERS[concept].search(text):
+        if _MARKERS[concept](text):
             tags.update(Tag(concept, *m.span()) for m in pattern.finditer(text))
     if "-" in text:
         tags.update(_tag_hyphenated(text))

@@ -460,6 +460,22 @@ def _common(text: str) -> tuple[int, int]:
 _SEGMENT = re.compile(r"[^.!?;:\n]+")
 
 
+def _rot13(text: str) -> str:
+    return codecs.encode(text, "rot13")
+
+
+def _reverse(text: str) -> str:
+    return text[::-1]
+
+
+# In ASCII text a word turned is the turned word, in place: the common words turned tell
+# how many words of a segment read as common once it is turned, without turning it.
+_TURNS = (
+    ("ROT13", _rot13, frozenset(map(_rot13, _COMMON))),
+    ("reversed", _reverse, frozenset(map(_reverse, _COMMON))),
+)
+
+
 def _turned(text: str) -> Iterator[Reading]:
     """ROT13 or reversed sentences: gibberish as written, ordinary words once turned."""
     if _CJK.search(text):
@@ -467,13 +483,17 @@ def _turned(text: str) -> Iterator[Reading]:
         return
     for segment in _SEGMENT.finditer(text):
         part = segment.group(0)
-        common, count = _common(part)
+        words = _WORDS.findall(part.casefold())
+        common, count = sum(map(_COMMON.__contains__, words)), len(words)
         if count < 5 or common > 0.15 * count:
             continue  # too short to judge, or already readable
-        for encoding, turned in (("ROT13", codecs.encode(part, "rot13")), ("reversed", part[::-1])):
-            found, _ = _common(turned)
+        for encoding, turn, turned_common in _TURNS:
+            if part.isascii():
+                found = sum(map(turned_common.__contains__, words))
+            else:
+                found, _ = _common(turn(part))
             if found >= 2 and found >= 0.25 * count and found >= common + 2:
-                yield Reading(encoding, turned.strip(), *segment.span())
+                yield Reading(encoding, turn(part).strip(), *segment.span())
 
 
 def _turned_cjk(text: str) -> Iterator[Reading]:
