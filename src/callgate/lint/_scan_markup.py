@@ -80,7 +80,10 @@ _INVISIBLE_STYLE = re.compile(
 _PADDING = re.compile(r"(?:[ \t]*\n){12,}|[ \t\u00a0]{60,}")
 # What the patterns above need, found fast (a pattern that opens with a literal or a
 # character class is scanned by the engine without trying every position).
-_STYLE_WORD = re.compile("display|visibility|font-size|opacity|<", re.IGNORECASE)
+_STYLE_WORDS = ("display", "visibility", "font-size", "opacity")
+_STYLE_WORD = re.compile("|".join((*_STYLE_WORDS, "<")), re.IGNORECASE)
+_TEMPLATE_NEEDS = ("<", "{{", "[", "##")
+"""One of these is in every match of `_TEMPLATE`."""
 _SPACE_RUN = re.compile("[ \t\u00a0]{60}")
 
 DESCRIPTION_LIMIT = 2048
@@ -93,6 +96,8 @@ def check_tags(site: TextSite) -> Iterator[ScanHit]:
     if not any(c in site.text for c in "<[#{"):
         return
     for pattern in (_TAG, _TEMPLATE, _WEAK_PAIR):
+        if pattern is _TEMPLATE and not any(map(site.text.__contains__, _TEMPLATE_NEEDS)):
+            continue
         match = pattern.search(site.text)
         if match is not None:
             end = match.end() if pattern is not _WEAK_PAIR else match.start() + 40
@@ -119,7 +124,7 @@ def check_markup(site: TextSite) -> Iterator[ScanHit]:
                 decoded=match.group("body").strip(),
             )
             break
-    style = _INVISIBLE_STYLE.search(site.text) if _STYLE_WORD.search(site.text) else None
+    style = _INVISIBLE_STYLE.search(site.text) if _styled(site.text) else None
     if style is not None:
         yield ScanHit(
             rule="S013",
@@ -141,6 +146,18 @@ def check_markup(site: TextSite) -> Iterator[ScanHit]:
                 decoded=rest[:200],
             )
             break
+
+
+def _styled(text: str) -> bool:
+    """Whether `text` holds what every match of `_INVISIBLE_STYLE` opens with. ASCII text is
+    lowered and searched for the words; other text, where case folding has exceptions
+    (`ſ` matches `s`), is read by the case-blind pattern."""
+    if "<" in text:
+        return True
+    if text.isascii():
+        lowered = text.lower()
+        return any(map(lowered.__contains__, _STYLE_WORDS))
+    return _STYLE_WORD.search(text) is not None
 
 
 def check_length(site: TextSite) -> Iterator[ScanHit]:
