@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
+from operator import itemgetter
 from typing import NamedTuple
 
 from callgate.lint._lexicon import LEXICON
@@ -229,12 +230,14 @@ def _tag_known(
     """The tags of the words in `known`, visited alone (most words of a text are not)."""
     skip = _foreign_tokens(matches, v, original, russian)
     underscored = "_" in original  # a constant or an identifier needs one
+    moved = v.origin  # None: the view's spans are the original's
     for i in compress(range(len(words)), map(known.__contains__, words)):
         if i in skip:
             continue
         single, multi = known[words[i]]
-        start, end = matches[i].span()
-        span = v.source_span(start, end)
+        start, end = span = matches[i].span()
+        if moved is not None:
+            span = v.source_span(start, end)
         if single and underscored and _constant(original, *span):
             single = single - _VERBS
         for concept in single:
@@ -498,7 +501,7 @@ _READING: dict[str, _Reading] = {
 
 
 def _read(text: str, tags: set[Tag]) -> set[Tag]:
-    return {t for t in tags if not _misread(text, t)}
+    return {t for t in tags if t.concept not in _READING or not _misread(text, t)}
 
 
 def _misread(text: str, tag: Tag) -> bool:
@@ -520,10 +523,14 @@ next by half: no rule reaches that far, and a text without full stops (a log, a 
 otherwise be one sentence whose every pair of words is weighed."""
 
 
+_BY_PLACE = itemgetter(1, 2, 0)
+"""A tag's (start, end, concept)."""
+
+
 def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
     bounds = [0] + [m.end() for m in _CLAUSE_END.finditer(text)] + [len(text)]
     by_clause: dict[int, list[Tag]] = defaultdict(list)
-    ordered = sorted(tags, key=lambda t: (t.start, t.end, t.concept))
+    ordered = sorted(tags, key=_BY_PLACE)
     for t in ordered:
         by_clause[bisect.bisect_right(bounds, t.start) - 1].append(t)
     out: list[Clause] = []
