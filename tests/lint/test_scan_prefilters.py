@@ -70,6 +70,8 @@ def test_a_concept_pattern_matches_only_where_its_marker_holds(text: str) -> Non
     for concept, pattern in _concepts._PATTERNS:
         if pattern.search(text) is not None:
             assert _concepts._MARKERS[concept](text), concept
+    if _concepts.URL.search(text) is not None:
+        assert _concepts.may_link(text)
 
 
 @settings(max_examples=400, deadline=None)

@@ -24,7 +24,7 @@ from typing import NamedTuple
 from callgate.lint._lexicon import LEXICON
 from callgate.lint._text import View, ViewKind, view
 
-__all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "tag_text"]
+__all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "may_link", "tag_text"]
 
 
 class Tag(NamedTuple):
@@ -371,6 +371,14 @@ URL = re.compile(
     r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]]+|\b(?:javascript|data):[^\s<>\"']+", re.IGNORECASE
 )
 """Links as written in prose; the link check and the directive rules read the same ones."""
+
+
+def may_link(text: str) -> bool:
+    """Whether `text` holds what every `URL` match holds: `://`, or the `t:`/`a:` that ends
+    `javascript:`/`data:` (a plain substring test, far cheaper than the pattern)."""
+    return "://" in text or "t:" in text or "a:" in text or "T:" in text or "A:" in text
+
+
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("URL", URL),
     ("EMAIL", re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
@@ -413,10 +421,10 @@ def _payee_marked(text: str) -> bool:
 
 # Each pattern runs only on texts holding what every match of it holds, tested with
 # substring checks and patterns that open with a character class (which the engine scans
-# fast): a link's `://`, or the `t:`/`a:` of `javascript:`/`data:`; an address's `@`; an
-# environment secret's `$`, `%` or `_TOKEN`-like tail.
+# fast): a link's scheme (`may_link`), an address's `@`, an environment secret's `$`, `%`
+# or `_TOKEN`-like tail, an account number's digits.
 _MARKERS: dict[str, Callable[[str], bool]] = {
-    "URL": lambda t: "://" in t or "t:" in t or "a:" in t or "T:" in t or "A:" in t,
+    "URL": may_link,
     "EMAIL": lambda t: "@" in t,
     "ENVSECRET": lambda t: "$" in t or "%" in t or any(k in t for k in _KEY_NAMES),
     "PAYEE": _payee_marked,
