@@ -14,19 +14,23 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
+from operator import itemgetter
+from typing import NamedTuple
 
 from callgate.lint._lexicon import LEXICON
 from callgate.lint._text import View, ViewKind, view
 
-__all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "tag_text"]
+__all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "may_link", "tag_text"]
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
-    """One concept at `[start, end)` of the original text."""
+class Tag(NamedTuple):
+    """One concept at `[start, end)` of the original text. A named tuple, not a dataclass:
+    a text yields dozens per thousand characters, each built, hashed and compared in sets,
+    and a tuple does that in C."""
 
     concept: str
     start: int
@@ -52,8 +56,11 @@ class Clause:
 class Tagged:
     text: str
     clauses: tuple[Clause, ...]
-    quotes: tuple[tuple[int, int], ...]
-    """Spans inside quotation marks (the marks excluded)."""
+
+    @property
+    def quotes(self) -> tuple[tuple[int, int], ...]:
+        """Spans inside quotation marks (the marks excluded), found once a rule asks."""
+        return _quotes(self.text)
 
     def quoted(self, start: int, end: int) -> bool:
         return self.quote_of(start, end) >= 0
@@ -184,10 +191,14 @@ def _matches(word: str, stem: str, prefix: bool) -> bool:
 _LONGEST_WORD = 64
 _Token = tuple[str, int, int]
 """(word, start, end) in a view's text."""
+_Known = dict[str, tuple[frozenset[str], tuple["_Multi", ...]]]
 
 
 _WORD = re.compile(r"[^ ]+")
-_SPELLED = re.compile(r"(?:^|\s)\S(?:\s+\S){2}(?:\s|$)")
+# Three one-letter words in a row. A view holds letters, digits and spaces only; the run
+# is looked for after a space (a literal the engine finds fast) and at the start.
+_SPELLED = re.compile(r" [^ ](?: +[^ ]){2}(?![^ ])")
+_SPELLED_FIRST = re.compile(r"[^ ](?: +[^ ]){2}(?![^ ])")
 
 
 def _tokens(text: str) -> list[_Token]:
@@ -195,32 +206,61 @@ def _tokens(text: str) -> list[_Token]:
 
 
 def _tag_view(v: View, original: str, russian: bool) -> Iterator[Tag]:
-    tokens = _tokens(v.text)
-    words = {t[0] for t in tokens}
-    skip = _foreign_tokens(tokens, v, original, russian)
-    cjk = not russian and _HAS_CJK.search(v.text) is not None
-    for i, (word, start, end) in enumerate(tokens):
-        if cjk and _HAS_CJK.search(word):
-            yield from _tag_cjk(word, start, v, original)
+    matches = list(_WORD.finditer(v.text))
+    words = list(map(re.Match.group, matches))
+    known = _known(set(words), russian)
+    if not russian and _HAS_CJK.search(v.text) is not None:
+        for i in [i for i, word in enumerate(words) if _HAS_CJK.search(word)]:
+            yield from _tag_cjk(words[i], matches[i].start(), v, original)
+        known = {w: found for w, found in known.items() if not _HAS_CJK.search(w)}
+    if known:
+        yield from _tag_known(words, matches, known, v, original, russian)
+    if _SPELLED.search(v.text) or _SPELLED_FIRST.match(v.text):
+        yield from _tag_spelled(_tokens(v.text), v, russian)
+
+
+def _tag_known(
+    words: list[str],
+    matches: list[re.Match[str]],
+    known: _Known,
+    v: View,
+    original: str,
+    russian: bool,
+) -> Iterator[Tag]:
+    """The tags of the words in `known`, visited alone (most words of a text are not)."""
+    skip = _foreign_tokens(matches, v, original, russian)
+    underscored = "_" in original  # a constant or an identifier needs one
+    moved = v.origin  # None: the view's spans are the original's
+    for i in compress(range(len(words)), map(known.__contains__, words)):
+        if i in skip:
             continue
-        if len(word) > _LONGEST_WORD:
-            continue  # no word of the lexicon, nor a compound of them, is that long
-        single, multi = _lookup(word, russian)
-        if not (single or multi) or i in skip:
-            continue
-        span = v.source_span(start, end)
-        if single and _constant(original, *span):
+        single, multi = known[words[i]]
+        start, end = span = matches[i].span()
+        if moved is not None:
+            span = v.source_span(start, end)
+        if single and underscored and _constant(original, *span):
             single = single - _VERBS
         for concept in single:
             yield Tag(concept, *span)
         for entry in multi:
-            if not entry.needs <= words:
-                continue
-            last = _follow(tokens, i, entry)
+            last = _follow(words, i, entry)
             if last is not None:
-                yield Tag(entry.concept, *v.source_span(start, tokens[last][2]))
-    if _SPELLED.search(v.text):
-        yield from _tag_spelled(tokens, v, russian)
+                yield Tag(entry.concept, *v.source_span(start, matches[last].end()))
+
+
+def _known(words: set[str], russian: bool) -> dict[str, tuple[frozenset[str], tuple[_Multi, ...]]]:
+    """Each distinct word of a text that can start a tag, with the multi-word entries whose
+    words the text all holds: a text repeats its words, and is read once per word."""
+    out: _Known = {}
+    for word in words:
+        if len(word) > _LONGEST_WORD:
+            continue  # no word of the lexicon, nor a compound of them, is that long
+        single, multi = _lookup(word, russian)
+        if multi:
+            multi = tuple(e for e in multi if e.needs <= words)
+        if single or multi:
+            out[word] = (single, multi)
+    return out
 
 
 def _tag_hyphenated(text: str) -> Iterator[Tag]:
@@ -246,7 +286,9 @@ def _constant(original: str, start: int, end: int) -> bool:
     return len(written) > 1 and "_" in around
 
 
-def _foreign_tokens(tokens: list[_Token], v: View, original: str, russian: bool) -> set[int]:
+def _foreign_tokens(
+    matches: list[re.Match[str]], v: View, original: str, russian: bool
+) -> set[int]:
     """Words written wholly in the other script: a Russian word seen through the Latin
     view (`по` reads `no`) says nothing in English, and the reverse."""
     if not _HAS_CYRILLIC.search(original):
@@ -254,20 +296,20 @@ def _foreign_tokens(tokens: list[_Token], v: View, original: str, russian: bool)
     other = _HAS_LATIN if russian else _HAS_CYRILLIC
     own = _HAS_CYRILLIC if russian else _HAS_LATIN
     out = set()
-    for i, (_, start, end) in enumerate(tokens):
-        begin, stop = v.source_span(start, end)
+    for i, match in enumerate(matches):
+        begin, stop = v.source_span(*match.span())
         written = original[begin:stop]
         if other.search(written) and not own.search(written):
             out.add(i)
     return out
 
 
-def _follow(tokens: list[_Token], i: int, entry: _Multi) -> int | None:
-    """Index of the last token of `entry` starting at token `i`, or None."""
+def _follow(words: list[str], i: int, entry: _Multi) -> int | None:
+    """Index of the last word of `entry` starting at word `i`, or None."""
     at = i
     for stem, prefix, gap in entry.rest:
         for step in range(1, gap + 2):
-            if at + step < len(tokens) and _matches(tokens[at + step][0], stem, prefix):
+            if at + step < len(words) and _matches(words[at + step], stem, prefix):
                 at += step
                 break
         else:
@@ -320,13 +362,23 @@ def _segment(run: list[_Token], v: View, russian: bool) -> Iterator[Tag]:
             at += 1
 
 
-_HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+# Starts only at a word's start, and never backtracks into a run of letters: the same
+# matches as `[^\W\d_]+(?:-[^\W\d_]+)+`, without retrying at every letter.
+_HYPHENATED = re.compile(r"(?<![^\W\d_])[^\W\d_]++(?:-[^\W\d_]++)+")
 
 
 URL = re.compile(
     r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]]+|\b(?:javascript|data):[^\s<>\"']+", re.IGNORECASE
 )
 """Links as written in prose; the link check and the directive rules read the same ones."""
+
+
+def may_link(text: str) -> bool:
+    """Whether `text` holds what every `URL` match holds: `://`, or the `t:`/`a:` that ends
+    `javascript:`/`data:` (a plain substring test, far cheaper than the pattern)."""
+    return "://" in text or "t:" in text or "a:" in text or "T:" in text or "A:" in text
+
+
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("URL", URL),
     ("EMAIL", re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
@@ -348,12 +400,34 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-# Each pattern runs only on texts holding its marker.
-_MARKERS = {
-    "URL": re.compile(":"),
-    "EMAIL": re.compile("@"),
-    "ENVSECRET": re.compile("[$%_]"),
-    "PAYEE": re.compile(r"\d{4}|0x|bc1"),
+_DIGITS4 = re.compile(r"\d{4}")
+_DIGITS5 = re.compile(r"\d{5}")
+_IBAN_HEAD = re.compile(r"[A-Z]{2}\d{2}")
+_KEY_NAMES = ("_TOKEN", "_SECRET", "_KEY", "_PASSW", "_PAT", "_CREDENTIAL")
+
+
+def _payee_marked(text: str) -> bool:
+    """Four digits in a row, `0x` or `bc1` (what an account number holds), and what one
+    of the patterns needs: an IBAN's head or five digits."""
+    return (
+        "0x" in text
+        or "bc1" in text
+        or (
+            _DIGITS4.search(text) is not None
+            and (_DIGITS5.search(text) is not None or _IBAN_HEAD.search(text) is not None)
+        )
+    )
+
+
+# Each pattern runs only on texts holding what every match of it holds, tested with
+# substring checks and patterns that open with a character class (which the engine scans
+# fast): a link's scheme (`may_link`), an address's `@`, an environment secret's `$`, `%`
+# or `_TOKEN`-like tail, an account number's digits.
+_MARKERS: dict[str, Callable[[str], bool]] = {
+    "URL": may_link,
+    "EMAIL": lambda t: "@" in t,
+    "ENVSECRET": lambda t: "$" in t or "%" in t or any(k in t for k in _KEY_NAMES),
+    "PAYEE": _payee_marked,
 }
 
 
@@ -362,15 +436,15 @@ def tag_text(text: str) -> Tagged:
     """The concepts of `text`, grouped by sentence."""
     tags: set[Tag] = set(_tag_view(view(text, "latin"), text, False))
     for concept, pattern in _PATTERNS:
-        if _MARKERS[concept].search(text):
+        if _MARKERS[concept](text):
             tags.update(Tag(concept, *m.span()) for m in pattern.finditer(text))
     if "-" in text:
         tags.update(_tag_hyphenated(text))
     if _HAS_CYRILLIC.search(text):
         tags.update(_tag_view(view(text, "cyrillic"), text, True))
     if not tags:
-        return Tagged(text=text, clauses=(), quotes=())
-    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(tags))), quotes=_quotes(text))
+        return Tagged(text=text, clauses=())
+    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(tags))))
 
 
 def _own(tags: set[Tag]) -> set[Tag]:
@@ -435,7 +509,7 @@ _READING: dict[str, _Reading] = {
 
 
 def _read(text: str, tags: set[Tag]) -> set[Tag]:
-    return {t for t in tags if not _misread(text, t)}
+    return {t for t in tags if t.concept not in _READING or not _misread(text, t)}
 
 
 def _misread(text: str, tag: Tag) -> bool:
@@ -457,10 +531,14 @@ next by half: no rule reaches that far, and a text without full stops (a log, a 
 otherwise be one sentence whose every pair of words is weighed."""
 
 
+_BY_PLACE = itemgetter(1, 2, 0)
+"""A tag's (start, end, concept)."""
+
+
 def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
     bounds = [0] + [m.end() for m in _CLAUSE_END.finditer(text)] + [len(text)]
     by_clause: dict[int, list[Tag]] = defaultdict(list)
-    ordered = sorted(tags, key=lambda t: (t.start, t.end, t.concept))
+    ordered = sorted(tags, key=_BY_PLACE)
     for t in ordered:
         by_clause[bisect.bisect_right(bounds, t.start) - 1].append(t)
     out: list[Clause] = []
@@ -485,6 +563,7 @@ _QUOTE = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 10)
 def _quotes(text: str) -> tuple[tuple[int, int], ...]:
     spans = []
     for m in _QUOTE.finditer(text):

@@ -107,12 +107,18 @@ def _decode(text: str) -> Iterator[Reading]:
 
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}(?![\w+/=-])")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<hex>(?:[0-9a-fA-F]{2}){8,})(?![0-9A-Za-z])")
+# What each blob must hold, found fast (a pattern that opens with a character class is
+# scanned by the engine without trying every position)
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]{16}")
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{16}")
 
 
 def _blobs(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, encoding, decoded text) for each blob that decodes to readable text."""
     found: list[tuple[int, int, str, str]] = []
-    for match in _HEX.finditer(text):
+    if _BASE64_RUN.search(text) is None:
+        return found  # every blob, hex or base64, is a run of at least 16 such characters
+    for match in _HEX.finditer(text) if _HEX_RUN.search(text) else ():
         decoded = _readable(binascii.unhexlify(match.group("hex")))
         if decoded is not None:
             found.append((match.start(), match.end(), "hex", decoded))
@@ -448,10 +454,26 @@ _CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
 def _common(text: str) -> tuple[int, int]:
     """How many of the text's words are common words, and how many words it has."""
     words = _WORDS.findall(text.casefold())
-    return sum(w in _COMMON for w in words), len(words)
+    return sum(map(_COMMON.__contains__, words)), len(words)
 
 
 _SEGMENT = re.compile(r"[^.!?;:\n]+")
+
+
+def _rot13(text: str) -> str:
+    return codecs.encode(text, "rot13")
+
+
+def _reverse(text: str) -> str:
+    return text[::-1]
+
+
+# In ASCII text a word turned is the turned word, in place: the common words turned tell
+# how many words of a segment read as common once it is turned, without turning it.
+_TURNS = (
+    ("ROT13", _rot13, frozenset(map(_rot13, _COMMON))),
+    ("reversed", _reverse, frozenset(map(_reverse, _COMMON))),
+)
 
 
 def _turned(text: str) -> Iterator[Reading]:
@@ -461,13 +483,17 @@ def _turned(text: str) -> Iterator[Reading]:
         return
     for segment in _SEGMENT.finditer(text):
         part = segment.group(0)
-        common, count = _common(part)
+        words = _WORDS.findall(part.casefold())
+        common, count = sum(map(_COMMON.__contains__, words)), len(words)
         if count < 5 or common > 0.15 * count:
             continue  # too short to judge, or already readable
-        for encoding, turned in (("ROT13", codecs.encode(part, "rot13")), ("reversed", part[::-1])):
-            found, _ = _common(turned)
+        for encoding, turn, turned_common in _TURNS:
+            if part.isascii():
+                found = sum(map(turned_common.__contains__, words))
+            else:
+                found, _ = _common(turn(part))
             if found >= 2 and found >= 0.25 * count and found >= common + 2:
-                yield Reading(encoding, turned.strip(), *segment.span())
+                yield Reading(encoding, turn(part).strip(), *segment.span())
 
 
 def _turned_cjk(text: str) -> Iterator[Reading]:

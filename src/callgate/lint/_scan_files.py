@@ -125,9 +125,9 @@ def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
     """S004: medium for a mention, high when the same sentence asks to read or move it."""
     lowered = site.text.lower()
     match = None
-    if any(n in lowered for n in _FILE_NEEDLES):
+    if any(map(lowered.__contains__, _FILE_NEEDLES)):
         match = _FILES.search(site.text)
-    if match is None and any(n in lowered for n in _HOME_NEEDLES):
+    if match is None and any(map(lowered.__contains__, _HOME_NEEDLES)):
         match = _CONFIG_HOME.search(site.text) or _HOME_SECRET.search(site.text)
     if match is None:
         return
@@ -165,7 +165,7 @@ _SECRET_NEEDLES += ("-----BEGIN", "eyJ", "ghp_", "gho_", "ghu_", "ghs_", "ghr_")
 
 
 def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
-    if not any(n in site.text for n in _SECRET_NEEDLES):
+    if not any(map(site.text.__contains__, _SECRET_NEEDLES)):
         return
     match = _SECRETS.search(site.text)
     if match is not None:
@@ -181,7 +181,7 @@ def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
 
 def check_commands(site: TextSite) -> Iterator[ScanHit]:
     lowered = site.text.lower()
-    commands = any(n in lowered for n in _COMMAND_NEEDLES)
+    commands = any(map(lowered.__contains__, _COMMAND_NEEDLES))
     chained = "&&" in lowered or ";" in lowered or "|" in lowered
     if not (commands or chained):
         return

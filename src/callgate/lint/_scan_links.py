@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from callgate.lint._concepts import URL, tag_text
+from callgate.lint._concepts import URL, may_link, tag_text
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
 
@@ -90,7 +90,7 @@ _NO_LINK_FIELDS = frozenset({"name", "property", "title", "enum", "const"})
 def check_links(site: TextSite) -> Iterator[ScanHit]:
     """S007: one hit per site, for its worst link."""
     worst: ScanHit | None = None
-    for match in URL.finditer(site.text):
+    for match in URL.finditer(site.text) if may_link(site.text) else ():
         graded = _grade(match.group(0), site.field)
         if graded is None:
             continue

@@ -78,6 +78,13 @@ _INVISIBLE_STYLE = re.compile(
     re.IGNORECASE,
 )
 _PADDING = re.compile(r"(?:[ \t]*\n){12,}|[ \t\u00a0]{60,}")
+# What the patterns above need, found fast (a pattern that opens with a literal or a
+# character class is scanned by the engine without trying every position).
+_STYLE_WORDS = ("display", "visibility", "font-size", "opacity")
+_STYLE_WORD = re.compile("|".join((*_STYLE_WORDS, "<")), re.IGNORECASE)
+_TEMPLATE_NEEDS = ("<", "{{", "[", "##")
+"""One of these is in every match of `_TEMPLATE`."""
+_SPACE_RUN = re.compile("[ \t\u00a0]{60}")
 
 DESCRIPTION_LIMIT = 2048
 VALUE_LIMIT = 512
@@ -89,6 +96,8 @@ def check_tags(site: TextSite) -> Iterator[ScanHit]:
     if not any(c in site.text for c in "<[#{"):
         return
     for pattern in (_TAG, _TEMPLATE, _WEAK_PAIR):
+        if pattern is _TEMPLATE and not any(map(site.text.__contains__, _TEMPLATE_NEEDS)):
+            continue
         match = pattern.search(site.text)
         if match is not None:
             end = match.end() if pattern is not _WEAK_PAIR else match.start() + 40
@@ -104,7 +113,7 @@ def check_tags(site: TextSite) -> Iterator[ScanHit]:
 
 def check_markup(site: TextSite) -> Iterator[ScanHit]:
     """S013: comments with words in them, invisible styling, and padding followed by text."""
-    for match in list(_HTML_COMMENT.finditer(site.text)) + list(_MD_COMMENT.finditer(site.text)):
+    for match in _comments(site.text):
         if len(match.group("body").split()) >= 2:
             yield ScanHit(
                 rule="S013",
@@ -115,7 +124,7 @@ def check_markup(site: TextSite) -> Iterator[ScanHit]:
                 decoded=match.group("body").strip(),
             )
             break
-    style = _INVISIBLE_STYLE.search(site.text)
+    style = _INVISIBLE_STYLE.search(site.text) if _styled(site.text) else None
     if style is not None:
         yield ScanHit(
             rule="S013",
@@ -124,7 +133,8 @@ def check_markup(site: TextSite) -> Iterator[ScanHit]:
             end=style.end(),
             message="styling that hides text from a reader",
         )
-    for pad in _PADDING.finditer(site.text):
+    padded = site.text.count("\n") >= 12 or _SPACE_RUN.search(site.text) is not None
+    for pad in _PADDING.finditer(site.text) if padded else ():
         rest = site.text[pad.end() :].strip()
         if rest:
             yield ScanHit(
@@ -136,6 +146,18 @@ def check_markup(site: TextSite) -> Iterator[ScanHit]:
                 decoded=rest[:200],
             )
             break
+
+
+def _styled(text: str) -> bool:
+    """Whether `text` holds what every match of `_INVISIBLE_STYLE` opens with. ASCII text is
+    lowered and searched for the words; other text, where case folding has exceptions
+    (`ſ` matches `s`), is read by the case-blind pattern."""
+    if "<" in text:
+        return True
+    if text.isascii():
+        lowered = text.lower()
+        return any(map(lowered.__contains__, _STYLE_WORDS))
+    return _STYLE_WORD.search(text) is not None
 
 
 def check_length(site: TextSite) -> Iterator[ScanHit]:
@@ -154,5 +176,9 @@ def check_length(site: TextSite) -> Iterator[ScanHit]:
 
 def comment_bodies(text: str) -> list[str]:
     """The text inside HTML and Markdown comments."""
-    bodies = [m.group("body") for m in _HTML_COMMENT.finditer(text)]
-    return bodies + [m.group("body") for m in _MD_COMMENT.finditer(text)]
+    return [m.group("body") for m in _comments(text)]
+
+
+def _comments(text: str) -> list[re.Match[str]]:
+    html = list(_HTML_COMMENT.finditer(text)) if "<!--" in text else []
+    return html + (list(_MD_COMMENT.finditer(text)) if "]:" in text else [])
