@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from callgate.dialects._text_values import NO_VALUE, json_value, source_value
-from callgate.schema import resolve_local
+from callgate.schema import json_type, resolve_local
 
 __all__ = ["Coercion", "coerce_arguments", "drop_strict_nulls"]
 
@@ -178,7 +178,7 @@ def _convert(
             new = _from_text(value, accepted, _item_types(node, root))
     elif kind == "text" and _single(value) and "array" not in accepted:
         # ["Paris"] where one string is wanted: the list is only the model's wrapping.
-        new = value[0] if _json_type(value[0]) in accepted else NO_VALUE
+        new = value[0] if json_type(value[0]) in accepted else NO_VALUE
     if new is NO_VALUE or (new == value and type(new) is type(value)):
         return value
     label = "/".join(sorted(accepted - {"null"})) or "enum"
@@ -285,8 +285,8 @@ def accepted_types(
         found = frozenset(k for k in kind if isinstance(k, str)) & _TYPES
     options = _enum_options({k: v for k, v in node.items() if k in ("enum", "const")}, root)
     if options:
-        found &= frozenset(_json_type(o) for o in options) | (
-            {"number"} if any(_json_type(o) == "integer" for o in options) else set()
+        found &= frozenset(json_type(o) for o in options) | (
+            {"number"} if any(json_type(o) == "integer" for o in options) else set()
         )
     for branch in _branches(node, "allOf"):
         found &= accepted_types(branch, root, depth + 1)
@@ -294,20 +294,6 @@ def accepted_types(
     if unions:
         found &= frozenset().union(*(accepted_types(b, root, depth + 1) for b in unions))
     return found | {"integer"} if "number" in found else found
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _branches(node: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:

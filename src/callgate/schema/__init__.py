@@ -25,6 +25,7 @@ from callgate.schema._report import (
     closest,
     describe_errors,
     hint_key,
+    json_type,
 )
 from callgate.schema._result import check_result, wrapped_result_schema
 from callgate.schema._validate import check, validate_instance
@@ -54,6 +55,7 @@ __all__ = [
     "fill_defaults",
     "hint_key",
     "json_problems",
+    "json_type",
     "normalize_types",
     "parse_arguments",
     "resolve_local",

@@ -23,6 +23,7 @@ __all__ = [
     "closest",
     "describe_errors",
     "hint_key",
+    "json_type",
 ]
 
 HINT_MAX_CANDIDATES = 1000
@@ -235,7 +236,7 @@ def _sentence(
         return f"'{where}' must be {_BOUNDS[kind]} {_show(info.get('limit'))} (got {got})"
     if kind == "Type":
         types = " or ".join(info.get("types", [])) or "another type"
-        return f"'{where}' must be of type {types} (got {_type_name(received)} {got})"
+        return f"'{where}' must be of type {types} (got {json_type(received)} {got})"
     if kind == "Enum":
         return _enum_sentence(where, info.get("options", []), received)
     if kind == "Format":
@@ -258,7 +259,9 @@ def _keyword(kind: str) -> str:
     return kind[0].lower() + kind[1:]
 
 
-def _type_name(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a parsed JSON value (`integer` for an int, `null` for
+    None)."""
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int):
