@@ -30,6 +30,7 @@ from callgate.gate._log import GateLog
 from callgate.gate._policy import Policy
 from callgate.gate._prepare import Prepare
 from callgate.gate._process import ProcessRunner
+from callgate.gate._provenance import Provenance
 from callgate.gate._record import ReceiptSettings, Record
 from callgate.gate._redact import Redactor
 from callgate.gate._retry import Retry, RetrySettings
@@ -101,6 +102,8 @@ def build_chain(
             log=log,
         )
         run = Approve(run, store=store, ttl=durable.approval_ttl, redactor=redactor, limits=limits)
+        if untrusted.provenance != "off":
+            run = Provenance(run, settings=untrusted, store=store, log=log)
         run = Authorize(
             run,
             policy=durable.policy,
