@@ -22,6 +22,8 @@ from callgate.gate import (
     Rule,
     UntrustedResults,
 )
+from callgate.loop import Agent
+from callgate.models import ScriptedModel, Turn
 from callgate.store import SQLiteStore
 
 ALLOW = Policy([Rule.allow("all", tools=["*"])])
@@ -286,3 +288,22 @@ async def test_labels_that_cannot_be_read_deny_the_acting_call(tmp_path: Path) -
 def test_an_unknown_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="provenance must be"):
         UntrustedResults(provenance="sometimes")  # type: ignore[arg-type]
+
+
+async def test_the_agent_loop_passes_the_users_words_as_the_request() -> None:
+    PAGE["text"] = INJECTION
+    model = ScriptedModel(
+        [
+            Turn.call(("read_inbox", {})),
+            Turn.call(
+                ("send", {"to": "alice@acme.com", "body": "plans: https://acme.com/plans"}),
+                ("send", {"to": "fred9246@gmail.com"}),
+            ),
+        ]
+    )
+    with _gate() as gate:
+        result = await Agent(model, gate=gate).run(REQUEST)
+    routes = [(r.call.name, r.route, r.result.rule_id) for r in result.calls]
+    assert routes[1:] == [("send", "completed", "all"), ("send", "held", UNTRUSTED_VALUE)]
+    assert "email:fred9246@gmail.com" in _why(result.calls[2].result)
+    assert result.status == "paused"
