@@ -62,7 +62,6 @@ still held, named by the run's first untrusted source instead of their own."""
 _TRUSTED_SOURCES = "the user's request, the host's configuration nor a trusted tool's result"
 _REQUEST_ONLY = "the user's request nor the host's configuration"
 _LABEL_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION})
-_MAX_DEPTH = 32
 _MAX_INT_BITS = 128
 
 
@@ -170,24 +169,24 @@ def _where(value: str, seen: Mapping[str, str], source: str | None) -> str:
 
 def carried(value: Any) -> set[str]:
     """The destinations named anywhere in an argument value: its strings, mapping keys and
-    integers (an account number sent as a number), at any depth up to a limit."""
-    return destinations("\n".join(_texts(value, 0)))
+    integers (an account number sent as a number), at any depth."""
+    return destinations("\n".join(_texts(value)))
 
 
-def _texts(value: Any, depth: int) -> Iterator[str]:
-    if depth > _MAX_DEPTH:
-        yield str(value)[:10_000]  # deeper than any schema: read flat, not skipped
-    elif isinstance(value, str):
-        yield value
-    elif isinstance(value, bool) or value is None:
-        return
-    elif isinstance(value, int):
-        if value.bit_length() <= _MAX_INT_BITS:  # longer is no account number (nor printable)
-            yield str(value)
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield str(key)
-            yield from _texts(item, depth + 1)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _texts(item, depth + 1)
+def _texts(value: Any) -> Iterator[str]:
+    """The texts in `value`, depth first, without recursion (no nesting is too deep)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if item.bit_length() <= _MAX_INT_BITS:  # longer is no account number (nor printable)
+                yield str(item)
+        elif isinstance(item, Mapping):
+            for key, inner in reversed(list(item.items())):
+                stack += [inner, key]
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))

@@ -8,7 +8,8 @@ writes the receipt of every route (`invalid` and `denied` included) once the res
 `untrusted` sees what a tool returned once, below dedupe (a duplicate replays the result as
 it was first shown) and above retry (a retried failure is screened only if it is the last).
 A gate with no store and no policy is the same chain without record, authorize, approve and
-dedupe. A gate with telemetry wraps it all in one more step, outside record, so that its span
+dedupe. Value provenance (`UntrustedResults(provenance=...)`) adds one step between authorize
+and approve. A gate with telemetry wraps it all in one more step, outside record, so that its span
 sees the route the caller gets (callgate.telemetry); without telemetry the chain is exactly
 the one above.
 """
