@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from callgate import Approve, Context, ToolCall, ToolResult, tool
 from callgate.contract import Route, Tool
@@ -22,6 +24,7 @@ from callgate.gate import (
     Rule,
     UntrustedResults,
 )
+from callgate.gate._values import destinations
 from callgate.loop import Agent
 from callgate.models import ScriptedModel, Turn
 from callgate.store import SQLiteStore
@@ -307,3 +310,19 @@ async def test_the_agent_loop_passes_the_users_words_as_the_request() -> None:
     assert routes[1:] == [("send", "completed", "all"), ("send", "held", UNTRUSTED_VALUE)]
     assert "email:fred9246@gmail.com" in _why(result.calls[2].result)
     assert result.status == "paused"
+
+
+@given(body=st.text(max_size=300))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_text_in_an_acting_call_is_judged_never_raised_on(body: str) -> None:
+    """Held exactly when the text names a value the request did not give."""
+    PAGE["text"] = INJECTION
+    with _gate() as gate:
+        ctx = _ctx("run-fuzz")
+        gate.call_sync(ToolCall(id="f0", name="read_inbox", arguments={}), context=ctx)
+        result = gate.call_sync(
+            ToolCall(id="f1", name="send", arguments={"to": "alice@acme.com", "body": body}),
+            context=ctx,
+        )
+    foreign = destinations(body) - destinations(REQUEST)
+    assert result.route is (Route.HELD if foreign else Route.COMPLETED), (body, foreign)
