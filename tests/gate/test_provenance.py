@@ -28,6 +28,8 @@ from callgate.gate._values import destinations
 from callgate.loop import Agent
 from callgate.models import ScriptedModel, Turn
 from callgate.store import SQLiteStore
+from tests.gate._workers import open_spec
+from tests.gate.conftest import StoreSpec
 
 ALLOW = Policy([Rule.allow("all", tools=["*"])])
 REQUEST = "Read my inbox, then tell alice@acme.com about https://www.acme.com/plans."
@@ -263,15 +265,20 @@ async def test_an_untrusted_principals_request_vouches_for_nothing() -> None:
     assert held.route is Route.HELD and "the untrusted principal ann" in _why(held)
 
 
-async def test_the_values_live_in_the_store_for_every_process_of_the_run(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'cg.db'}"
+async def test_the_values_live_in_the_store_for_every_process_of_the_run(
+    store_spec: StoreSpec,
+) -> None:
     ctx = _ctx("run-p11")
-    with _gate(store=url) as first:
+    first_store = open_spec(store_spec)
+    with _gate(store=first_store) as first:
         read = await _after_inbox(first, ctx, INJECTION)
         assert (await _call(first, ctx, "contacts")).route is Route.COMPLETED
-    with _gate(store=url) as second:  # another process, or a resume after a restart
+    first_store.close()
+    second_store = open_spec(store_spec)  # another process, or a resume after a restart
+    with _gate(store=second_store) as second:
         held = await _call(second, ctx, "send", to="fred9246@gmail.com")
         trusted = await _call(second, ctx, "send", to="bob@acme.com")
+    second_store.close()
     assert held.route is Route.HELD and f"read_inbox (call {read.call_id})" in _why(held)
     assert trusted.route is Route.COMPLETED
 
