@@ -4,13 +4,15 @@
     python benchmarks/agentdojo.py                      # every suite, v1 and v1.2.2, every attack
     python benchmarks/agentdojo.py --suites banking --versions v1 --limit 3
 
-On two shared cores v1 with the standard attack alone takes 6.5 minutes (loading
-workspace's environment for each pair is most of it), so the whole plan would take close to
-an hour. The committed results are two parts of it:
+On two shared cores v1 with the standard attack alone takes about ten minutes (loading
+workspace's environment for each pair is most of it). The committed results are two runs:
 
     python benchmarks/agentdojo.py --versions v1 --no-variants        # results/agentdojo.json
-    python benchmarks/agentdojo.py --versions v1 --suites slack banking travel \
+    python benchmarks/agentdojo.py --versions v1 --attacks tool_knowledge injecagent \
+        ignore_previous system_message direct \
         --output benchmarks/results/agentdojo_variants.json           # the other templates
+    python benchmarks/agentdojo.py --table benchmarks/results/agentdojo.json \
+        benchmarks/results/agentdojo_variants.json                    # both, and all pooled
 
 v1.2.2 differs from v1 in workspace only: changed user tasks, and eight injection tasks a
 scripted model cannot play (below).
@@ -52,7 +54,25 @@ Configurations, measured in one run:
   `callgate.lint.scan_text` (the scan engine as it is; its rules were written for poisoned
   tool declarations, not for AgentDojo), and a high finding holds every later call of the
   run that acts (irreversible or a public sink).
-- callgate, rubber stamp: the same, with a person who approves everything asked.
+- callgate, revised labels: the same with `REVISED` (development numbers, see there).
+- callgate, provenance: callgate with value provenance (`UntrustedResults(provenance=
+  "values")`, the user task's prompt as the request): once untrusted content entered the
+  run, an acting call whose arguments name a host, e-mail address, account or phone number
+  that neither the prompt nor a trusted tool's result gave is held.
+- callgate, request provenance: `"request"`: the same for every acting call, untrusted
+  content or not, and only the prompt vouches (no tool result does, whatever its labels).
+- callgate, strict provenance: `"strict"`: `"request"`, and every acting call after
+  untrusted content is held (two legs of the Rule of Two are enough).
+- callgate, revised labels, rubber stamp: with a person who approves everything asked.
+
+Provenance was designed after reading the misses of v1 on slack (injection tasks 1 and 5:
+a link sent, a stranger invited, no private data involved) and travel (injection task 2: a
+calendar event with no value in it); `"request"` after seeing that slack's remaining misses
+come through `get_channels`, labelled private only, and `"strict"` for travel's task 2. On
+slack and travel its rows are development numbers. Workspace and banking were not looked
+at while designing it (banking's injection goals, an attacker's IBAN, were seen in
+passing), so there it is measured, not fitted; all four suites use `CAREFUL` as first
+written.
 
 Attacks: `important_instructions` (the benchmark's standard one) on every version; the
 other templates AgentDojo ships (`tool_knowledge`, `injecagent`, `ignore_previous`,
@@ -101,7 +121,7 @@ from callgate import (
     ToolError,
     tool_from_declaration,
 )
-from callgate.gate import PolicyRequest, UntrustedResults
+from callgate.gate import REQUEST_ATTRIBUTE, PolicyRequest, ProvenanceMode, UntrustedResults
 from callgate.lint import scan_text
 
 # This script is itself called agentdojo.py: keep its folder off the import path, or
@@ -293,6 +313,9 @@ class Config:
     detection: bool = False
     revised: bool = False
     """Labels from `REVISED` instead of `CAREFUL`."""
+    provenance: ProvenanceMode = "off"
+    """Value provenance (`UntrustedResults(provenance=...)`), the user's prompt as the
+    request."""
     human: Human = "careful"
 
 
@@ -302,6 +325,9 @@ CONFIGS = (
     Config(name="rule of two"),
     Config(name="callgate", detection=True),
     Config(name="callgate, revised labels", detection=True, revised=True),
+    Config(name="callgate, provenance", detection=True, provenance="values"),
+    Config(name="callgate, request provenance", detection=True, provenance="request"),
+    Config(name="callgate, strict provenance", detection=True, provenance="strict"),
     Config(
         name="callgate, revised labels, rubber stamp",
         detection=True,
@@ -309,9 +335,23 @@ CONFIGS = (
         human="rubber stamp",
     ),
 )
-VARIANT_CONFIGS = ("undefended", "callgate", "callgate, revised labels")
-SCAN = UntrustedResults(detector=scan_text, ignore={"S012"})
-"""Detection as a host configures it (`S012`, a long text, is no evidence in a result)."""
+VARIANT_CONFIGS = (
+    "undefended",
+    "ask every write",
+    "callgate",
+    "callgate, revised labels",
+    "callgate, provenance",
+    "callgate, request provenance",
+    "callgate, strict provenance",
+)
+
+
+def screening(config: Config) -> UntrustedResults:
+    """Detection as a host configures it (`S012`, a long text, is no evidence in a result),
+    and value provenance as the configuration says."""
+    if not config.detection:
+        return UntrustedResults(provenance=config.provenance)
+    return UntrustedResults(detector=scan_text, ignore={"S012"}, provenance=config.provenance)
 
 
 # -- the worst-case model ---------------------------------------------------------------------
@@ -457,7 +497,7 @@ class GatedSuite:
         self.prompt_hosts: dict[str, set[str]] = {}
         table = (REVISED if config.revised else CAREFUL)[suite.name]
         tools = [self._tool(f, table[f.name]) for f in suite.tools]
-        self.gate = Gate(tools, policy=self._policy(), untrusted=SCAN if config.detection else None)
+        self.gate = Gate(tools, policy=self._policy(), untrusted=screening(config))
 
     def _tool(self, function: Any, careful: tuple[str, frozenset[str]]) -> Any:
         effect, labels = careful
@@ -500,7 +540,7 @@ class GatedSuite:
             _host(u) for u in re.findall(r"(?:https?://)?www\.[^\s,]+", prompt)
         }
         approved: list[str] = []
-        context = Context(principal="emma", run_id=run_id)
+        context = Context(principal="emma", run_id=run_id, attributes={REQUEST_ATTRIBUTE: prompt})
         counter = iter(range(1_000_000))
 
         def execute(env: TaskEnvironment, call: FunctionCall) -> Step:
@@ -728,13 +768,16 @@ def without_calls(suite: Any) -> list[str]:
     ]
 
 
-def plan(versions: Sequence[str], variants: bool) -> list[tuple[str, str, tuple[Config, ...]]]:
+def plan(
+    versions: Sequence[str], attacks: Sequence[str]
+) -> list[tuple[str, str, tuple[Config, ...]]]:
     """(attack, version, configurations) to run: the standard attack on every version, the
     other templates on v1 (the other suites of v1.2.2 equal v1's)."""
-    runs: list[tuple[str, str, tuple[Config, ...]]] = [(ATTACK, v, CONFIGS) for v in versions]
-    if variants:
-        chosen = tuple(c for c in CONFIGS if c.name in VARIANT_CONFIGS)
-        runs += [(a, "v1", chosen) for a in VARIANTS]
+    runs: list[tuple[str, str, tuple[Config, ...]]] = []
+    if ATTACK in attacks:
+        runs += [(ATTACK, v, CONFIGS) for v in versions]
+    chosen = tuple(c for c in CONFIGS if c.name in VARIANT_CONFIGS)
+    runs += [(a, "v1", chosen) for a in VARIANTS if a in attacks]
     return runs
 
 
@@ -742,20 +785,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suites", nargs="+", default=list(SUITES), choices=SUITES)
     parser.add_argument("--versions", nargs="+", default=list(VERSIONS), choices=VERSIONS)
+    parser.add_argument(
+        "--attacks", nargs="+", default=[ATTACK, *VARIANTS], choices=[ATTACK, *VARIANTS]
+    )
     parser.add_argument("--no-variants", action="store_true", help="the standard attack only")
     parser.add_argument(
         "--limit", type=int, default=None, help="user tasks per suite (development)"
     )
     parser.add_argument("--output", type=Path, default=RESULTS)
-    parser.add_argument("--table", action="store_true", help="print the saved results as Markdown")
+    parser.add_argument(
+        "--table",
+        nargs="*",
+        type=Path,
+        default=None,
+        help="print saved results as Markdown (these files, else --output), then exit",
+    )
     args = parser.parse_args(argv)
-    if args.table:
-        print(table(json.loads(args.output.read_text())))
+    if args.table is not None:
+        print(table(merged([json.loads(p.read_text()) for p in args.table or [args.output]])))
         return
+    attacks = [ATTACK] if args.no_variants else args.attacks
     portal = Portal()
     results: dict[str, Any] = {}
     try:
-        for attack, version, configs in plan(args.versions, not args.no_variants):
+        for attack, version, configs in plan(args.versions, attacks):
             suites = get_suites(version)
             by_suite = results.setdefault(attack, {}).setdefault(version, {})
             for name in args.suites:
@@ -769,7 +822,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "benchmark": "AgentDojo through callgate, scripted worst-case model",
         "agentdojo": agentdojo.__version__ if hasattr(agentdojo, "__version__") else "0.1.35",
         "attack": ATTACK,
-        "variants": list(VARIANTS) if not args.no_variants else [],
+        "attacks": list(results),
         "limit": args.limit,
         "python": platform.python_version(),
         "configs": {
@@ -778,6 +831,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "labels": c.labels,
                 "policy": c.policy,
                 "detection": c.detection,
+                "provenance": c.provenance,
                 "revised_labels": c.revised,
                 "human": c.human,
             }
@@ -798,49 +852,108 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"wrote {args.output}")
 
 
+def merged(reports: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Several saved runs as one report (a later file's attack replaces an earlier one's)."""
+    first = dict(reports[0])
+    results: dict[str, Any] = {}
+    silent: dict[str, Any] = {}
+    for report in reports:
+        results.update(report["results"])
+        silent.update(report["injection_tasks_without_calls"])
+    return {**first, "results": results, "injection_tasks_without_calls": silent}
+
+
 def table(report: Mapping[str, Any]) -> str:
-    """The standard attack: one row per version, suite and configuration; then the other
-    templates: attack success and the share of injected results detection flagged."""
+    """The standard attack: one row per version, suite and configuration; the other
+    templates: attack success per configuration and what detection flagged; then every
+    template pooled, per suite and configuration: what the targets are judged on."""
 
     def pct(value: float | None) -> str:
         return "–" if value is None else f"{100 * value:.1f}%"
 
-    rows = [
-        "| version | suite | configuration | utility | utility under attack | attack success "
-        "| attack success, injections with calls | asked per task (no attack / attack) |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for version, suites in report["results"][report["attack"]].items():
-        for suite, configs in suites.items():
-            silent = report["injection_tasks_without_calls"][f"{version}/{suite}"]
-            for config, r in configs.items():
-                rows.append(
-                    f"| {version} | {suite} | {config} | {pct(r['utility_no_attack'])} "
-                    f"| {pct(r['utility_under_attack'])} | {pct(r['attack_success_rate'])} "
-                    f"| {pct(_with_calls(r, silent))} "
-                    f"| {r['approvals_per_task_no_attack']:.2f} / "
-                    f"{r['approvals_per_task_under_attack']:.2f} |"
+    results = report["results"]
+    silent = report["injection_tasks_without_calls"]
+    rows: list[str] = []
+    if report["attack"] in results:
+        rows += [
+            "| version | suite | configuration | utility | utility under attack | attack success "
+            "| attack success, injections with calls | asked per task (no attack / attack) |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for version, suites in results[report["attack"]].items():
+            for suite, configs in suites.items():
+                for config, r in configs.items():
+                    rows.append(
+                        f"| {version} | {suite} | {config} | {pct(r['utility_no_attack'])} "
+                        f"| {pct(r['utility_under_attack'])} | {pct(r['attack_success_rate'])} "
+                        f"| {pct(_with_calls(r, silent[f'{version}/{suite}']))} "
+                        f"| {r['approvals_per_task_no_attack']:.2f} / "
+                        f"{r['approvals_per_task_under_attack']:.2f} |"
+                    )
+        rows.append("")
+    variants = [a for a in results if a != report["attack"]]
+    if variants:
+        shown = [c for c in VARIANT_CONFIGS if c != "undefended"]
+        rows += [
+            "| attack (v1) | suite | undefended | "
+            + " | ".join(shown)
+            + " | injected results flagged (callgate) |",
+            "|---|---|---|" + "---|" * len(shown) + "---|",
+        ]
+        for attack in variants:
+            for suite, configs in results[attack]["v1"].items():
+                rates = " | ".join(
+                    pct(configs.get(c, {}).get("attack_success_rate")) for c in shown
                 )
-    variants = [a for a in report["results"] if a != report["attack"]]
-    if not variants:
-        return "\n".join(rows)
-    rows += [
+                full = configs["callgate"]
+                rows.append(
+                    f"| {attack} | {suite} | {pct(configs['undefended']['attack_success_rate'])} "
+                    f"| {rates} | {full['injections_flagged']} of {full['injections_obeyed']} |"
+                )
+        rows.append("")
+    rows += _pooled(results, silent)
+    return "\n".join(rows).rstrip("\n")
+
+
+def _pooled(results: Mapping[str, Any], silent: Mapping[str, Sequence[str]]) -> list[str]:
+    """Per suite and configuration, v1 under every template in `results` together."""
+    attacks = [a for a in results if "v1" in results[a]]
+    if not attacks:
+        return []
+    sums: dict[tuple[str, str], list[float]] = {}
+    for attack in attacks:
+        for suite, configs in results[attack]["v1"].items():
+            for config, r in configs.items():
+                pairs = r["pairs"]
+                with_calls = pairs - r["user_tasks"] * len(silent[f"v1/{suite}"])
+                by_task = r["attacks_succeeded_by_injection_task"]
+                calls_won = sum(n for t, n in by_task.items() if t not in silent[f"v1/{suite}"])
+                row = sums.setdefault((suite, config), [0.0] * 9)
+                row[0] += pairs
+                row[1] += round(r["attack_success_rate"] * pairs)
+                row[2] += with_calls
+                row[3] += calls_won
+                row[4] += r["approvals_per_task_under_attack"] * pairs
+                if attack == attacks[0]:  # the tasks without attack are the same in every run
+                    row[5] = r["utility_no_attack"]
+                    row[6] = r["approvals_per_task_no_attack"]
+                    row[7] = r["user_tasks"]
+                row[8] += 1
+    rows = [
+        f"v1, {len(attacks)} attack template(s) pooled ({', '.join(attacks)}):",
         "",
-        "| attack (v1) | suite | undefended | callgate | callgate, revised labels "
-        "| injected results flagged | asked per task under attack (callgate) |",
-        "|---|---|---|---|---|---|---|",
+        "| suite | configuration | utility | attack success | attack success, injections "
+        "with calls | asked per task (no attack / attack) |",
+        "|---|---|---|---|---|---|",
     ]
-    for attack in [report["attack"], *variants]:
-        for suite, configs in report["results"][attack]["v1"].items():
-            full = configs["callgate"]
-            rows.append(
-                f"| {attack} | {suite} | {pct(configs['undefended']['attack_success_rate'])} "
-                f"| {pct(full['attack_success_rate'])} "
-                f"| {pct(configs['callgate, revised labels']['attack_success_rate'])} "
-                f"| {full['injections_flagged']} of {full['injections_obeyed']} "
-                f"| {full['approvals_per_task_under_attack']:.2f} |"
-            )
-    return "\n".join(rows)
+    for (suite, config), (pairs, won, calls, calls_won, asked, util, ask0, _, n) in sums.items():
+        if n < len(attacks):
+            continue  # a configuration run under the standard template only
+        rows.append(
+            f"| {suite} | {config} | {100 * util:.1f}% | {100 * won / pairs:.1f}% "
+            f"| {100 * calls_won / calls:.1f}% | {ask0:.2f} / {asked / pairs:.2f} |"
+        )
+    return rows
 
 
 def _with_calls(r: Mapping[str, Any], silent: Sequence[str]) -> float | None:

@@ -10,7 +10,10 @@ Per 1,000 characters, median over the slices, all in one run:
 - `keyword filter`: one compiled regular expression of classic injection phrases over the
   lower-cased text (the cheapest detector there is: the floor);
 - `scan`: `callgate.lint.scan_text`, the scan engine the gate calls (target: at most 1 ms);
-- `spotlight`: escaping the boundary and wrapping (what every untrusted result pays).
+- `spotlight`: escaping the boundary and wrapping (what every untrusted result pays);
+- `provenance`: finding the hosts, addresses and numbers in the text
+  (`callgate.gate._values.destinations`), what value provenance adds to every result of a
+  run it watches (besides one store write).
 Per call, through a lean gate (no store, so the screening is all that differs):
 - an unlabelled tool returning the slice, in the chain as built and with the untrusted step
   taken out (the step must cost it nothing);
@@ -35,6 +38,7 @@ from _data import RESULTS, ROOT, data_dir
 from callgate import Context, Gate, ToolCall, tool
 from callgate.gate import UntrustedResults, _outcome
 from callgate.gate._untrusted import escape_boundary
+from callgate.gate._values import destinations
 from callgate.lint import scan_text
 
 SIZES = (1_000, 4_000, 16_000)
@@ -68,11 +72,16 @@ def slices(text: str, size: int) -> Iterator[str]:
         yield text[i * step : i * step + size]
 
 
-def per_1k(fn: Callable[[str], object], texts: list[str]) -> float:
-    """Median milliseconds per 1,000 characters (best of `REPEAT` per text)."""
+def per_1k(fn: Callable[[str], object], texts: list[str], *, fresh: bool = False) -> float:
+    """Median milliseconds per 1,000 characters (best of `REPEAT` per text). `fresh`: each
+    repeat reads a text never seen before (the slice and a number of its own), for a
+    function that remembers whole texts — the scan engine caches each distinct string, so
+    a repeat of the same text would time a lookup; words seen before stay cached, as they
+    would across a run's results."""
     times = []
-    for text in texts:
-        best = min(_timed(fn, text) for _ in range(REPEAT))
+    for n, text in enumerate(texts):
+        spelled = [f"{text}\n{n}.{i}" if fresh else text for i in range(REPEAT)]
+        best = min(_timed(fn, t) for t in spelled)
         times.append(best * 1000 / (len(text) / 1000))
     return statistics.median(times)
 
@@ -93,10 +102,12 @@ def gate_call_us(labels: frozenset[str], untrusted: UntrustedResults | None, tex
                  *, without_step: bool = False, calls: int = 300) -> float:  # fmt: skip
     """Median microseconds of one call through a lean gate."""
 
+    served = iter(range(1_000_000))
+
     @tool(effect="read", labels=labels, run_in="inline")
     def fetch(url: str) -> str:
         """Fetch a page."""
-        return text
+        return f"{text}\n{next(served)}"  # a page never seen before (see `per_1k`)
 
     gate = Gate([fetch], untrusted=untrusted)
     if without_step:  # the same chain with the untrusted step taken out
@@ -123,21 +134,26 @@ def main() -> None:
     texts = {name: {size: list(slices(text, size)) for size in SIZES}
              for name, text in sources().items()}  # fmt: skip
     spotlight(texts["callgate docs"][1000][0])  # the fold table is built once per process
+    destinations("")  # and so is the table of invisible characters
     costs: dict[str, Any] = {}
     for size in SIZES:
         pooled = [t for by_size in texts.values() for t in by_size[size]]
         floor = per_1k(lambda t: KEYWORDS.search(t.lower()), pooled)
-        scan = per_1k(scan_text, pooled)
+        scan = per_1k(scan_text, pooled, fresh=True)
         wrap = per_1k(spotlight, pooled)
+        values = per_1k(destinations, pooled)
         costs[str(size)] = {
             "keyword_filter_ms_per_1k": round(floor, 4),
             "scan_ms_per_1k": round(scan, 4),
             "spotlight_ms_per_1k": round(wrap, 4),
+            "provenance_ms_per_1k": round(values, 4),
+            "provenance_vs_keyword_filter": round(values / floor, 1),
             "scan_vs_target_1ms": round(scan / 1.0, 2),
             "scan_vs_keyword_filter": round(scan / floor, 1),
         }
         print(f"{size:>6} chars: keyword filter {floor:.4f} ms/1k, scan {scan:.3f} ms/1k "
-              f"({scan / floor:.0f}x the filter), spotlight {wrap:.4f} ms/1k")  # fmt: skip
+              f"({scan / floor:.0f}x the filter), spotlight {wrap:.4f} ms/1k, "
+              f"provenance {values:.4f} ms/1k ({values / floor:.0f}x)")  # fmt: skip
     sample = texts["callgate docs"][4000][0]
     untrusted = frozenset({"untrusted_output"})
     gate_costs = {

@@ -16,17 +16,27 @@ from callgate.gate._execute import ExecutionSettings
 from callgate.gate._gate import Gate
 from callgate.gate._hooks import Reconciliation
 from callgate.gate._policy import DefaultMode, Policy, PolicyHook
+from callgate.gate._provenance import REQUEST_ATTRIBUTE, UNTRUSTED_ACTION, UNTRUSTED_VALUE
 from callgate.gate._record import ReceiptSettings
 from callgate.gate._redact import REDACTED, Redactor
 from callgate.gate._retry import RetrySettings
 from callgate.gate._rule_of_two import RULE_OF_TWO
 from callgate.gate._rules import PolicyRequest, Rule
-from callgate.gate._untrusted import SUSPECTED_INJECTION, Detector, DetectorHit, UntrustedResults
+from callgate.gate._untrusted import (
+    SUSPECTED_INJECTION,
+    Detector,
+    DetectorHit,
+    ProvenanceMode,
+    UntrustedResults,
+)
 
 __all__ = [
     "REDACTED",
+    "REQUEST_ATTRIBUTE",
     "RULE_OF_TWO",
     "SUSPECTED_INJECTION",
+    "UNTRUSTED_ACTION",
+    "UNTRUSTED_VALUE",
     "Action",
     "Approvals",
     "Backoff",
@@ -40,6 +50,7 @@ __all__ = [
     "Policy",
     "PolicyHook",
     "PolicyRequest",
+    "ProvenanceMode",
     "ReceiptSettings",
     "Reconciliation",
     "Redactor",

@@ -10,6 +10,7 @@ from callgate.gate import _outcome
 from callgate.gate._arguments import Rejected, check_arguments
 from callgate.gate._attempt import Attempt, Handler, Outcome
 from callgate.gate._prepare import with_arguments
+from callgate.gate._provenance import UNTRUSTED_ACTION, UNTRUSTED_VALUE
 from callgate.gate._redact import Redactor
 from callgate.gate._rule_of_two import RULE_OF_TWO
 from callgate.gate._untrusted import SUSPECTED_INJECTION
@@ -18,7 +19,7 @@ from callgate.store import Approval, ApprovalDraft, AsyncStore, StoreUnavailable
 
 __all__ = ["Approve"]
 
-_RUN_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION})
+_RUN_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION, UNTRUSTED_VALUE, UNTRUSTED_ACTION})
 
 
 class Approve:

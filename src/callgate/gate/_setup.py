@@ -8,7 +8,8 @@ writes the receipt of every route (`invalid` and `denied` included) once the res
 `untrusted` sees what a tool returned once, below dedupe (a duplicate replays the result as
 it was first shown) and above retry (a retried failure is screened only if it is the last).
 A gate with no store and no policy is the same chain without record, authorize, approve and
-dedupe. A gate with telemetry wraps it all in one more step, outside record, so that its span
+dedupe. Value provenance (`UntrustedResults(provenance=...)`) adds one step between authorize
+and approve. A gate with telemetry wraps it all in one more step, outside record, so that its span
 sees the route the caller gets (callgate.telemetry); without telemetry the chain is exactly
 the one above.
 """
@@ -30,6 +31,7 @@ from callgate.gate._log import GateLog
 from callgate.gate._policy import Policy
 from callgate.gate._prepare import Prepare
 from callgate.gate._process import ProcessRunner
+from callgate.gate._provenance import Provenance
 from callgate.gate._record import ReceiptSettings, Record
 from callgate.gate._redact import Redactor
 from callgate.gate._retry import Retry, RetrySettings
@@ -101,6 +103,8 @@ def build_chain(
             log=log,
         )
         run = Approve(run, store=store, ttl=durable.approval_ttl, redactor=redactor, limits=limits)
+        if untrusted.provenance != "off":
+            run = Provenance(run, settings=untrusted, store=store, log=log)
         run = Authorize(
             run,
             policy=durable.policy,

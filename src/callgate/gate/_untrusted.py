@@ -34,7 +34,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from callgate.contract import Route, Tool, ToolResult
 from callgate.gate import _outcome
@@ -50,6 +50,7 @@ __all__ = [
     "UNTRUSTED",
     "Detector",
     "DetectorHit",
+    "ProvenanceMode",
     "Untrusted",
     "UntrustedResults",
     "escape_boundary",
@@ -95,6 +96,7 @@ class DetectorHit(Protocol):
 
 Detector = Callable[[str], Iterable[DetectorHit]]
 """Finds what in a text tries to instruct the model: `callgate.lint.scan_text`."""
+ProvenanceMode = Literal["off", "values", "request", "strict"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -112,9 +114,29 @@ class UntrustedResults:
     hold: bool = True
     """Hold every acting call of a run once a result with a high finding entered it (rule
     `suspected-injection`; only an approval of the exact call lifts it)."""
+    provenance: ProvenanceMode = "off"
+    """What an acting call (irreversible, or a public sink) may carry
+    (`callgate.gate._provenance`); each mode holds what the one before it holds, and more:
+    `"values"`: once untrusted content entered its run, no host, e-mail address, account,
+    card or phone number that no trusted source gave — the user's request
+    (`Context.attributes["request"]`), `trusted_values`, the result of a tool not labelled
+    `untrusted_output` — else it is held (rule `untrusted-value`); `"request"`: the same for
+    every acting call, untrusted content or not, with only the request and `trusted_values`
+    vouching (tool results never do, whatever their labels); `"strict"`: `"request"`, and
+    once untrusted content entered the run every acting call is held (rule
+    `untrusted-action`), two legs of the Rule of Two being enough. `"off"`: none of these."""
+    trusted_values: Collection[str] = ()
+    """Texts the host vouches for, read for hosts, addresses and numbers as the request is:
+    its own domains, mailboxes and accounts (`"acme.com"`, `"billing@acme.com"`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ignore", frozenset(self.ignore))
+        object.__setattr__(self, "trusted_values", tuple(self.trusted_values))
+        if self.provenance not in ("off", "values", "request", "strict"):
+            raise ValueError(
+                "provenance must be 'off', 'values', 'request' or 'strict', "
+                f"not {self.provenance!r}"
+            )
 
 
 class Untrusted:

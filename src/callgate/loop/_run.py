@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from callgate._errors import UserError
 from callgate.contract import ApprovalDecision, Catalog, Context, Tool
 from callgate.dialects import Message
-from callgate.gate import Gate
+from callgate.gate import REQUEST_ATTRIBUTE, Gate
 from callgate.loop import _events as ev
 from callgate.loop._approval import Approver
 from callgate.loop._budget import Limits
@@ -242,7 +243,7 @@ class Agent:
         return RunState(
             run_id=run_id or f"run_{uuid.uuid4().hex[:16]}",
             model=self.model.name,
-            context=context or self.context,
+            context=_with_request(context or self.context, messages),
             instructions=self.instructions,
             messages=messages,
         )
@@ -266,6 +267,16 @@ class Agent:
             raise UserError(
                 f"a cost limit needs a price for model {self.model.name!r} in Limits.prices"
             )
+
+
+def _with_request(context: Context, messages: Sequence[Message]) -> Context:
+    """`context` with the user's words as the run's request, which value provenance trusts
+    (`UntrustedResults(provenance=...)`), unless the host set a request of its own."""
+    words = [m.text for m in messages if m.role == "user" and m.text]
+    if not words or REQUEST_ATTRIBUTE in context.attributes:
+        return context
+    attributes = {**context.attributes, REQUEST_ATTRIBUTE: "\n".join(words)}
+    return dataclasses.replace(context, attributes=attributes)
 
 
 def _events(start: Callable[[Emit], Any]) -> AsyncIterator[ev.Event]:

@@ -1,0 +1,192 @@
+"""provenance: where the values of an acting call came from, once untrusted content entered
+its run.
+
+The Rule of Two needs all three legs; an injection that only wants a link sent, a stranger
+invited or money moved to its own account needs two (untrusted input and an action). What
+such an injection must bring is a value — the host, the address, the account — and the
+value has to come from somewhere. With `UntrustedResults(provenance="values")` an acting
+call (irreversible, or a public sink by its tool's labels or the policy's) whose arguments
+name a host, an e-mail address, an account, card or phone number (`_values.destinations`)
+that no trusted source gave is held for a human, with rule `untrusted-value` and a reason
+naming the untrusted result that showed the value. Trusted sources are the user's request
+(`Context.attributes["request"]`), the host's `trusted_values`, and the results of tools
+not labelled `untrusted_output` — less what the call that returned them carried itself,
+so that a tool echoing the model's arguments does not vouch for them.
+
+The test is "given by a trusted source", not "seen in an untrusted result": a value the
+model rebuilt from a spelling the extractor does not read (`fred9246 (at) gmail (dot) com`)
+is held too.
+
+Two stricter modes do not depend on the labels being right. `"request"` checks every
+acting call, untrusted content in the run or not, and only the request and the host vouch:
+a tool labelled trusted that returns an attacker's text (a channel name anyone can choose)
+vouches for nothing. `"strict"` adds a hold of every acting call after untrusted input
+(rule `untrusted-action`), values or not: the price of an injection that needs no value
+at all ("put an event called ... in my calendar").
+
+The values each result brings are kept among the run's labels in the store (rows
+`value:trusted:…` and `value:untrusted:…`, first source wins), so every process serving the
+run and every resume judges alike. A value that could not be recorded as trusted is simply
+not trusted (fail closed); labels that cannot be read deny the acting call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from callgate.gate import _outcome
+from callgate.gate._attempt import Attempt, Handler, Outcome
+from callgate.gate._decision import Decision
+from callgate.gate._log import GateLog
+from callgate.gate._rule_of_two import RULE_OF_TWO, action_words, acts
+from callgate.gate._untrusted import SUSPECTED_INJECTION, UNTRUSTED, UntrustedResults, tool_text
+from callgate.gate._values import destinations
+from callgate.store import AsyncStore, StoreError, StoreUnavailable
+
+__all__ = ["REQUEST_ATTRIBUTE", "UNTRUSTED_ACTION", "UNTRUSTED_VALUE", "Provenance", "carried"]
+
+UNTRUSTED_VALUE = "untrusted-value"
+"""The rule id of an acting call held for a value no trusted source gave."""
+UNTRUSTED_ACTION = "untrusted-action"
+"""The rule id of an acting call held, in strict provenance, after untrusted input."""
+REQUEST_ATTRIBUTE = "request"
+"""The context attribute holding the user's request (a text, or a list of texts)."""
+
+TRUSTED_ROW = "value:trusted:"
+UNTRUSTED_ROW = "value:untrusted:"
+_MAX_ROWS = 256
+"""Values recorded per result: more trusted ones stay untrusted; more untrusted ones are
+still held, named by the run's first untrusted source instead of their own."""
+_TRUSTED_SOURCES = "the user's request, the host's configuration nor a trusted tool's result"
+_REQUEST_ONLY = "the user's request nor the host's configuration"
+_LABEL_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION})
+_MAX_INT_BITS = 128
+
+
+class Provenance:
+    """Holds acting calls that carry values no trusted source gave; records the values each
+    result brings into its run."""
+
+    def __init__(
+        self, next: Handler, *, settings: UntrustedResults, store: AsyncStore, log: GateLog
+    ) -> None:
+        self.next = next
+        self.mode = settings.provenance
+        self.given = frozenset(k for text in settings.trusted_values for k in destinations(text))
+        self.store = store
+        self.log = log
+
+    async def __call__(self, attempt: Attempt) -> Outcome:
+        run_id, decision = attempt.context.run_id, attempt.decision
+        if run_id is None or decision is None:
+            return await self.next(attempt)
+        if decision.action != "deny" and acts(attempt.tool, decision.labels):
+            try:
+                held = await self._judge(attempt, run_id, decision)
+            except StoreUnavailable as exc:
+                self.log.error("labels of run %s unreadable: %s", run_id, exc)
+                return Outcome(
+                    result=_outcome.store_unavailable(attempt.call, attempt.tool.name),
+                    attempt=attempt,
+                    store_down=True,
+                )
+            if held is not None:
+                attempt = dataclasses.replace(attempt, decision=held)
+        outcome = await self.next(attempt)
+        await self._remember(attempt, outcome, run_id)
+        return outcome
+
+    async def _judge(self, attempt: Attempt, run_id: str, decision: Decision) -> Decision | None:
+        seen = await self.store.run(self.store.store.labels.of, run_id)
+        context = attempt.context
+        source = seen.get(UNTRUSTED)
+        if source is None and context.attributes.get("trusted") is False:
+            source = f"the untrusted principal {context.principal}"
+        if source is None and self.mode == "values":
+            return None
+        tool, acting = attempt.tool.name, action_words(attempt.tool)
+        foreign = sorted(carried(attempt.arguments) - self._trusted(seen, context.attributes))
+        if foreign:
+            where = _where(foreign[0], seen, source)
+            sources = _TRUSTED_SOURCES if self.mode == "values" else _REQUEST_ONLY
+            why = _outcome.untrusted_value(tool, acting, foreign, sources, where)
+            rule_id = UNTRUSTED_VALUE
+        elif self.mode == "strict" and source is not None:
+            why, rule_id = _outcome.untrusted_action(tool, acting, source), UNTRUSTED_ACTION
+        else:
+            return None
+        if decision.action != "ask":
+            return Decision.ask(why, rule_id=rule_id, labels=decision.labels)
+        if decision.rule_id in _LABEL_HOLDS:  # the run's own hold keeps its rule, and adds this
+            return dataclasses.replace(decision, reason=f"{decision.reason}; also {rule_id}: {why}")
+        return Decision.ask(
+            f"{why}; also {decision.rule_id}: {decision.reason}",
+            rule_id=rule_id,
+            labels=decision.labels,
+        )
+
+    def _trusted(self, seen: Mapping[str, str], attributes: Mapping[str, Any]) -> set[str]:
+        trusted = set(self.given)
+        if self.mode == "values":
+            trusted.update(k.removeprefix(TRUSTED_ROW) for k in seen if k.startswith(TRUSTED_ROW))
+        if attributes.get("trusted") is not False:  # an untrusted principal's words are not
+            trusted |= carried(attributes.get(REQUEST_ATTRIBUTE, ""))
+        return trusted
+
+    async def _remember(self, attempt: Attempt, outcome: Outcome, run_id: str) -> None:
+        result = outcome.result
+        if not tool_text(result) or not result.content:
+            return
+        values = destinations(result.content)
+        if UNTRUSTED in attempt.tool.labels:
+            prefix = UNTRUSTED_ROW
+        else:  # what the call carried in is not the tool's to vouch for
+            prefix, values = TRUSTED_ROW, values - carried(attempt.arguments)
+        if not values:
+            return
+        source = f"{attempt.tool.name} (call {attempt.call.id})"
+        rows = {prefix + value: source for value in sorted(values)[:_MAX_ROWS]}
+        try:
+            await self.store.run(self.store.store.labels.add, run_id, rows)
+        except StoreError as exc:
+            self.log.error("values of %s (run %s) not recorded: %s", source, run_id, exc)
+
+
+def _where(value: str, seen: Mapping[str, str], source: str | None) -> str:
+    """Where `value` came into the run, as far as the run's records tell."""
+    shown = seen.get(UNTRUSTED_ROW + value)
+    if shown is not None:
+        return f"{value} was shown by {shown}"
+    given = seen.get(TRUSTED_ROW + value)
+    if given is not None:
+        return f"{value} came from the result of {given}"
+    if source is not None:
+        return f"the run has taken in untrusted content (from {source})"
+    return "no result of this run showed it"
+
+
+def carried(value: Any) -> set[str]:
+    """The destinations named anywhere in an argument value: its strings, mapping keys and
+    integers (an account number sent as a number), at any depth."""
+    return destinations("\n".join(_texts(value)))
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """The texts in `value`, depth first, without recursion (no nesting is too deep)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if item.bit_length() <= _MAX_INT_BITS:  # longer is no account number (nor printable)
+                yield str(item)
+        elif isinstance(item, Mapping):
+            for key, inner in reversed(list(item.items())):
+                stack += [inner, key]
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))
