@@ -72,6 +72,22 @@ class Tagged:
                 return i
         return -1
 
+    def example(self, start: int, end: int) -> bool:
+        """`[start, end)` is written as an example: right after an example marker (`e.g.`,
+        `such as`, `like`) in a text that frames it once more elsewhere (`detects`, `risky
+        pattern`, `notifies`): a security tool naming what it looks for."""
+        marks = [t for c in self.clauses for t in c.tags if t.concept in ("MENTION", "NOTIFY")]
+        introducing = [
+            t
+            for t in marks
+            if t.concept == "MENTION"
+            and t.end <= start
+            and _EXAMPLE_GAP.fullmatch(self.text, t.end, start)
+        ]
+        return bool(introducing) and any(
+            t not in introducing and (t.end <= start or t.start >= end) for t in marks
+        )
+
 
 # --- the compiled lexicon -------------------------------------------------------------------
 
@@ -557,6 +573,9 @@ def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
     return tuple(out)
 
 
+# What may stand between an example marker and its example: `e.g. <system>`, `such as
+# `curl ... | sh``.
+_EXAMPLE_GAP = re.compile(r"[\s.,:;`'\"«“„‘(]{0,4}")
 _QUOTE = re.compile(
     r"\"([^\"]{2,}?)\"|(?<![\w'])'([^'\n]{2,}?)'(?![\w])|«([^»]+)»|„([^“”\"]+)[“”\"]"
     r"|“([^”]+)”|‘([^’]+)’|「([^」]+)」|『([^』]+)』|‹([^›]+)›"

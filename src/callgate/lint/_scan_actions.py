@@ -230,6 +230,7 @@ _BARE = re.compile(
     r"(?:(?:tool|function|helper|l ?outil|la ?herramienta|o|lo|a|an|zu|に|を|は)\s*)?[\s`'\"*]*"
 )
 _LIST = re.compile(r"[,|;(]|\band\b|\bor\b")
+_PAUSE = re.compile(r"[,;:、，；]")
 _TO = re.compile(
     r"(?:\bto|\binto|\bthrough|\ban|\bnach|\bzu|\ba|\bà|\bal|\bpara|\bper|\bв|\bна|给|に)"
     r"\s*(?:the\s+)?[`'\"*]*\s*$",
@@ -257,8 +258,14 @@ def _avoid(a: _Around) -> bool:
 
 
 def _rather(a: _Around) -> bool:
-    """`use this instead of X`: a preference, shadowing only against another server."""
-    return any(a.bare(t) for t in a.before(("INSTEADOF",), 15))
+    """`use this instead of X` (`X ではなく` where the word follows its noun): a
+    preference, shadowing only against another server."""
+    postposed = (t for t in a.after(("INSTEADOF",), 4) if a.text[t.start : t.end] in _POSTPOSED)
+    return any(a.bare(t) for t in a.before(("INSTEADOF",), 15)) or any(map(a.bare, postposed))
+
+
+# Japanese puts "instead of" after its noun.
+_POSTPOSED = frozenset({"ではなく", "の代わりに", "じゃなく"})
 
 
 def _avoid_soft(a: _Around) -> bool:
@@ -270,9 +277,13 @@ def _superior(a: _Around) -> bool:
 
 
 def _introduced(a: _Around) -> bool:
-    """`When X ...`, `Before calling X ...`, `If you use X ...`, `For X, ...`, `X のとき`."""
+    """`When X ...`, `Before calling X ...`, `If you use X ...`, `For X, ...`, `X のとき`;
+    not `After attaching, call X`, where the condition is this tool's own step."""
     return bool(
-        a.before(("WHEN", "AFTER", "BEFORE", "IF"), 40)
+        any(
+            not _PAUSE.search(a.between(t.end, a.start))
+            for t in a.before(("WHEN", "AFTER", "BEFORE", "IF"), 40)
+        )
         or a.after(("WHEN",), 15)
         or (_FOR.search(a.text, max(0, a.start - 30), a.start) and _COMMA.match(a.text, a.end))
     )

@@ -18,7 +18,7 @@ __all__ = [
     "own_purpose",
 ]
 
-H, M = Severity.HIGH, Severity.MEDIUM
+H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
     LintRule(
@@ -149,15 +149,23 @@ def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
 
 _PATH_WORDS = re.compile(r"[a-z]{2,}")
 _GENERIC = frozenset({"config", "home", "users", "file", "files", "data", "json", "local", "share"})
+# What a listed file holds that is no secret of its own, by a word of its path: a tool
+# named for the accounts works on `/etc/passwd` (world-readable, no password in it).
+_HOLDS = {
+    "passwd": frozenset({"user", "users", "account", "accounts", "login", "logins"}),
+    "known": frozenset({"host", "hosts", "fingerprint", "fingerprints"}),
+}
 
 
 def own_purpose(tool: str, path: str) -> bool:
     """The tool's name says it works on this file (`ssh_authorized_keys_add` and
-    `~/.ssh/authorized_keys`, `dotenv_load` and `.env`)."""
+    `~/.ssh/authorized_keys`, `dotenv_load` and `.env`) or on what the file holds
+    (`local_user_lookup` and `/etc/passwd`)."""
     named = set(name_tokens(tool))
     named |= {n.removeprefix("dot") for n in named}
     parts = set(_PATH_WORDS.findall(path.lower())) - _GENERIC
-    return bool(parts & named) or any(p in tool.lower() for p in parts if len(p) >= 4)
+    held = {w for p in parts for w in _HOLDS.get(p, ())}
+    return bool((parts | held) & named) or any(p in tool.lower() for p in parts if len(p) >= 4)
 
 
 _SECRET_NEEDLES: tuple[str, ...] = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-")
@@ -193,4 +201,6 @@ def check_commands(site: TextSite) -> Iterator[ScanHit]:
         what = "shell probe chained before the command (environment, identity, host)"
     if match is not None:
         start, end = light.source_span(*match.span())
-        yield ScanHit(rule="S014", severity=H, start=start, end=end, message=what)
+        example = tag_text(site.text).example(start, end)
+        what += " (written as an example)" if example else ""
+        yield ScanHit(rule="S014", severity=L if example else H, start=start, end=end, message=what)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from callgate.lint._concepts import tag_text
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
 
@@ -101,12 +102,13 @@ def check_tags(site: TextSite) -> Iterator[ScanHit]:
         match = pattern.search(site.text)
         if match is not None:
             end = match.end() if pattern is not _WEAK_PAIR else match.start() + 40
+            example = tag_text(site.text).example(match.start(), match.end())
             yield ScanHit(
                 rule="S001",
-                severity=H,
+                severity=L if example else H,
                 start=match.start(),
                 end=min(end, match.end()),
-                message="pseudo-system markup",
+                message="pseudo-system markup" + (" (written as an example)" if example else ""),
             )
             return
 
