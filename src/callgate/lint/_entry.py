@@ -7,6 +7,7 @@ constructor would reject can still be reported at its exact place.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -16,7 +17,7 @@ from callgate.contract import Declaration, Tool, read_declaration, tool_from_dec
 from callgate.contract._declaration import MAX_DECLARATION_DEPTH
 from callgate.lint._finding import Location
 from callgate.lint._text import printable
-from callgate.lint._walk import escape, iter_schema_nodes, unreadable
+from callgate.lint._walk import MAX_DIGITS, bounds, escape, iter_schema_nodes
 from callgate.schema import json_problems
 
 __all__ = ["ToolEntry", "entry_from_declaration", "entry_from_tool", "matches_rule"]
@@ -168,24 +169,32 @@ def entry_from_declaration(
         "server": server,
         "trusted": trusted,
     }
-    problems = unreadable(raw) or _past_declaration_limits(raw)
+    problems, depth = bounds(raw)
+    if not problems and (depth >= MAX_DECLARATION_DEPTH or not _same_digit_limit()):
+        problems = _past_declaration_limits(raw)
     return _unreadable_entry(raw, problems, where) if problems else _readable_entry(raw, where)
 
 
 def _past_declaration_limits(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     """Plain JSON within the scan's bounds may still be more than a declaration may be (the
-    contract's own limits): then it is unreadable as a tool, and its text is still scanned."""
+    contract's own limits): then it is unreadable as a tool, and its text is still scanned.
+    The one walk of `bounds` finds all the contract's reader would, but for nesting past
+    its limit and for integers when Python's own digit limit has been changed."""
     problem = next(json_problems(raw, max_depth=MAX_DECLARATION_DEPTH, root=""), None)
     return () if problem is None else (("", problem.message),)
 
 
+def _same_digit_limit() -> bool:
+    return sys.get_int_max_str_digits() == MAX_DIGITS
+
+
 def _readable_entry(raw: Mapping[str, Any], where: dict[str, Any]) -> ToolEntry:
-    declaration = read_declaration(raw)
+    declaration = read_declaration(raw, checked=True)  # `bounds` walked it
     body_pointer = "/function" if declaration.shape == "openai_chat" else ""
     body = raw.get("function") if declaration.shape == "openai_chat" else raw
     body = body if isinstance(body, Mapping) else raw
     try:
-        tool: Tool | None = tool_from_declaration(raw)
+        tool: Tool | None = tool_from_declaration(declaration)
     except (UserError, ValueError, TypeError):
         tool = None
     meta = _meta(body)
