@@ -24,7 +24,7 @@ from typing import NamedTuple
 from callgate.lint._lexicon import LEXICON
 from callgate.lint._text import View, ViewKind, view
 
-__all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "may_link", "tag_text"]
+__all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "concepts_in", "may_link", "tag_text"]
 
 
 class Tag(NamedTuple):
@@ -268,15 +268,26 @@ def _known(words: set[str], russian: bool) -> dict[str, tuple[frozenset[str], tu
     """Each distinct word of a text that can start a tag, with the multi-word entries whose
     words the text all holds: a text repeats its words, and is read once per word."""
     out: _Known = {}
-    for word in words:
+    blank = _BLANK[russian]
+    for word in words - blank:
         if len(word) > _LONGEST_WORD:
             continue  # no word of the lexicon, nor a compound of them, is that long
         single, multi = _lookup(word, russian)
+        if not (single or multi):
+            if len(blank) < _MAX_BLANK:
+                blank.add(word)
+            continue
         if multi:
             multi = tuple(e for e in multi if e.needs <= words)
         if single or multi:
             out[word] = (single, multi)
     return out
+
+
+# Most words of a text tag nothing, and the same ones recur from text to text: they are
+# set aside once, by a set difference, instead of being looked up each time.
+_BLANK: tuple[set[str], set[str]] = (set(), set())
+_MAX_BLANK = 1 << 17
 
 
 def _tag_hyphenated(text: str) -> Iterator[Tag]:
@@ -445,6 +456,25 @@ _MARKERS: dict[str, Callable[[str], bool]] = {
     "ENVSECRET": lambda t: "$" in t or "%" in t or any(k in t for k in _KEY_NAMES),
     "PAYEE": _payee_marked,
 }
+
+
+def concepts_in(text: str) -> frozenset[str] | None:
+    """The concepts `tag_text(text)` may find, read from the text's words alone, without
+    placing them (a superset: a word's reading in its sentence only ever removes a tag).
+    None for text only tagging can read: Chinese, Japanese, Cyrillic, spelled-out words."""
+    v = view(text, "latin")
+    if _HAS_CJK.search(v.text) or _HAS_CYRILLIC.search(text):
+        return None
+    if _SPELLED.search(v.text) or _SPELLED_FIRST.match(v.text):
+        return None
+    found: set[str] = set()
+    for single, multi in _known(set(v.text.split()), False).values():
+        found.update(single)
+        found.update(entry.concept for entry in multi)
+    found.update(concept for concept, _ in _PATTERNS if _MARKERS[concept](text))
+    if "-" in text:
+        found.update(t.concept for t in _tag_hyphenated(text))
+    return frozenset(found)
 
 
 @lru_cache(maxsize=1 << 15)

@@ -88,11 +88,11 @@ def check_actions(
         if site.field in ("name", "property"):
             continue
         reported: set[str] = set()
-        tagged = tag_text(site.text)
         for mention in _mentions(site):
             key = name_key(mention.word)
             if key in own or key in reported or _KEY.match(site.text, mention.end):
                 continue  # `"name": value` is a key of some data, not a tool
+            tagged = tag_text(site.text)
             clause = next((c for c in tagged.clauses if c.start <= mention.start < c.end), None)
             relation = _relation(site.text, clause, mention) if clause is not None else None
             known = [k for k in index.find(mention.word) if name_key(k.name) not in own]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from callgate.lint._concepts import Clause, Tag, Tagged, tag_text
+from callgate.lint._concepts import Clause, Tag, Tagged, concepts_in, tag_text
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
 
@@ -464,6 +464,9 @@ def _candidates(kinds: frozenset[str]) -> list[int]:
 
 def check_directives(site: TextSite) -> Iterator[ScanHit]:
     """One hit per rule: the strongest directive of that rule, at its first place."""
+    possible = concepts_in(site.text)
+    if possible is not None and not _candidates(possible):
+        return  # no rule can meet in a text that lacks its concepts: nothing to place
     tagged = tag_text(site.text)
     best: dict[str, ScanHit] = {}
     for clause in tagged.clauses:
