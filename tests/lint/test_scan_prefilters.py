@@ -105,3 +105,24 @@ def _turned_plainly(text: str) -> list[_scan_encoded.Reading]:
 def test_turned_text_is_found_as_by_turning_it(text: str) -> None:
     if _scan_encoded._CJK.search(text) is None:
         assert list(_scan_encoded._turned(text)) == _turned_plainly(text)
+
+
+_LEXICON_WORDS = (
+    *("ignore", "previous", "instructions", "the user", "do not tell", "send", "secret"),
+    *("always", "call", "before", "every", "request", "e.g.", "such as", "pre-vious"),
+    *("ig-nore", "système", "GITHUB_TOKEN", "https://x.example/in", "a@b.example", "your"),
+    *("prompt", "hide", "results", "whatever", "approve", "all", "confirmation", "key"),
+)
+_DIRECTIVE_TEXT = st.lists(
+    st.one_of(st.text(alphabet=_ALPHABET, max_size=12), st.sampled_from(_LEXICON_WORDS)),
+    max_size=16,
+).map(" ".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_DIRECTIVE_TEXT)
+def test_the_concepts_read_from_words_hold_every_concept_tagged(text: str) -> None:
+    possible = _concepts.concepts_in(text)
+    if possible is not None:
+        tagged = _concepts.tag_text(text)
+        assert {t.concept for c in tagged.clauses for t in c.tags} <= possible
