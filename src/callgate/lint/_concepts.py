@@ -278,10 +278,20 @@ def _known(words: set[str], russian: bool) -> dict[str, tuple[frozenset[str], tu
                 blank.add(word)
             continue
         if multi:
-            multi = tuple(e for e in multi if e.needs <= words)
+            needed, free = _needs_of(word, russian)
+            multi = tuple(e for e in multi if e.needs <= words) if needed & words else free
         if single or multi:
             out[word] = (single, multi)
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _needs_of(word: str, russian: bool) -> tuple[frozenset[str], tuple[_Multi, ...]]:
+    """The words the multi-word entries `word` begins need, and those entries that need
+    none: a text holding none of the words keeps just these, with one set operation."""
+    multi = _lookup(word, russian)[1]
+    needed = frozenset().union(*(e.needs for e in multi))
+    return needed, tuple(e for e in multi if not e.needs)
 
 
 # Most words of a text tag nothing, and the same ones recur from text to text: they are
