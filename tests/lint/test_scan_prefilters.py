@@ -10,7 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from callgate.lint import _concepts, _scan_encoded, _scan_markup
+from callgate.lint import _concepts, _scan_encoded, _scan_files, _scan_markup
 from callgate.lint._text import view
 
 # Letters of three scripts, digits, the separators the patterns care about, and the
@@ -79,8 +79,8 @@ def test_a_concept_pattern_matches_only_where_its_marker_holds(text: str) -> Non
 def test_markup_patterns_match_only_where_their_prefilters_hold(text: str) -> None:
     if _scan_markup._INVISIBLE_STYLE.search(text) is not None:
         assert _scan_markup._styled(text)
-    if _scan_markup._TEMPLATE.search(text) is not None:
-        assert any(n in text for n in _scan_markup._TEMPLATE_NEEDS)
+    if _scan_markup._TEMPLATE.whole.search(text) is not None:
+        assert any(n in text for n in _scan_markup._TEMPLATE.gate)
     if _scan_encoded._BASE64.search(text) or _scan_encoded._HEX.search(text):
         assert _scan_encoded._BASE64_RUN.search(text) is not None
 
@@ -126,3 +126,35 @@ def test_the_concepts_read_from_words_hold_every_concept_tagged(text: str) -> No
     if possible is not None:
         tagged = _concepts.tag_text(text)
         assert {t.concept for c in tagged.clauses for t in c.tags} <= possible
+
+
+_PATTERN_WORDS = (
+    *("~/.ssh/id_rsa", "/home/ann/.ssh", "ID_RSA.pub", ".env.local", "/etc/passwd", "/proc/"),
+    *("self/environ", ".aws/credentials", ".kube/config", ".netrc", "bash_history", "keyrings/"),
+    *("service_account.json", "mcp.json", "private key", "Secret-Key", "Chrome", "Cookies"),
+    *("Login Data", "curl", "wget", "| sh", "|nc-T -", "nc -e ", "rm -rf /", "/dev/tcp/"),
+    *("mkfifo", "chmod 777 /", ":(){ :|:& };:", "iex", "downloadstring", "powershell -enc"),
+    *("AAAAAAAAAAAAAAAAAAAA", "-o x &&", "sh", "<|im_start|>", "<<SYS>>", "{{system}}", "[INST]"),
+    *("## system:", "</tool>", "ſecret key", "K", "\u0130d_rsa"),
+)
+_PATTERN_TEXT = st.lists(
+    st.one_of(
+        st.text(alphabet=_ALPHABET + "|&;()~/.", max_size=8), st.sampled_from(_PATTERN_WORDS)
+    ),
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_PATTERN_TEXT)
+def test_alternatives_tried_apart_find_what_the_whole_pattern_finds(text: str) -> None:
+    for alternatives in (_scan_files._FILES, _scan_files._COMMANDS, _scan_markup._TEMPLATE):
+        for searched in (text, view(text, "light").text):
+            lowered = text.lower()
+            whole = (
+                alternatives.whole.search(searched)
+                if any(n in lowered for n in alternatives.gate)
+                else None
+            )
+            found = alternatives.search(searched, lowered)
+            assert (found and found.span()) == (whole and whole.span())
