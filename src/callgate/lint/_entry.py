@@ -34,6 +34,13 @@ _SCHEMA_KEYS = {
 _DEPRECATED_TEXT = re.compile(r"^\W*deprecated\b|\(deprecated\)|\[deprecated\]", re.IGNORECASE)
 
 
+class _Unmade:
+    """Stands for a `Tool` not made yet."""
+
+
+UNMADE = _Unmade()
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ToolEntry:
     """One declaration of a catalog being linted or scanned."""
@@ -59,8 +66,6 @@ class ToolEntry:
     trusted: bool = False
     """True for tools from the developer's own code; their inline suppressions also apply to
     poisoning rules (an upstream server must not be able to silence the scanner)."""
-    tool: Tool | None = field(default=None, compare=False)
-    """The `Tool` this declaration makes, when it makes one."""
     deprecated: bool = False
     replacement: str | None = None
     version: str | None = None
@@ -72,12 +77,23 @@ class ToolEntry:
     """(pointer, reason) for each part of `raw` that cannot be read (not JSON, nested too
     deep, ...). Such an entry is reported as a whole and its `declaration` is empty: no
     tool can be made of it, though a host might still send its text to a model."""
+    _tool: Tool | _Unmade | None = field(default=UNMADE, compare=False, repr=False)
     _legacy: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
     _covered: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def readable(self) -> bool:
         return not self.unreadable
+
+    @property
+    def tool(self) -> Tool | None:
+        """The `Tool` this declaration makes, when it makes one; made when first asked for
+        (a scan without pins never asks)."""
+        made = self._tool
+        if isinstance(made, _Unmade):
+            made = _make_tool(self.declaration) if self.readable else None
+            object.__setattr__(self, "_tool", made)
+        return made
 
     @property
     def description(self) -> str:
@@ -193,10 +209,6 @@ def _readable_entry(raw: Mapping[str, Any], where: dict[str, Any]) -> ToolEntry:
     body_pointer = "/function" if declaration.shape == "openai_chat" else ""
     body = raw.get("function") if declaration.shape == "openai_chat" else raw
     body = body if isinstance(body, Mapping) else raw
-    try:
-        tool: Tool | None = tool_from_declaration(declaration)
-    except (UserError, ValueError, TypeError):
-        tool = None
     meta = _meta(body)
     deprecated = (
         _flag(body, "deprecated")
@@ -215,7 +227,6 @@ def _readable_entry(raw: Mapping[str, Any], where: dict[str, Any]) -> ToolEntry:
         declaration=declaration,
         body_pointer=body_pointer,
         schema_pointer=schema_pointer,
-        tool=tool,
         deprecated=deprecated,
         replacement=replacement,
         version=version,
@@ -241,6 +252,13 @@ def _unreadable_entry(
         unreadable=problems,
         **where,
     )
+
+
+def _make_tool(declaration: Declaration) -> Tool | None:
+    try:
+        return tool_from_declaration(declaration)
+    except (UserError, ValueError, TypeError):
+        return None
 
 
 def _legacy_positions(raw: Mapping[str, Any]) -> dict[str, int]:
@@ -280,7 +298,7 @@ def entry_from_tool(
     ignores = _ignores({"callgate": meta}) if isinstance(meta, Mapping) else ()
     return replace(
         entry,
-        tool=tool,
+        _tool=tool,
         deprecated=tool.deprecated,
         replacement=tool.replacement,
         version=tool.version,
