@@ -225,7 +225,7 @@ def _tag_view(v: View, original: str, russian: bool) -> Iterator[Tag]:
     matches = list(_WORD.finditer(v.text))
     words = list(map(re.Match.group, matches))
     known = _known(set(words), russian)
-    if not russian and _HAS_CJK.search(v.text) is not None:
+    if not russian and not v.text.isascii() and _HAS_CJK.search(v.text) is not None:
         for i in [i for i, word in enumerate(words) if _HAS_CJK.search(word)]:
             yield from _tag_cjk(words[i], matches[i].start(), v, original)
         known = {w: found for w, found in known.items() if not _HAS_CJK.search(w)}
@@ -328,7 +328,7 @@ def _foreign_tokens(
 ) -> set[int]:
     """Words written wholly in the other script: a Russian word seen through the Latin
     view (`по` reads `no`) says nothing in English, and the reverse."""
-    if not _HAS_CYRILLIC.search(original):
+    if original.isascii() or not _HAS_CYRILLIC.search(original):
         return set()
     other = _HAS_LATIN if russian else _HAS_CYRILLIC
     own = _HAS_CYRILLIC if russian else _HAS_LATIN
@@ -463,7 +463,9 @@ def _payee_marked(text: str) -> bool:
 _MARKERS: dict[str, Callable[[str], bool]] = {
     "URL": may_link,
     "EMAIL": lambda t: "@" in t,
-    "ENVSECRET": lambda t: "$" in t or "%" in t or any(k in t for k in _KEY_NAMES),
+    "ENVSECRET": lambda t: (
+        "$" in t or "%" in t or ("_" in t and any(map(t.__contains__, _KEY_NAMES)))
+    ),
     "PAYEE": _payee_marked,
 }
 
@@ -473,7 +475,7 @@ def concepts_in(text: str) -> frozenset[str] | None:
     placing them (a superset: a word's reading in its sentence only ever removes a tag).
     None for text only tagging can read: Chinese, Japanese, Cyrillic, spelled-out words."""
     v = view(text, "latin")
-    if _HAS_CJK.search(v.text) or _HAS_CYRILLIC.search(text):
+    if not text.isascii() and (_HAS_CJK.search(v.text) or _HAS_CYRILLIC.search(text)):
         return None
     if _SPELLED.search(v.text) or _SPELLED_FIRST.match(v.text):
         return None
@@ -496,7 +498,7 @@ def tag_text(text: str) -> Tagged:
             tags.update(Tag(concept, *m.span()) for m in pattern.finditer(text))
     if "-" in text:
         tags.update(_tag_hyphenated(text))
-    if _HAS_CYRILLIC.search(text):
+    if not text.isascii() and _HAS_CYRILLIC.search(text):
         tags.update(_tag_view(view(text, "cyrillic"), text, True))
     if not tags:
         return Tagged(text=text, clauses=())
