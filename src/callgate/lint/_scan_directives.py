@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from callgate.lint._concepts import Clause, Tag, Tagged, concepts_in, tag_text
 from callgate.lint._finding import LintRule, Severity
@@ -450,16 +451,18 @@ _BY_ANCHOR: dict[str, frozenset[int]] = {
 }
 
 
-def _candidates(kinds: frozenset[str]) -> list[int]:
-    """The rules, in table order, one of whose chains this clause could complete."""
+@lru_cache(maxsize=1 << 12)
+def _candidates(kinds: frozenset[str]) -> tuple[int, ...]:
+    """The rules, in table order, one of whose chains this clause could complete (clauses
+    and texts hold the same few sets of concepts again and again)."""
     anchored: set[int] = set()
     for kind in kinds:
         anchored |= _BY_ANCHOR.get(kind, frozenset())
-    return [
+    return tuple(
         i
         for i in sorted(anchored)
         if any(all(not kinds.isdisjoint(part) for part in chain) for chain in _NEEDS[i])
-    ]
+    )
 
 
 def check_directives(site: TextSite) -> Iterator[ScanHit]:

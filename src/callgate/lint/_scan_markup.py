@@ -101,7 +101,7 @@ VALUE_LIMIT = 512
 def check_tags(site: TextSite) -> Iterator[ScanHit]:
     """S001: strong tag names anywhere; weak ones (`<secret>`) only as an open/close pair,
     since `Bearer <secret>` is an ordinary placeholder."""
-    if not any(c in site.text for c in "<[#{"):
+    if not any(map(site.text.__contains__, "<[#{")):
         return
     tagged = "<" in site.text  # what `_TAG` and `_WEAK_PAIR` open with
     for pattern in (_TAG, _TEMPLATE, _WEAK_PAIR):
