@@ -17,7 +17,7 @@ from dataclasses import dataclass
 __all__ = ["Alternatives"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Alternatives:
     whole: re.Pattern[str]
     """Every alternative in one pattern, in the order written."""
