@@ -7,10 +7,11 @@ from __future__ import annotations
 import codecs
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from callgate.lint import _concepts, _scan_encoded, _scan_files, _scan_markup
+from callgate.lint import _concepts, _scan_actions, _scan_encoded, _scan_files, _scan_markup
+from callgate.lint._scan_site import TextSite
 from callgate.lint._text import view
 
 # Letters of three scripts, digits, the separators the patterns care about, and the
@@ -158,3 +159,31 @@ def test_alternatives_tried_apart_find_what_the_whole_pattern_finds(text: str) -
             )
             found = alternatives.search(searched, lowered)
             assert (found and found.span()) == (whole and whole.span())
+
+
+_ACTION_WORDS = (
+    *("mail_send", "`files_copy`", "use", "call", "instead of", "rather than", "always", "must"),
+    *("after", "every time", "runs", "set", "to", "is broken", "deprecated", "route", "all"),
+    *("requests", "better than", "forward", "also", "whatever", "the user", "asked", "first"),
+    *("immediately", "do not", "once", "is out of service"),
+)
+_ACTION_TEXT = st.lists(
+    st.one_of(st.text(alphabet=_ALPHABET, max_size=6), st.sampled_from(_ACTION_WORDS)),
+    max_size=14,
+).map(" ".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_ACTION_TEXT)
+@example("Call weather_current immediately.")
+@example("Do not call `weather_current` once done.")
+@example("mail_send is out of service.")
+def test_a_relation_skipped_by_its_concepts_is_the_one_tagging_finds(text: str) -> None:
+    site = TextSite(text=text, field="description", pointer="", tool="")
+    for mention in _scan_actions._mentions(site):
+        clause = next(
+            (c for c in _concepts.tag_text(text).clauses if c.start <= mention.start < c.end),
+            None,
+        )
+        full = _scan_actions._relation(text, clause, mention) if clause is not None else None
+        assert _scan_actions._relation_of(text, mention) == full

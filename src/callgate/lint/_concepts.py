@@ -24,7 +24,17 @@ from typing import NamedTuple
 from callgate.lint._lexicon import LEXICON
 from callgate.lint._text import View, ViewKind, view
 
-__all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "concepts_in", "may_link", "tag_text"]
+__all__ = [
+    "URL",
+    "Clause",
+    "Tag",
+    "Tagged",
+    "cjk_words",
+    "concepts_in",
+    "may_hold",
+    "may_link",
+    "tag_text",
+]
 
 
 class Tag(NamedTuple):
@@ -470,6 +480,7 @@ _MARKERS: dict[str, Callable[[str], bool]] = {
 }
 
 
+@lru_cache(maxsize=1 << 15)
 def concepts_in(text: str) -> frozenset[str] | None:
     """The concepts `tag_text(text)` may find, read from the text's words alone, without
     placing them (a superset: a word's reading in its sentence only ever removes a tag).
@@ -487,6 +498,13 @@ def concepts_in(text: str) -> frozenset[str] | None:
     if "-" in text:
         found.update(t.concept for t in _tag_hyphenated(text))
     return frozenset(found)
+
+
+def may_hold(text: str, concepts: frozenset[str]) -> bool:
+    """Whether tagging `text` can find one of `concepts` (when not, the tags need not be
+    placed at all)."""
+    possible = concepts_in(text)
+    return possible is None or not possible.isdisjoint(concepts)
 
 
 @lru_cache(maxsize=1 << 15)

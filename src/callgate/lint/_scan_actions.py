@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from callgate.lint._concepts import Clause, Tag, tag_text
+from callgate.lint._concepts import Clause, Tag, may_hold, tag_text
 from callgate.lint._entry import ToolEntry
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_shadow import Known, NameIndex, name_key, where
@@ -92,14 +92,20 @@ def check_actions(
             key = name_key(mention.word)
             if key in own or key in reported or _KEY.match(site.text, mention.end):
                 continue  # `"name": value` is a key of some data, not a tool
-            tagged = tag_text(site.text)
-            clause = next((c for c in tagged.clauses if c.start <= mention.start < c.end), None)
-            relation = _relation(site.text, clause, mention) if clause is not None else None
+            relation = _relation_of(site.text, mention)
             known = [k for k in index.find(mention.word) if name_key(k.name) not in own]
             hit = _judge(entry, mention, relation, known, key in parameter_names)
             if hit is not None:
                 reported.add(key)
                 yield site, hit
+
+
+def _relation_of(text: str, mention: _Mention) -> str | None:
+    if not may_hold(text, _RELATING):
+        return None  # every relation needs one of these concepts in its sentence
+    tagged = tag_text(text)
+    clause = next((c for c in tagged.clauses if c.start <= mention.start < c.end), None)
+    return _relation(text, clause, mention) if clause is not None else None
 
 
 def _mentions(site: TextSite) -> Iterator[_Mention]:
@@ -358,6 +364,14 @@ _RELATIONS = (
     ("obliged", _obliged),
     ("move_to", _move_to),
 )
+_RELATING = frozenset(
+    {
+        *("CALL", "BROKEN", "INSTEADOF", "SUPERIOR", "ALWAYS", "OBLIG", "ALSO", "MOVE"),
+        *("CHANGE", "EVENIF", "NEED", "SET", "DEPREC", "INSTEAD", "ROUTE"),
+    }
+)
+"""The concepts of which each relation above needs one to hold (`_call` a CALL, `_rather`
+an INSTEADOF, `_trigger` a directed word or a SET ...)."""
 _WEAK = frozenset({"guide", "obliged", "move_to"})
 _SOFT = frozenset({"toward", "avoid_soft", "rather"})
 """Relations that are medium against a sibling or a name the catalog does not hold."""
