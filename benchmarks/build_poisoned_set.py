@@ -20,11 +20,13 @@ A fourth pair of sets (`poisoned_unseen.jsonl`, `benign_hard_unseen.jsonl`, auth
 `scan_sets_unseen.py`) was written before the multilingual rule work, in nine languages and
 the families a phrase list misses, and is never tuned on. The sets that work was tuned on
 (`poisoned_dev.jsonl`, `benign_hard_dev.jsonl`, from `scan_sets_dev.py`) were written after
-them, in the same families with other wordings.
+them, in the same families with other wordings. A fresh hard-benign set
+(`benign_hard_fresh.jsonl`, from `scan_sets_fresh.py`) was written after the false-positive
+work on both hard-benign sets and is measured, never tuned on.
 
 Run: python benchmarks/build_poisoned_set.py
-(writes benchmarks/data/poisoned_tools.jsonl, poisoned_fresh.jsonl, and the unseen and dev
-pairs of poisoned and hard-benign sets)
+(writes benchmarks/data/poisoned_tools.jsonl, poisoned_fresh.jsonl, the unseen and dev
+pairs of poisoned and hard-benign sets, and the fresh hard-benign set)
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import scan_sets_dev
+import scan_sets_fresh
 import scan_sets_unseen
 
 OUT = Path(__file__).parent / "data" / "poisoned_tools.jsonl"
@@ -840,6 +843,7 @@ def main() -> None:
         ("benign_hard_unseen.jsonl", scan_sets_unseen.benign_records()),
         ("poisoned_dev.jsonl", scan_sets_dev.poisoned_records()),
         ("benign_hard_dev.jsonl", scan_sets_dev.benign_records()),
+        ("benign_hard_fresh.jsonl", scan_sets_fresh.benign_records()),
     ):
         count = _write(data / name, rows)
         print(f"{count} declarations -> {data / name}")

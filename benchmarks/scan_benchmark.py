@@ -10,11 +10,13 @@ Three methods run in the same invocation, each scanner in a fresh process:
   declaration's JSON text (any match counts as a high finding).
 
 Sets: the development sets the rules were written against (`poisoned_tools.jsonl`,
-`poisoned_fresh.jsonl`, `poisoned_dev.jsonl`, `benign_hard_dev.jsonl`) and the unseen pair
-written before the rule work and never tuned on (`poisoned_unseen.jsonl`,
-`benign_hard_unseen.jsonl`), reported side by side. A record is detected when its poisoned
-tool gets a finding at medium or above (and, separately, at high); a hard-benign record is
-a false positive when its tool gets a high finding. The real corpora of ../shared/data
+`poisoned_fresh.jsonl`, `poisoned_dev.jsonl`, `benign_hard_dev.jsonl`, and
+`benign_hard_unseen.jsonl`, unseen until its false positives were worked on) and the unseen
+sets, never tuned on (`poisoned_unseen.jsonl`, written before the rule work, and
+`benign_hard_fresh.jsonl`, written after the other hard-benign sets), reported side by
+side. A record is detected when its poisoned tool gets a finding at medium or above (and,
+separately, at high); a hard-benign record is a false positive when its tool gets a high
+finding. The real corpora of ../shared/data
 (BFCL, LiveMCPBench, the Docker MCP registry) count tools with a high finding; every such
 finding is listed with a verdict. The real corpora were read while the false-positive
 rules were written: they are development data for false positives, not unseen.
@@ -30,7 +32,7 @@ import gzip
 import json
 import os
 import re
-import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,7 +48,15 @@ BASELINE_REV = "4d09b9d"
 """The revision this branch started from: the phrase-list scanner."""
 DEV_SETS = ("poisoned_tools", "poisoned_fresh", "poisoned_dev")
 UNSEEN_SETS = ("poisoned_unseen",)
-BENIGN_SETS = {"benign_hard_dev": "dev", "benign_hard_unseen": "unseen"}
+BENIGN_SETS = {
+    "benign_hard_dev": "dev",
+    "benign_hard_unseen": "dev_earlier",
+    "benign_hard_fresh": "unseen",
+}
+"""Hard-benign sets by split: `benign_hard_unseen` was the unseen set until its false
+positives were worked on, and is a development set since; `benign_hard_fresh` was written
+after, measured once before any rule change (`results/scan_benign_fresh_first.json`), and is
+the unseen set."""
 CORPORA = ("bfcl", "livemcpbench", "docker-mcp-registry")
 METHODS = ("scan", "previous", "regex")
 
@@ -187,24 +197,38 @@ def _corpora(data: Path) -> dict[str, Any]:
     }
 
 
+TEXT_PASSES = 5
+"""Passes over the untrusted texts per function: the machine is shared, so each cost is
+the median (and the best) of these."""
+
+
 def _text_cost(data: Path) -> dict[str, Any]:
-    """CPU per 1,000 characters of untrusted text, each text read once (a cold cache, as for
-    tool results, which rarely repeat): `scan_text`, which both revisions have, and
-    `scan_result` where it exists; and how many of these benign texts get a high finding."""
+    """CPU per 1,000 characters of untrusted text, each text read once per pass (a cold
+    cache, as for tool results, which rarely repeat): `scan_text`, which both revisions
+    have, and `scan_result` where it exists; and how many of these benign texts get a
+    high finding."""
     import callgate.lint as lint
 
     texts = untrusted_texts(data)
     chars = sum(len(t) for t in texts)
-    out: dict[str, Any] = {"texts": len(texts), "chars": chars}
+    out: dict[str, Any] = {"texts": len(texts), "chars": chars, "passes": TEXT_PASSES}
     functions = {"scan_text": lint.scan_text}
     if hasattr(lint, "scan_result"):
         functions["scan_result"] = lint.scan_result
     for name, function in functions.items():
-        # a text is scanned once per process: suffix each so no cache serves a second reading
-        started = time.process_time()
-        flagged = sum(_worst(function(f"{t}\n[{name}]")) >= 3 for t in texts)
-        seconds = time.process_time() - started
-        out[name] = {"ms_per_1000_chars": round(seconds * 1e6 / chars, 4), "flagged": flagged}
+        runs, flagged = [], 0
+        for n in range(TEXT_PASSES):
+            # a text is scanned once per process: suffix each so no cache serves it again
+            started = time.process_time()
+            found = [_worst(function(f"{t}\n[{name} {n}]")) >= 3 for t in texts]
+            runs.append((time.process_time() - started) * 1e6 / chars)
+            flagged = flagged or sum(found)
+        out[name] = {
+            "ms_per_1000_chars": round(statistics.median(runs), 4),
+            "best_ms_per_1000_chars": round(min(runs), 4),
+            "runs": [round(r, 4) for r in runs],
+            "flagged": flagged,
+        }
     return out
 
 
@@ -256,28 +280,40 @@ def regex_method(data: Path) -> dict[str, Any]:
 # --- the command line ---------------------------------------------------------------------------
 
 
-def cli_timing(data: Path, work: Path) -> dict[str, Any]:
-    """Wall time of `callgate --help` and of `callgate scan` on 1,000 BFCL tools, each the
-    best of three runs (a fresh interpreter each time)."""
+CLI_RUNS = 5
+
+
+def cli_timing(data: Path, work: Path, old: Path) -> dict[str, Any]:
+    """Wall time of `callgate --help` and of `callgate scan` on 1,000 BFCL tools, this
+    revision and the previous one, each run `CLI_RUNS` times in a fresh interpreter (the
+    median and the best)."""
     from callgate.lint import load_catalog, merge_catalogs
 
     bfcl = sorted((data / "bfcl").glob("BFCL_v4_*.json"))
     loaded = merge_catalogs([load_catalog(p) for p in bfcl], dedupe=True)
     catalog = work / "bfcl-1000.json"
     catalog.write_text(json.dumps([e.raw for e in loaded.entries[:1000]]), encoding="utf-8")
-    exe = shutil.which("callgate") or str(Path(sys.executable).parent / "callgate")
     out: dict[str, Any] = {}
-    for label, argv in (
-        ("help", [exe, "--help"]),
-        ("scan_1000_tools", [exe, "scan", str(catalog)]),
-    ):
-        times = []
-        for _ in range(3):
-            started = time.perf_counter()
-            subprocess.run(argv, capture_output=True, check=False)
-            times.append(time.perf_counter() - started)
-        out[f"{label}_s"] = round(min(times), 3)
-    return out
+    for method, source in (("scan", None), ("previous", old)):
+        env = dict(os.environ)
+        if source is not None:
+            env["PYTHONPATH"] = str(source)
+        for label, args in (("help", ["--help"]), ("scan_1000_tools", ["scan", str(catalog)])):
+            argv = [sys.executable, "-c", _CLI, *args]
+            times = []
+            for _ in range(CLI_RUNS):
+                started = time.perf_counter()
+                subprocess.run(argv, capture_output=True, check=False, env=env, cwd=work)
+                times.append(time.perf_counter() - started)
+            out[method, label] = {
+                "median_s": round(statistics.median(times), 3),
+                "best_s": round(min(times), 3),
+                "runs_s": [round(t, 3) for t in times],
+            }
+    return {f"{method}_{label}": value for (method, label), value in out.items()}
+
+
+_CLI = "import sys; sys.argv[0] = 'callgate'; from callgate.cli import main; main()"
 
 
 # --- tables ---------------------------------------------------------------------------------------
@@ -349,14 +385,15 @@ def markdown(
         "",
         "Generated by `python benchmarks/scan_benchmark.py`; every method measured in the "
         "same run. Development sets: the rules were written against them. Unseen sets: "
-        "written before the rule work, never tuned on.",
+        "never tuned on.",
         "",
         "## Headline",
         "",
         "| method | poisoned dev, medium+ | poisoned dev, high | **poisoned unseen, medium+** "
-        "| **poisoned unseen, high** | hard benign dev, high | **hard benign unseen, high** "
-        "| real corpora, tools with high | CPU per 1,000 tools |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| **poisoned unseen, high** | hard benign dev, high | hard benign earlier (dev), high "
+        "| **hard benign fresh (unseen), high** | real corpora, tools with high "
+        "| CPU per 1,000 tools |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for method, row in table.items():
         dev, unseen = row["poisoned_dev"], row["poisoned_unseen"]
@@ -365,6 +402,7 @@ def markdown(
             f"| {names[method]} | {dev['medium_rate']:.1%} | {dev['high_rate']:.1%} | "
             f"**{unseen['medium_rate']:.1%}** | **{unseen['high_rate']:.1%}** | "
             f"{row['hard_benign_dev']['high_rate']:.1%} | "
+            f"{row['hard_benign_dev_earlier']['high_rate']:.1%} | "
             f"**{row['hard_benign_unseen']['high_rate']:.1%}** | "
             f"{real['tools_with_high']} of {real['tools']} ({real['high_rate']:.2%}) | "
             f"{real['cpu_s_per_1000_tools']:.2f} s |"
@@ -374,9 +412,12 @@ def markdown(
         "",
         f"Records: poisoned dev {first['poisoned_dev']['records']} "
         f"({', '.join(DEV_SETS)}), poisoned unseen {first['poisoned_unseen']['records']}, "
-        f"hard benign dev {first['hard_benign_dev']['records']}, hard benign unseen "
-        f"{first['hard_benign_unseen']['records']}. Targets on unseen: 90% at medium+, 80% "
-        "at high, at most 5% of hard benign and 0.5% of real tools at high.",
+        f"hard benign dev {first['hard_benign_dev']['records']}, hard benign earlier "
+        f"{first['hard_benign_dev_earlier']['records']} (`benign_hard_unseen`: the unseen set "
+        "until its false positives were worked on, a development set since), hard benign "
+        f"fresh {first['hard_benign_unseen']['records']} (`benign_hard_fresh`, written after "
+        "the others and never tuned on). Targets on unseen: 90% at medium+, 80% at high, at "
+        "most 5% of hard benign and 0.5% of real tools at high.",
         "",
     ]
     lines += _grouped_tables(results, names)
@@ -412,26 +453,38 @@ def _cost_lines(table: dict[str, Any], cli: dict[str, Any], names: dict[str, str
         "## Cost",
         "",
         f"Untrusted text: {cost['texts']} distinct model outputs of BFCL-Result "
-        f"({cost['chars']:,} characters), each read once. CPU per 1,000 characters "
-        "(target for `scan_result`: at most 1 ms):",
+        f"({cost['chars']:,} characters), each read once per pass, "
+        f"{cost.get('passes', 1)} passes. CPU per 1,000 characters (target for `scan_result`: "
+        "at most 1 ms):",
         "",
-        "| method | function | ms per 1,000 characters | texts with a high finding |",
-        "|---|---|---|---|",
+        "| method | function | ms per 1,000 characters, median | best | texts with a high "
+        "finding |",
+        "|---|---|---|---|---|",
     ]
     for method, row in table.items():
         for function in ("scan_text", "scan_result"):
             if function in row["text_cost"]:
                 entry = row["text_cost"][function]
+                best = entry.get("best_ms_per_1000_chars", entry["ms_per_1000_chars"])
                 lines.append(
                     f"| {names[method]} | `{function}` | {entry['ms_per_1000_chars']:.3f} | "
-                    f"{entry['flagged']} |"
+                    f"{best:.3f} | {entry['flagged']} |"
                 )
     lines += [
         "",
-        f"Command line (wall, best of 3): `callgate --help` {cli['help_s']:.3f} s (target 0.3 s); "
-        f"`callgate scan` on 1,000 BFCL tools {cli['scan_1000_tools_s']:.3f} s (target 1 s).",
+        f"Command line, wall seconds over {CLI_RUNS} fresh interpreters, median (best):",
         "",
+        "| method | `callgate --help` (target 0.3 s) "
+        "| `callgate scan`, 1,000 BFCL tools (target 1 s) |",
+        "|---|---|---|",
     ]
+    for method in ("scan", "previous"):
+        help_, scan_ = cli[f"{method}_help"], cli[f"{method}_scan_1000_tools"]
+        lines.append(
+            f"| {names[method]} | {help_['median_s']:.3f} ({help_['best_s']:.3f}) | "
+            f"{scan_['median_s']:.3f} ({scan_['best_s']:.3f}) |"
+        )
+    lines.append("")
     return lines
 
 
@@ -494,7 +547,7 @@ def main() -> None:
             "previous": run_child(old, data),
             "regex": regex_method(data),
         }
-        cli = cli_timing(data, Path(work))
+        cli = cli_timing(data, Path(work), old)
     table = summary(results)
     RESULTS.mkdir(exist_ok=True)
     grouped_out = {

@@ -137,3 +137,10 @@ def test_catalog_from_declarations_matches_executors_by_name() -> None:
     )
     assert catalog.names == ["get_weather", "notes_search"]
     assert all(t.executor is not None for t in catalog)
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_a_declaration_read_once_makes_the_same_tool(shape: str) -> None:
+    read = read_declaration(SHAPES[shape])
+    assert tool_from_declaration(read) == tool_from_declaration(SHAPES[shape])
+    assert read_declaration(SHAPES[shape], checked=True) == read

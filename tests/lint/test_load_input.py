@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callgate import UserError
-from callgate.lint import lint, load_catalog, scan
+from callgate.lint import _load, lint, load_catalog, scan
 from callgate.lint._load import MAX_DEPTH, catalog_files, read_json
 
 TOOL = {
@@ -121,3 +121,30 @@ def test_any_bytes_load_or_fail_with_a_user_error(tmp_path: Path, data: bytes) -
         return
     lint(catalog)
     scan(catalog)
+
+
+def _walked_depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_walked_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_walked_depth, value), default=0)
+    return 0
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab\n', max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(alphabet='[]{}"\\k', max_size=4), inner, max_size=3)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON, st.booleans())
+def test_nesting_counted_from_the_text_is_the_nesting_of_the_value(
+    value: object, indent: bool
+) -> None:
+    text = json.dumps(value, indent=2 if indent else None, ensure_ascii=False)
+    assert _load._depth(text) == _walked_depth(value)

@@ -7,10 +7,11 @@ from __future__ import annotations
 import codecs
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from callgate.lint import _concepts, _scan_encoded, _scan_markup
+from callgate.lint import _concepts, _scan_actions, _scan_encoded, _scan_files, _scan_markup
+from callgate.lint._scan_site import TextSite
 from callgate.lint._text import view
 
 # Letters of three scripts, digits, the separators the patterns care about, and the
@@ -79,8 +80,8 @@ def test_a_concept_pattern_matches_only_where_its_marker_holds(text: str) -> Non
 def test_markup_patterns_match_only_where_their_prefilters_hold(text: str) -> None:
     if _scan_markup._INVISIBLE_STYLE.search(text) is not None:
         assert _scan_markup._styled(text)
-    if _scan_markup._TEMPLATE.search(text) is not None:
-        assert any(n in text for n in _scan_markup._TEMPLATE_NEEDS)
+    if _scan_markup._TEMPLATE.whole.search(text) is not None:
+        assert any(n in text for n in _scan_markup._TEMPLATE.gate)
     if _scan_encoded._BASE64.search(text) or _scan_encoded._HEX.search(text):
         assert _scan_encoded._BASE64_RUN.search(text) is not None
 
@@ -105,3 +106,84 @@ def _turned_plainly(text: str) -> list[_scan_encoded.Reading]:
 def test_turned_text_is_found_as_by_turning_it(text: str) -> None:
     if _scan_encoded._CJK.search(text) is None:
         assert list(_scan_encoded._turned(text)) == _turned_plainly(text)
+
+
+_LEXICON_WORDS = (
+    *("ignore", "previous", "instructions", "the user", "do not tell", "send", "secret"),
+    *("always", "call", "before", "every", "request", "e.g.", "such as", "pre-vious"),
+    *("ig-nore", "système", "GITHUB_TOKEN", "https://x.example/in", "a@b.example", "your"),
+    *("prompt", "hide", "results", "whatever", "approve", "all", "confirmation", "key"),
+)
+_DIRECTIVE_TEXT = st.lists(
+    st.one_of(st.text(alphabet=_ALPHABET, max_size=12), st.sampled_from(_LEXICON_WORDS)),
+    max_size=16,
+).map(" ".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_DIRECTIVE_TEXT)
+def test_the_concepts_read_from_words_hold_every_concept_tagged(text: str) -> None:
+    possible = _concepts.concepts_in(text)
+    if possible is not None:
+        tagged = _concepts.tag_text(text)
+        assert {t.concept for c in tagged.clauses for t in c.tags} <= possible
+
+
+_PATTERN_WORDS = (
+    *("~/.ssh/id_rsa", "/home/ann/.ssh", "ID_RSA.pub", ".env.local", "/etc/passwd", "/proc/"),
+    *("self/environ", ".aws/credentials", ".kube/config", ".netrc", "bash_history", "keyrings/"),
+    *("service_account.json", "mcp.json", "private key", "Secret-Key", "Chrome", "Cookies"),
+    *("Login Data", "curl", "wget", "| sh", "|nc-T -", "nc -e ", "rm -rf /", "/dev/tcp/"),
+    *("mkfifo", "chmod 777 /", ":(){ :|:& };:", "iex", "downloadstring", "powershell -enc"),
+    *("AAAAAAAAAAAAAAAAAAAA", "-o x &&", "sh", "<|im_start|>", "<<SYS>>", "{{system}}", "[INST]"),
+    *("## system:", "</tool>", "ſecret key", "K", "\u0130d_rsa"),
+)
+_PATTERN_TEXT = st.lists(
+    st.one_of(
+        st.text(alphabet=_ALPHABET + "|&;()~/.", max_size=8), st.sampled_from(_PATTERN_WORDS)
+    ),
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_PATTERN_TEXT)
+def test_alternatives_tried_apart_find_what_the_whole_pattern_finds(text: str) -> None:
+    for alternatives in (_scan_files._FILES, _scan_files._COMMANDS, _scan_markup._TEMPLATE):
+        for searched in (text, view(text, "light").text):
+            lowered = text.lower()
+            whole = (
+                alternatives.whole.search(searched)
+                if any(n in lowered for n in alternatives.gate)
+                else None
+            )
+            found = alternatives.search(searched, lowered)
+            assert (found and found.span()) == (whole and whole.span())
+
+
+_ACTION_WORDS = (
+    *("mail_send", "`files_copy`", "use", "call", "instead of", "rather than", "always", "must"),
+    *("after", "every time", "runs", "set", "to", "is broken", "deprecated", "route", "all"),
+    *("requests", "better than", "forward", "also", "whatever", "the user", "asked", "first"),
+    *("immediately", "do not", "once", "is out of service"),
+)
+_ACTION_TEXT = st.lists(
+    st.one_of(st.text(alphabet=_ALPHABET, max_size=6), st.sampled_from(_ACTION_WORDS)),
+    max_size=14,
+).map(" ".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_ACTION_TEXT)
+@example("Call weather_current immediately.")
+@example("Do not call `weather_current` once done.")
+@example("mail_send is out of service.")
+def test_a_relation_skipped_by_its_concepts_is_the_one_tagging_finds(text: str) -> None:
+    site = TextSite(text=text, field="description", pointer="", tool="")
+    for mention in _scan_actions._mentions(site):
+        clause = next(
+            (c for c in _concepts.tag_text(text).clauses if c.start <= mention.start < c.end),
+            None,
+        )
+        full = _scan_actions._relation(text, clause, mention) if clause is not None else None
+        assert _scan_actions._relation_of(text, mention) == full

@@ -39,16 +39,19 @@ class Declaration:
     """Non-standard schema parts rewritten on reading (`dict` -> `object`, ...)."""
 
 
-def read_declaration(decl: Mapping[str, Any]) -> Declaration:
+def read_declaration(decl: Mapping[str, Any], *, checked: bool = False) -> Declaration:
     """Recognise the shape of `decl` and pull out name, description and schemas.
 
     A declaration that is not JSON data (NaN, Infinity, lone surrogates, integers Python
     cannot write, nesting past `MAX_DECLARATION_DEPTH`) raises `UserError` naming the tool
-    and the field, like every other declaration the library cannot use.
+    and the field, like every other declaration the library cannot use. `checked=True`
+    says the caller's own walk over `decl` has already found none of these (the catalog
+    loader of `callgate.lint` walks each declaration once, for all its readers).
     """
     if not isinstance(decl, Mapping):
         raise UserError(f"a tool declaration must be an object, got {type(decl).__name__}")
-    _check_data(decl)
+    if not checked:
+        _check_data(decl)
     shape, body = _shape(decl)
     name = body.get("name")
     if not isinstance(name, str) or not name:
@@ -74,18 +77,19 @@ def read_declaration(decl: Mapping[str, Any]) -> Declaration:
 
 
 def tool_from_declaration(
-    decl: Mapping[str, Any],
+    decl: Mapping[str, Any] | Declaration,
     executor: Executor | None = None,
     *,
     effect: Effect | str | None = None,
     namespace: str | None = None,
     **options: Any,
 ) -> Tool:
-    """Build a `Tool` from a declaration; `executor` is called with the arguments as keywords.
+    """Build a `Tool` from a declaration, or from one `read_declaration` has read; `executor`
+    is called with the arguments as keywords.
 
     Without `effect`, MCP annotations decide it; with none either, the tool is a `write`.
     """
-    read = read_declaration(decl)
+    read = decl if isinstance(decl, Declaration) else read_declaration(decl)
     name, namespace = qualify(read.name, namespace)
     chosen = to_effect(effect) if effect else read.annotations.effect() or Effect.WRITE
     metadata = dict(options.pop("metadata", None) or {})

@@ -24,7 +24,17 @@ from typing import NamedTuple
 from callgate.lint._lexicon import LEXICON
 from callgate.lint._text import View, ViewKind, view
 
-__all__ = ["URL", "Clause", "Tag", "Tagged", "cjk_words", "may_link", "tag_text"]
+__all__ = [
+    "URL",
+    "Clause",
+    "Tag",
+    "Tagged",
+    "cjk_words",
+    "concepts_in",
+    "may_hold",
+    "may_link",
+    "tag_text",
+]
 
 
 class Tag(NamedTuple):
@@ -71,6 +81,22 @@ class Tagged:
             if q0 <= start and end <= q1:
                 return i
         return -1
+
+    def example(self, start: int, end: int) -> bool:
+        """`[start, end)` is written as an example: right after an example marker (`e.g.`,
+        `such as`, `like`) in a text that frames it once more elsewhere (`detects`, `risky
+        pattern`, `notifies`): a security tool naming what it looks for."""
+        marks = [t for c in self.clauses for t in c.tags if t.concept in ("MENTION", "NOTIFY")]
+        introducing = [
+            t
+            for t in marks
+            if t.concept == "MENTION"
+            and t.end <= start
+            and _EXAMPLE_GAP.fullmatch(self.text, t.end, start)
+        ]
+        return bool(introducing) and any(
+            t not in introducing and (t.end <= start or t.start >= end) for t in marks
+        )
 
 
 # --- the compiled lexicon -------------------------------------------------------------------
@@ -209,7 +235,7 @@ def _tag_view(v: View, original: str, russian: bool) -> Iterator[Tag]:
     matches = list(_WORD.finditer(v.text))
     words = list(map(re.Match.group, matches))
     known = _known(set(words), russian)
-    if not russian and _HAS_CJK.search(v.text) is not None:
+    if not russian and not v.text.isascii() and _HAS_CJK.search(v.text) is not None:
         for i in [i for i, word in enumerate(words) if _HAS_CJK.search(word)]:
             yield from _tag_cjk(words[i], matches[i].start(), v, original)
         known = {w: found for w, found in known.items() if not _HAS_CJK.search(w)}
@@ -252,15 +278,36 @@ def _known(words: set[str], russian: bool) -> dict[str, tuple[frozenset[str], tu
     """Each distinct word of a text that can start a tag, with the multi-word entries whose
     words the text all holds: a text repeats its words, and is read once per word."""
     out: _Known = {}
-    for word in words:
+    blank = _BLANK[russian]
+    for word in words - blank:
         if len(word) > _LONGEST_WORD:
             continue  # no word of the lexicon, nor a compound of them, is that long
         single, multi = _lookup(word, russian)
+        if not (single or multi):
+            if len(blank) < _MAX_BLANK:
+                blank.add(word)
+            continue
         if multi:
-            multi = tuple(e for e in multi if e.needs <= words)
+            needed, free = _needs_of(word, russian)
+            multi = tuple(e for e in multi if e.needs <= words) if needed & words else free
         if single or multi:
             out[word] = (single, multi)
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _needs_of(word: str, russian: bool) -> tuple[frozenset[str], tuple[_Multi, ...]]:
+    """The words the multi-word entries `word` begins need, and those entries that need
+    none: a text holding none of the words keeps just these, with one set operation."""
+    multi = _lookup(word, russian)[1]
+    needed = frozenset().union(*(e.needs for e in multi))
+    return needed, tuple(e for e in multi if not e.needs)
+
+
+# Most words of a text tag nothing, and the same ones recur from text to text: they are
+# set aside once, by a set difference, instead of being looked up each time.
+_BLANK: tuple[set[str], set[str]] = (set(), set())
+_MAX_BLANK = 1 << 17
 
 
 def _tag_hyphenated(text: str) -> Iterator[Tag]:
@@ -291,7 +338,7 @@ def _foreign_tokens(
 ) -> set[int]:
     """Words written wholly in the other script: a Russian word seen through the Latin
     view (`по` reads `no`) says nothing in English, and the reverse."""
-    if not _HAS_CYRILLIC.search(original):
+    if original.isascii() or not _HAS_CYRILLIC.search(original):
         return set()
     other = _HAS_LATIN if russian else _HAS_CYRILLIC
     own = _HAS_CYRILLIC if russian else _HAS_LATIN
@@ -426,9 +473,38 @@ def _payee_marked(text: str) -> bool:
 _MARKERS: dict[str, Callable[[str], bool]] = {
     "URL": may_link,
     "EMAIL": lambda t: "@" in t,
-    "ENVSECRET": lambda t: "$" in t or "%" in t or any(k in t for k in _KEY_NAMES),
+    "ENVSECRET": lambda t: (
+        "$" in t or "%" in t or ("_" in t and any(map(t.__contains__, _KEY_NAMES)))
+    ),
     "PAYEE": _payee_marked,
 }
+
+
+@lru_cache(maxsize=1 << 15)
+def concepts_in(text: str) -> frozenset[str] | None:
+    """The concepts `tag_text(text)` may find, read from the text's words alone, without
+    placing them (a superset: a word's reading in its sentence only ever removes a tag).
+    None for text only tagging can read: Chinese, Japanese, Cyrillic, spelled-out words."""
+    v = view(text, "latin")
+    if not text.isascii() and (_HAS_CJK.search(v.text) or _HAS_CYRILLIC.search(text)):
+        return None
+    if _SPELLED.search(v.text) or _SPELLED_FIRST.match(v.text):
+        return None
+    found: set[str] = set()
+    for single, multi in _known(set(v.text.split()), False).values():
+        found.update(single)
+        found.update(entry.concept for entry in multi)
+    found.update(concept for concept, _ in _PATTERNS if _MARKERS[concept](text))
+    if "-" in text:
+        found.update(t.concept for t in _tag_hyphenated(text))
+    return frozenset(found)
+
+
+def may_hold(text: str, concepts: frozenset[str]) -> bool:
+    """Whether tagging `text` can find one of `concepts` (when not, the tags need not be
+    placed at all)."""
+    possible = concepts_in(text)
+    return possible is None or not possible.isdisjoint(concepts)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -440,7 +516,7 @@ def tag_text(text: str) -> Tagged:
             tags.update(Tag(concept, *m.span()) for m in pattern.finditer(text))
     if "-" in text:
         tags.update(_tag_hyphenated(text))
-    if _HAS_CYRILLIC.search(text):
+    if not text.isascii() and _HAS_CYRILLIC.search(text):
         tags.update(_tag_view(view(text, "cyrillic"), text, True))
     if not tags:
         return Tagged(text=text, clauses=())
@@ -557,6 +633,9 @@ def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
     return tuple(out)
 
 
+# What may stand between an example marker and its example: `e.g. <system>`, `such as
+# `curl ... | sh``.
+_EXAMPLE_GAP = re.compile(r"[\s.,:;`'\"«“„‘(]{0,4}")
 _QUOTE = re.compile(
     r"\"([^\"]{2,}?)\"|(?<![\w'])'([^'\n]{2,}?)'(?![\w])|«([^»]+)»|„([^“”\"]+)[“”\"]"
     r"|“([^”]+)”|‘([^’]+)’|「([^」]+)」|『([^』]+)』|‹([^›]+)›"

@@ -7,6 +7,7 @@ constructor would reject can still be reported at its exact place.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -16,7 +17,7 @@ from callgate.contract import Declaration, Tool, read_declaration, tool_from_dec
 from callgate.contract._declaration import MAX_DECLARATION_DEPTH
 from callgate.lint._finding import Location
 from callgate.lint._text import printable
-from callgate.lint._walk import escape, iter_schema_nodes, unreadable
+from callgate.lint._walk import MAX_DIGITS, bounds, escape, iter_schema_nodes
 from callgate.schema import json_problems
 
 __all__ = ["ToolEntry", "entry_from_declaration", "entry_from_tool", "matches_rule"]
@@ -31,6 +32,13 @@ _SCHEMA_KEYS = {
     "legacy_arguments": "/arguments",
 }
 _DEPRECATED_TEXT = re.compile(r"^\W*deprecated\b|\(deprecated\)|\[deprecated\]", re.IGNORECASE)
+
+
+class _Unmade:
+    """Stands for a `Tool` not made yet."""
+
+
+UNMADE = _Unmade()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -58,8 +66,6 @@ class ToolEntry:
     trusted: bool = False
     """True for tools from the developer's own code; their inline suppressions also apply to
     poisoning rules (an upstream server must not be able to silence the scanner)."""
-    tool: Tool | None = field(default=None, compare=False)
-    """The `Tool` this declaration makes, when it makes one."""
     deprecated: bool = False
     replacement: str | None = None
     version: str | None = None
@@ -71,12 +77,23 @@ class ToolEntry:
     """(pointer, reason) for each part of `raw` that cannot be read (not JSON, nested too
     deep, ...). Such an entry is reported as a whole and its `declaration` is empty: no
     tool can be made of it, though a host might still send its text to a model."""
+    _tool: Tool | _Unmade | None = field(default=UNMADE, compare=False, repr=False)
     _legacy: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
     _covered: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def readable(self) -> bool:
         return not self.unreadable
+
+    @property
+    def tool(self) -> Tool | None:
+        """The `Tool` this declaration makes, when it makes one; made when first asked for
+        (a scan without pins never asks)."""
+        made = self._tool
+        if isinstance(made, _Unmade):
+            made = _make_tool(self.declaration) if self.readable else None
+            object.__setattr__(self, "_tool", made)
+        return made
 
     @property
     def description(self) -> str:
@@ -168,26 +185,30 @@ def entry_from_declaration(
         "server": server,
         "trusted": trusted,
     }
-    problems = unreadable(raw) or _past_declaration_limits(raw)
+    problems, depth = bounds(raw)
+    if not problems and (depth >= MAX_DECLARATION_DEPTH or not _same_digit_limit()):
+        problems = _past_declaration_limits(raw)
     return _unreadable_entry(raw, problems, where) if problems else _readable_entry(raw, where)
 
 
 def _past_declaration_limits(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     """Plain JSON within the scan's bounds may still be more than a declaration may be (the
-    contract's own limits): then it is unreadable as a tool, and its text is still scanned."""
+    contract's own limits): then it is unreadable as a tool, and its text is still scanned.
+    The one walk of `bounds` finds all the contract's reader would, but for nesting past
+    its limit and for integers when Python's own digit limit has been changed."""
     problem = next(json_problems(raw, max_depth=MAX_DECLARATION_DEPTH, root=""), None)
     return () if problem is None else (("", problem.message),)
 
 
+def _same_digit_limit() -> bool:
+    return sys.get_int_max_str_digits() == MAX_DIGITS
+
+
 def _readable_entry(raw: Mapping[str, Any], where: dict[str, Any]) -> ToolEntry:
-    declaration = read_declaration(raw)
+    declaration = read_declaration(raw, checked=True)  # `bounds` walked it
     body_pointer = "/function" if declaration.shape == "openai_chat" else ""
     body = raw.get("function") if declaration.shape == "openai_chat" else raw
     body = body if isinstance(body, Mapping) else raw
-    try:
-        tool: Tool | None = tool_from_declaration(raw)
-    except (UserError, ValueError, TypeError):
-        tool = None
     meta = _meta(body)
     deprecated = (
         _flag(body, "deprecated")
@@ -206,7 +227,6 @@ def _readable_entry(raw: Mapping[str, Any], where: dict[str, Any]) -> ToolEntry:
         declaration=declaration,
         body_pointer=body_pointer,
         schema_pointer=schema_pointer,
-        tool=tool,
         deprecated=deprecated,
         replacement=replacement,
         version=version,
@@ -232,6 +252,13 @@ def _unreadable_entry(
         unreadable=problems,
         **where,
     )
+
+
+def _make_tool(declaration: Declaration) -> Tool | None:
+    try:
+        return tool_from_declaration(declaration)
+    except (UserError, ValueError, TypeError):
+        return None
 
 
 def _legacy_positions(raw: Mapping[str, Any]) -> dict[str, int]:
@@ -271,7 +298,7 @@ def entry_from_tool(
     ignores = _ignores({"callgate": meta}) if isinstance(meta, Mapping) else ()
     return replace(
         entry,
-        tool=tool,
+        _tool=tool,
         deprecated=tool.deprecated,
         replacement=tool.replacement,
         version=tool.version,

@@ -141,8 +141,8 @@ def scan_result(content: Any, *, tool: str = "") -> tuple[Finding, ...]:
     string is read, and each finding's pointer says where. `tool` names the tool that
     returned it, for the findings' locations. A part that cannot be read (not JSON, nested
     deeper than 256 levels, beyond 100,000 values) is a high S017 finding: what the screen
-    did not read it cannot clear. Cost grows with the text's length, about 1.1-1.3 ms of CPU
-    per 1,000 characters on a loaded machine (`benchmarks/scan_benchmark.py`).
+    did not read it cannot clear. Cost grows with the text's length, about 1 ms of CPU per
+    1,000 characters on a loaded machine (`benchmarks/scan_benchmark.py`).
     """
     findings = [
         Finding(

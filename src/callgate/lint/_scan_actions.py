@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from callgate.lint._concepts import Clause, Tag, tag_text
+from callgate.lint._concepts import Clause, Tag, may_hold, tag_text
 from callgate.lint._entry import ToolEntry
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_shadow import Known, NameIndex, name_key, where
@@ -88,18 +88,24 @@ def check_actions(
         if site.field in ("name", "property"):
             continue
         reported: set[str] = set()
-        tagged = tag_text(site.text)
         for mention in _mentions(site):
             key = name_key(mention.word)
             if key in own or key in reported or _KEY.match(site.text, mention.end):
                 continue  # `"name": value` is a key of some data, not a tool
-            clause = next((c for c in tagged.clauses if c.start <= mention.start < c.end), None)
-            relation = _relation(site.text, clause, mention) if clause is not None else None
+            relation = _relation_of(site.text, mention)
             known = [k for k in index.find(mention.word) if name_key(k.name) not in own]
             hit = _judge(entry, mention, relation, known, key in parameter_names)
             if hit is not None:
                 reported.add(key)
                 yield site, hit
+
+
+def _relation_of(text: str, mention: _Mention) -> str | None:
+    if not may_hold(text, _RELATING):
+        return None  # every relation needs one of these concepts in its sentence
+    tagged = tag_text(text)
+    clause = next((c for c in tagged.clauses if c.start <= mention.start < c.end), None)
+    return _relation(text, clause, mention) if clause is not None else None
 
 
 def _mentions(site: TextSite) -> Iterator[_Mention]:
@@ -230,6 +236,7 @@ _BARE = re.compile(
     r"(?:(?:tool|function|helper|l ?outil|la ?herramienta|o|lo|a|an|zu|に|を|は)\s*)?[\s`'\"*]*"
 )
 _LIST = re.compile(r"[,|;(]|\band\b|\bor\b")
+_PAUSE = re.compile(r"[,;:、，；]")
 _TO = re.compile(
     r"(?:\bto|\binto|\bthrough|\ban|\bnach|\bzu|\ba|\bà|\bal|\bpara|\bper|\bв|\bна|给|に)"
     r"\s*(?:the\s+)?[`'\"*]*\s*$",
@@ -257,8 +264,14 @@ def _avoid(a: _Around) -> bool:
 
 
 def _rather(a: _Around) -> bool:
-    """`use this instead of X`: a preference, shadowing only against another server."""
-    return any(a.bare(t) for t in a.before(("INSTEADOF",), 15))
+    """`use this instead of X` (`X ではなく` where the word follows its noun): a
+    preference, shadowing only against another server."""
+    postposed = (t for t in a.after(("INSTEADOF",), 4) if a.text[t.start : t.end] in _POSTPOSED)
+    return any(a.bare(t) for t in a.before(("INSTEADOF",), 15)) or any(map(a.bare, postposed))
+
+
+# Japanese puts "instead of" after its noun.
+_POSTPOSED = frozenset({"ではなく", "の代わりに", "じゃなく"})
 
 
 def _avoid_soft(a: _Around) -> bool:
@@ -270,9 +283,13 @@ def _superior(a: _Around) -> bool:
 
 
 def _introduced(a: _Around) -> bool:
-    """`When X ...`, `Before calling X ...`, `If you use X ...`, `For X, ...`, `X のとき`."""
+    """`When X ...`, `Before calling X ...`, `If you use X ...`, `For X, ...`, `X のとき`;
+    not `After attaching, call X`, where the condition is this tool's own step."""
     return bool(
-        a.before(("WHEN", "AFTER", "BEFORE", "IF"), 40)
+        any(
+            not _PAUSE.search(a.between(t.end, a.start))
+            for t in a.before(("WHEN", "AFTER", "BEFORE", "IF"), 40)
+        )
         or a.after(("WHEN",), 15)
         or (_FOR.search(a.text, max(0, a.start - 30), a.start) and _COMMA.match(a.text, a.end))
     )
@@ -347,6 +364,14 @@ _RELATIONS = (
     ("obliged", _obliged),
     ("move_to", _move_to),
 )
+_RELATING = frozenset(
+    {
+        *("CALL", "BROKEN", "INSTEADOF", "SUPERIOR", "ALWAYS", "OBLIG", "ALSO", "MOVE"),
+        *("CHANGE", "EVENIF", "NEED", "SET", "DEPREC", "INSTEAD", "ROUTE"),
+    }
+)
+"""The concepts of which each relation above needs one to hold (`_call` a CALL, `_rather`
+an INSTEADOF, `_trigger` a directed word or a SET ...)."""
 _WEAK = frozenset({"guide", "obliged", "move_to"})
 _SOFT = frozenset({"toward", "avoid_soft", "rather"})
 """Relations that are medium against a sibling or a name the catalog does not hold."""

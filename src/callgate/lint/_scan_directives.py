@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
-from callgate.lint._concepts import Clause, Tag, Tagged, tag_text
+from callgate.lint._concepts import Clause, Tag, Tagged, concepts_in, tag_text
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
 
@@ -450,20 +451,25 @@ _BY_ANCHOR: dict[str, frozenset[int]] = {
 }
 
 
-def _candidates(kinds: frozenset[str]) -> list[int]:
-    """The rules, in table order, one of whose chains this clause could complete."""
+@lru_cache(maxsize=1 << 12)
+def _candidates(kinds: frozenset[str]) -> tuple[int, ...]:
+    """The rules, in table order, one of whose chains this clause could complete (clauses
+    and texts hold the same few sets of concepts again and again)."""
     anchored: set[int] = set()
     for kind in kinds:
         anchored |= _BY_ANCHOR.get(kind, frozenset())
-    return [
+    return tuple(
         i
         for i in sorted(anchored)
         if any(all(not kinds.isdisjoint(part) for part in chain) for chain in _NEEDS[i])
-    ]
+    )
 
 
 def check_directives(site: TextSite) -> Iterator[ScanHit]:
     """One hit per rule: the strongest directive of that rule, at its first place."""
+    possible = concepts_in(site.text)
+    if possible is not None and not _candidates(possible):
+        return  # no rule can meet in a text that lacks its concepts: nothing to place
     tagged = tag_text(site.text)
     best: dict[str, ScanHit] = {}
     for clause in tagged.clauses:

@@ -476,6 +476,9 @@ _TURNS = (
 )
 
 
+_SHORTEST = 14
+
+
 def _turned(text: str) -> Iterator[Reading]:
     """ROT13 or reversed sentences: gibberish as written, ordinary words once turned."""
     if _CJK.search(text):
@@ -483,6 +486,8 @@ def _turned(text: str) -> Iterator[Reading]:
         return
     for segment in _SEGMENT.finditer(text):
         part = segment.group(0)
+        if len(part) < _SHORTEST and part.isascii():
+            continue  # five words of two letters, apart, are fourteen characters at least
         words = _WORDS.findall(part.casefold())
         common, count = sum(map(_COMMON.__contains__, words)), len(words)
         if count < 5 or common > 0.15 * count:

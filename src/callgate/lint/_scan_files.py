@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from callgate.lint._alternatives import Alternatives
 from callgate.lint._concepts import tag_text
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
@@ -18,7 +19,7 @@ __all__ = [
     "own_purpose",
 ]
 
-H, M = Severity.HIGH, Severity.MEDIUM
+H, M, L = Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 RULES = (
     LintRule(
@@ -54,21 +55,57 @@ RULES = (
     ),
 )
 
-_FILES = re.compile(
-    r"(?:~|\$home|%userprofile%|/home/\w+|/root)?/?\.ssh\b(?:/[\w.-]+)?"
-    r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:\.pub)?"
-    r"|\bauthorized_keys\b"
-    r"|(?<![\w.-])\.env(?:\.[a-z]+)?(?![\w/-])"
-    r"|/etc/(?:passwd|shadow|sudoers|gshadow|master\.passwd)\b|/proc/self/environ\b"
-    r"|\.aws/(?:credentials|config)\b|\.azure/|\.config/gcloud\b|\.kube/config\b"
-    r"|\.(?:netrc|pgpass|npmrc|pypirc|git-credentials|htpasswd|bash_history|zsh_history)\b"
-    r"|\.docker/config\.json|\.gnupg\b|\.password-store\b|keyrings?/[\w.-]+"
-    r"|\b(?:credentials|secrets|service[-_]account|application_default_credentials)\.(?:json|db)\b"
-    r"|\b(?:claude_desktop_config|mcp)\.json\b|\.cursor/"
-    r"|\bwallet\.dat\b|\bkeychain\b|\b(?:private|secret)[ _-]key\b"
-    r"|\bcookies\.sqlite\b|\bcookies\.binarycookies\b|\bLogin Data\b"
-    r"|(?:Chrome|Chromium|Firefox|Edge|Brave|Safari)\b[^\n]{0,60}?\bCookies\b",
+# Each alternative with what every match of it holds (`Alternatives`); the gate is what
+# one of them holds.
+_FILES = Alternatives.of(
+    (
+        ((".ssh",), r"(?:~|\$home|%userprofile%|/home/\w+|/root)?/?\.ssh\b(?:/[\w.-]+)?"),
+        (("id_",), r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:\.pub)?"),
+        (("authorized_keys",), r"\bauthorized_keys\b"),
+        ((".env",), r"(?<![\w.-])\.env(?:\.[a-z]+)?(?![\w/-])"),
+        (
+            ("/etc/", "/proc/"),
+            r"/etc/(?:passwd|shadow|sudoers|gshadow|master\.passwd)\b|/proc/self/environ\b",
+        ),
+        (
+            (".aws/", ".azure/", "gcloud", ".kube/"),
+            r"\.aws/(?:credentials|config)\b|\.azure/|\.config/gcloud\b|\.kube/config\b",
+        ),
+        (
+            ("netrc", "pgpass", "npmrc", "pypirc", "git-credentials", "htpasswd", "_history"),
+            r"\.(?:netrc|pgpass|npmrc|pypirc|git-credentials|htpasswd|bash_history|zsh_history)\b",
+        ),
+        (
+            (".docker/", "gnupg", "password-store", "keyring"),
+            r"\.docker/config\.json|\.gnupg\b|\.password-store\b|keyrings?/[\w.-]+",
+        ),
+        (
+            ("credentials.", "secrets.", "service"),
+            r"\b(?:credentials|secrets|service[-_]account|application_default_credentials)"
+            r"\.(?:json|db)\b",
+        ),
+        (
+            ("claude_desktop", "mcp.json", ".cursor/"),
+            r"\b(?:claude_desktop_config|mcp)\.json\b|\.cursor/",
+        ),
+        (
+            ("wallet.dat", "keychain", "private", "secret"),
+            r"\bwallet\.dat\b|\bkeychain\b|\b(?:private|secret)[ _-]key\b",
+        ),
+        (
+            ("cookies", "login data"),
+            r"\bcookies\.sqlite\b|\bcookies\.binarycookies\b|\bLogin Data\b"
+            r"|(?:Chrome|Chromium|Firefox|Edge|Brave|Safari)\b[^\n]{0,60}?\bCookies\b",
+        ),
+    ),
     re.IGNORECASE,
+    gate=(
+        *("ssh", "id_", "authorized_keys", ".env", "/etc/", "/proc/", ".aws/", ".azure/"),
+        *("gcloud", ".kube/", "netrc", "pgpass", "npmrc", "pypirc", "git-credentials"),
+        *("htpasswd", "_history", ".docker/", "gnupg", "password-store", "keyring"),
+        *("credentials.", "secrets.", "service", "claude_desktop", "mcp.json", ".cursor/"),
+        *("wallet.dat", "keychain", "private", "secret", "cookies", "login data"),
+    ),
 )
 # A path under the home folder whose parts name a secret: `~/.config/gh/hosts.yml`,
 # `~/.local/share/app/token`, `%APPDATA%\\app\\session.json` ...
@@ -81,14 +118,7 @@ _HOME_SECRET = re.compile(
 )
 _CONFIG_HOME = re.compile(r"~/\.config/(?:gh|hub|gcloud|op|doctl|heroku|netlify|vercel)\b[\w./-]*")
 _ACTS = ("READ", "MOVE")
-# Cheap substring tests that spare the patterns above most texts.
-_FILE_NEEDLES = (
-    *("ssh", "id_", "authorized_keys", ".env", "/etc/", "/proc/", ".aws/", ".azure/"),
-    *("gcloud", ".kube/", "netrc", "pgpass", "npmrc", "pypirc", "git-credentials"),
-    *("htpasswd", "_history", ".docker/", "gnupg", "password-store", "keyring"),
-    *("credentials.", "secrets.", "service", "claude_desktop", "mcp.json", ".cursor/"),
-    *("wallet.dat", "keychain", "private", "secret", "cookies", "login data"),
-)
+# A cheap substring test that spares the home patterns most texts.
 _HOME_NEEDLES: tuple[str, ...] = ("~", "$home", "${home}", "%userprofile%", "%appdata%")
 _HOME_NEEDLES += ("%localappdata%", "/home/", "/users/")
 _SECRETS = re.compile(
@@ -98,20 +128,36 @@ _SECRETS = re.compile(
     r"|\beyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{10,}"
 )
 
-_COMMANDS = re.compile(
-    r"\b(?:curl|wget)\b[^|;\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"
-    r"|\b(?:curl|wget)\b[^\n]{0,200}?(?:-o|-O|>)\s*(?P<file>\S+)\s*(?:&&|;)\s*"
-    r"(?:sudo\s+)?(?:(?:ba|z|da)?sh|chmod\s+\+x|\.?/)"
-    r"|\|\s*(?:curl|wget|nc)\b[^\n]{0,80}?(?:-d\s*@-|--data[-\w]*\s*@-|-T\s*-|https?://)"
-    r"|\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:/|~|\$home|\*)"
-    r"|/dev/tcp/|\bnc\s+(?:-\w+\s+)*-[ec]\s|\bmkfifo\b.{0,80}\bnc\b"
-    r"|\bpowershell(?:\.exe)?\s+(?:-\w+\s+)*-(?:e|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}"
-    r"|\bchmod\s+(?:-R\s+)?777\s+/|:\(\)\s*\{\s*:\|:&\s*\};:"
-    r"|\b(?:iex|invoke-expression)\b.{0,40}\bdownloadstring\b",
+_COMMANDS = Alternatives.of(
+    (
+        (("curl", "wget"), r"\b(?:curl|wget)\b[^|;\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"),
+        (
+            ("curl", "wget"),
+            r"\b(?:curl|wget)\b[^\n]{0,200}?(?:-o|-O|>)\s*(?P<file>\S+)\s*(?:&&|;)\s*"
+            r"(?:sudo\s+)?(?:(?:ba|z|da)?sh|chmod\s+\+x|\.?/)",
+        ),
+        (
+            ("curl", "wget", "nc"),
+            r"\|\s*(?:curl|wget|nc)\b[^\n]{0,80}?(?:-d\s*@-|--data[-\w]*\s*@-|-T\s*-|https?://)",
+        ),
+        (("rm",), r"\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:/|~|\$home|\*)"),
+        (
+            ("/dev/tcp/", "nc", "mkfifo"),
+            r"/dev/tcp/|\bnc\s+(?:-\w+\s+)*-[ec]\s|\bmkfifo\b.{0,80}\bnc\b",
+        ),
+        (
+            ("powershell",),
+            r"\bpowershell(?:\.exe)?\s+(?:-\w+\s+)*-(?:e|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}",
+        ),
+        (("chmod", ":("), r"\bchmod\s+(?:-R\s+)?777\s+/|:\(\)\s*\{\s*:\|:&\s*\};:"),
+        (("downloadstring",), r"\b(?:iex|invoke-expression)\b.{0,40}\bdownloadstring\b"),
+    ),
     re.IGNORECASE,
+    gate=(
+        *("curl", "wget", "rm ", "/dev/tcp", "nc ", "mkfifo", "chmod"),
+        *("powershell", "iex", "invoke-expression", ":()"),
+    ),
 )
-_COMMAND_NEEDLES: tuple[str, ...] = ("curl", "wget", "rm ", "/dev/tcp", "nc ", "mkfifo", "chmod")
-_COMMAND_NEEDLES += ("powershell", "iex", "invoke-expression", ":()")
 # Reconnaissance chained before the real work: `env && ...`, `whoami; ...`.
 _PROBES = re.compile(
     r"(?:^|[`'\"(;&|]\s*|\b(?:run|execute|prefix\w*|with)\s+`?)"
@@ -124,9 +170,7 @@ _PROBES = re.compile(
 def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
     """S004: medium for a mention, high when the same sentence asks to read or move it."""
     lowered = site.text.lower()
-    match = None
-    if any(map(lowered.__contains__, _FILE_NEEDLES)):
-        match = _FILES.search(site.text)
+    match = _FILES.search(site.text, lowered)
     if match is None and any(map(lowered.__contains__, _HOME_NEEDLES)):
         match = _CONFIG_HOME.search(site.text) or _HOME_SECRET.search(site.text)
     if match is None:
@@ -149,15 +193,23 @@ def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
 
 _PATH_WORDS = re.compile(r"[a-z]{2,}")
 _GENERIC = frozenset({"config", "home", "users", "file", "files", "data", "json", "local", "share"})
+# What a listed file holds that is no secret of its own, by a word of its path: a tool
+# named for the accounts works on `/etc/passwd` (world-readable, no password in it).
+_HOLDS = {
+    "passwd": frozenset({"user", "users", "account", "accounts", "login", "logins"}),
+    "known": frozenset({"host", "hosts", "fingerprint", "fingerprints"}),
+}
 
 
 def own_purpose(tool: str, path: str) -> bool:
     """The tool's name says it works on this file (`ssh_authorized_keys_add` and
-    `~/.ssh/authorized_keys`, `dotenv_load` and `.env`)."""
+    `~/.ssh/authorized_keys`, `dotenv_load` and `.env`) or on what the file holds
+    (`local_user_lookup` and `/etc/passwd`)."""
     named = set(name_tokens(tool))
     named |= {n.removeprefix("dot") for n in named}
     parts = set(_PATH_WORDS.findall(path.lower())) - _GENERIC
-    return bool(parts & named) or any(p in tool.lower() for p in parts if len(p) >= 4)
+    held = {w for p in parts for w in _HOLDS.get(p, ())}
+    return bool((parts | held) & named) or any(p in tool.lower() for p in parts if len(p) >= 4)
 
 
 _SECRET_NEEDLES: tuple[str, ...] = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-")
@@ -181,16 +233,18 @@ def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
 
 def check_commands(site: TextSite) -> Iterator[ScanHit]:
     lowered = site.text.lower()
-    commands = any(map(lowered.__contains__, _COMMAND_NEEDLES))
+    commands = any(map(lowered.__contains__, _COMMANDS.gate))
     chained = "&&" in lowered or ";" in lowered or "|" in lowered
     if not (commands or chained):
         return
     light = site.view("light")
-    match = _COMMANDS.search(light.text) if commands else None
+    match = _COMMANDS.search(light.text, lowered) if commands else None
     what = "shell command that runs downloaded code, opens a shell, sends data or wipes files"
     if match is None and chained:
         match = _PROBES.search(light.text)
         what = "shell probe chained before the command (environment, identity, host)"
     if match is not None:
         start, end = light.source_span(*match.span())
-        yield ScanHit(rule="S014", severity=H, start=start, end=end, message=what)
+        example = tag_text(site.text).example(start, end)
+        what += " (written as an example)" if example else ""
+        yield ScanHit(rule="S014", severity=L if example else H, start=start, end=end, message=what)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from callgate.lint._alternatives import Alternatives
+from callgate.lint._concepts import tag_text
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
 
@@ -58,14 +60,22 @@ _TAG = re.compile(rf"<\s*/?\s*(?P<name>{_STRONG})(?:\s[^<>]{{0,40}})?\s*/?>", re
 _WEAK_PAIR = re.compile(
     rf"<\s*(?P<name>{_WEAK})\s*>.{{1,2000}}?<\s*/\s*(?P=name)\s*>", re.IGNORECASE | re.DOTALL
 )
-_TEMPLATE = re.compile(
-    r"<\|\s*(?:im_start|im_end|system|endoftext|begin_of_text|start_header_id|eot_id)\s*\|>"
-    r"|<<\s*/?\s*sys\s*>>|\{\{\s*/?\s*(?:system|sys|admin|instructions?|important)\s*\}\}"
-    r"|\[\s*/?\s*(?:inst|system|important|admin|важно|система)(?:[ _-]\w+){0,2}\s*\]"
-    r"|^\s*#{2,}\s*(?:system|instructions?|important)\s*$"
-    r"|#{2,}\s*(?:system|instructions?|important)\s*:"
-    r"|</\s*(?:description|tool_description|tool|function|tools|parameters)\s*>",
+_TEMPLATE = Alternatives.of(
+    (
+        (
+            ("<|",),
+            r"<\|\s*(?:im_start|im_end|system|endoftext|begin_of_text|start_header_id|eot_id)"
+            r"\s*\|>",
+        ),
+        (("<<",), r"<<\s*/?\s*sys\s*>>"),
+        (("{{",), r"\{\{\s*/?\s*(?:system|sys|admin|instructions?|important)\s*\}\}"),
+        (("[",), r"\[\s*/?\s*(?:inst|system|important|admin|важно|система)(?:[ _-]\w+){0,2}\s*\]"),
+        (("##",), r"^\s*#{2,}\s*(?:system|instructions?|important)\s*$"),
+        (("##",), r"#{2,}\s*(?:system|instructions?|important)\s*:"),
+        (("</",), r"</\s*(?:description|tool_description|tool|function|tools|parameters)\s*>"),
+    ),
     re.IGNORECASE | re.MULTILINE,
+    gate=("<", "{{", "[", "##"),
 )
 
 _HTML_COMMENT = re.compile(r"<!--(?P<body>.*?)(?:-->|$)", re.DOTALL)
@@ -82,8 +92,6 @@ _PADDING = re.compile(r"(?:[ \t]*\n){12,}|[ \t\u00a0]{60,}")
 # character class is scanned by the engine without trying every position).
 _STYLE_WORDS = ("display", "visibility", "font-size", "opacity")
 _STYLE_WORD = re.compile("|".join((*_STYLE_WORDS, "<")), re.IGNORECASE)
-_TEMPLATE_NEEDS = ("<", "{{", "[", "##")
-"""One of these is in every match of `_TEMPLATE`."""
 _SPACE_RUN = re.compile("[ \t\u00a0]{60}")
 
 DESCRIPTION_LIMIT = 2048
@@ -93,20 +101,22 @@ VALUE_LIMIT = 512
 def check_tags(site: TextSite) -> Iterator[ScanHit]:
     """S001: strong tag names anywhere; weak ones (`<secret>`) only as an open/close pair,
     since `Bearer <secret>` is an ordinary placeholder."""
-    if not any(c in site.text for c in "<[#{"):
+    if not any(map(site.text.__contains__, "<[#{")):
         return
+    tagged = "<" in site.text  # what `_TAG` and `_WEAK_PAIR` open with
     for pattern in (_TAG, _TEMPLATE, _WEAK_PAIR):
-        if pattern is _TEMPLATE and not any(map(site.text.__contains__, _TEMPLATE_NEEDS)):
+        if pattern is not _TEMPLATE and not tagged:
             continue
         match = pattern.search(site.text)
         if match is not None:
             end = match.end() if pattern is not _WEAK_PAIR else match.start() + 40
+            example = tag_text(site.text).example(match.start(), match.end())
             yield ScanHit(
                 rule="S001",
-                severity=H,
+                severity=L if example else H,
                 start=match.start(),
                 end=min(end, match.end()),
-                message="pseudo-system markup",
+                message="pseudo-system markup" + (" (written as an example)" if example else ""),
             )
             return
 

@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 
-from callgate.lint._concepts import tag_text
+from callgate.lint._concepts import may_hold, tag_text
 from callgate.lint._entry import ToolEntry
 from callgate.lint._finding import Finding, LintRule, Severity
 from callgate.lint._words import name_tokens
@@ -153,7 +153,12 @@ def _boosted(entry: ToolEntry, by_tokens: dict[frozenset[str], ToolEntry]) -> To
 
 
 def _claims(entry: ToolEntry) -> bool:
-    return any(c.has("SUPERIOR", "PREFER") for c in tag_text(entry.description).clauses)
+    if not may_hold(entry.description, _CLAIMS):
+        return False
+    return any(c.has(*_CLAIMS) for c in tag_text(entry.description).clauses)
+
+
+_CLAIMS = frozenset({"SUPERIOR", "PREFER"})
 
 
 def _finding(

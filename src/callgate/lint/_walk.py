@@ -19,6 +19,7 @@ __all__ = [
     "MAX_VALUES",
     "SchemaNode",
     "StringSite",
+    "bounds",
     "escape",
     "iter_schema_nodes",
     "iter_strings",
@@ -241,13 +242,21 @@ def unreadable(value: Any, pointer: str = "") -> tuple[tuple[str, str], ...]:
     walking bound: lone surrogates, NaN and infinities, integers of more than 4,300
     digits, keys that are not strings, values of other types, nesting deeper than
     `MAX_DEPTH`, more than `MAX_VALUES` values. At most 20 are listed, then a count."""
+    return bounds(value, pointer)[0]
+
+
+def bounds(value: Any, pointer: str = "") -> tuple[tuple[tuple[str, str], ...], int]:
+    """What `unreadable()` finds, and how deep the walk went (`value` itself is level 0):
+    one walk tells both whether a declaration can be read and whether it is nested past
+    a reader's own limit."""
     found: list[tuple[str, str]] = []
     more = 0
     stack: list[tuple[Any, _Path, int]] = [(value, None, 0)]
-    seen = 0
+    seen = deepest = 0
     while stack:
         current, path, depth = stack.pop()
         seen += 1
+        deepest = depth if depth > deepest else deepest
         if seen > MAX_VALUES:
             found.append(
                 (_text(pointer, path), f"more than {MAX_VALUES:,} values; the rest unread")
@@ -261,7 +270,7 @@ def unreadable(value: Any, pointer: str = "") -> tuple[tuple[str, str], ...]:
                 more += 1
     if more:
         found.append((printable(pointer), f"and {more:,} more parts that cannot be read"))
-    return tuple(found)
+    return tuple(found), deepest
 
 
 def _text(pointer: str, path: _Path) -> str:

@@ -1,0 +1,51 @@
+"""A pattern of many alternatives, each tried only on texts that hold what it needs.
+
+One pattern of a dozen alternatives is tried at every position of a text: a long text that
+holds the word one alternative needs pays for all the others. Here each alternative (or
+run of alternatives) comes with substrings one of which every match of it holds, and is
+searched only where one occurs; the leftmost match wins, and at the same place the one
+written first, which is what the whole alternation finds. Text that is not ASCII is read
+by the whole pattern, since case-blind matching there has exceptions (`ſ` matches `s`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Alternatives"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Alternatives:
+    whole: re.Pattern[str]
+    """Every alternative in one pattern, in the order written."""
+    parts: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]
+    """(what each match holds, in lower case; the alternatives) in the order written."""
+    gate: tuple[str, ...]
+    """Substrings of which a text holds one, in lower case, before anything is searched."""
+
+    @classmethod
+    def of(
+        cls, parts: Sequence[tuple[tuple[str, ...], str]], flags: int, gate: Sequence[str]
+    ) -> Alternatives:
+        whole = re.compile("|".join(f"(?:{pattern})" for _, pattern in parts), flags)
+        compiled = tuple((needs, re.compile(pattern, flags)) for needs, pattern in parts)
+        return cls(whole=whole, parts=compiled, gate=tuple(gate))
+
+    def search(self, text: str, gated: str | None = None) -> re.Match[str] | None:
+        """The first match in `text`, when `gated` (`text` lowered unless given: another
+        reading of the same text) holds one of the gate's substrings."""
+        lowered = text.lower()
+        if not any(map((lowered if gated is None else gated).__contains__, self.gate)):
+            return None
+        if not text.isascii():
+            return self.whole.search(text)
+        best: re.Match[str] | None = None
+        for needs, pattern in self.parts:
+            if any(map(lowered.__contains__, needs)):
+                found = pattern.search(text)
+                if found is not None and (best is None or found.start() < best.start()):
+                    best = found
+        return best
