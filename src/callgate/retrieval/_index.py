@@ -6,6 +6,7 @@ import hashlib
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -295,7 +296,7 @@ class ToolIndex:
         """
         parts = self._parts(segments(query)) if query.strip() else []
         chained = self._parts(clauses(query)) if self.settings.intent_slots else []
-        vectors = self._embed([query, *parts, *chained, context])
+        vectors = self._embed([query, *parts, *chained, context])  # started, not awaited
         seen: set[str] = set()
         depth = max(self.settings.depth, 1)
         while True:
@@ -327,19 +328,28 @@ class ToolIndex:
         ]
         return kept if len(kept) > 1 else []
 
-    def _embed(self, texts: list[str]) -> dict[str, Any]:
-        """One batch for the query, its segments and its context: vectors by text."""
-        if self._dense is None:
-            return {}
+    def _embed(self, texts: list[str]) -> Callable[[], dict[str, Any]]:
+        """Start embedding the query, its segments and its context (one batch); returns
+        what waits for the vectors, by text.
+
+        The model runs in a worker thread while the lexical rankings are computed:
+        NumPy releases the GIL in its products, so on a second core a hybrid query costs
+        about the longer of the two rather than their sum. The vectors, and so the
+        results, are the same either way.
+        """
+        dense = self._dense
         todo = list(dict.fromkeys(t for t in texts if t.strip()))
-        return dict(zip(todo, self._dense.embed_queries(todo), strict=True)) if todo else {}
+        if dense is None or not todo:
+            return dict
+        pending = _worker().submit(dense.embed_queries, todo)
+        return lambda: dict(zip(todo, pending.result(), strict=True))
 
     def _find(
         self,
         query: str,
         segmented: tuple[list[str], list[str]],
         context: str,
-        vectors: dict[str, Any],
+        vectors: Callable[[], dict[str, Any]],
         depth: int,
         room: int | None,
     ) -> _Found:
@@ -347,22 +357,25 @@ class ToolIndex:
         clauses (the second list of `segmented`) and companions their places."""
         s = self.settings
         parts, chained = segmented
-        near = self._dense.rank(vectors, depth) if self._dense is not None else {}
-        whole = self._rankings(query, depth, near.get(query))
-        intents = [self._rankings(p, depth, near.get(p), weight=s.segment_weight) for p in parts]
+        texts = [query, *parts, *chained, *([context] if context.strip() else [])]
+        words = {t: self._lexical.rank(self._lexical.query_terms(t), depth) for t in texts}
+        near = self._dense.rank(vectors(), depth) if self._dense is not None else {}
+
+        def ranked(text: str, weight: float = 1.0) -> list[Ranking]:
+            return self._rankings(text, words[text], near.get(text), weight=weight)
+
+        whole = ranked(query)
+        intents = [ranked(p, s.segment_weight) for p in parts]
         rankings = [*whole, *(r for intent in intents for r in intent)]
         if context.strip():
-            rankings += self._rankings(context, depth, near.get(context), weight=s.context_weight)
+            rankings += ranked(context, s.context_weight)
         bests = [reciprocal_rank_fusion(intent, k=s.rrf_k) for intent in intents]
         if len(bests) > 1 and s.head_weight > 0 and joined(query):
             heads = interleave([Ranking(names=tuple(n for n, _ in b)) for b in bests], s.head_depth)
             rankings.append(Ranking(names=heads, weight=s.head_weight))
         fused = reciprocal_rank_fusion(rankings, k=s.rrf_k)
         if chained:
-            slots = [
-                reciprocal_rank_fusion(self._rankings(p, depth, near.get(p)), k=s.rrf_k)
-                for p in chained
-            ]
+            slots = [reciprocal_rank_fusion(ranked(p), k=s.rrf_k) for p in chained]
             order = _with_intents(fused, slots, room or s.intent_window)
         else:
             order = fused
@@ -382,15 +395,16 @@ class ToolIndex:
     def _rankings(
         self,
         query: str,
-        depth: int,
+        words: tuple[list[str], list[float]],
         near: tuple[list[str], list[float]] | None,
         *,
         weight: float = 1.0,
     ) -> list[Ranking]:
-        """The lexical ranking of `query` first, then its dense ranking (`near`: the
-        nearest cards and their cosines) and the tools it names."""
+        """The lexical ranking of `query` (`words`: the best cards by BM25 and their
+        scores) first, then its dense ranking (`near`: the nearest cards and their
+        cosines) and the tools it names."""
         s = self.settings
-        names, scores = self._lexical.rank(self._lexical.query_terms(query), depth)
+        names, scores = words
         rankings = [Ranking(names=tuple(names), scores=tuple(scores), weight=weight)]
         if near is not None:
             names, scores = near
@@ -493,3 +507,16 @@ def _mention_keys(tool: Tool) -> list[str]:
     if isinstance(source, str):
         names.append(source)
     return [w for n in names for w in identifiers(n) if w == n.lower()]
+
+
+_WORKER: ThreadPoolExecutor | None = None
+_WORKER_LOCK = threading.Lock()
+
+
+def _worker() -> ThreadPoolExecutor:
+    """The threads that embed queries beside the lexical work, made on first use."""
+    global _WORKER
+    with _WORKER_LOCK:
+        if _WORKER is None:
+            _WORKER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="callgate-embed")
+        return _WORKER
