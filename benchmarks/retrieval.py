@@ -552,7 +552,9 @@ def quality(data: Dataset, embedder: Any | None) -> dict[str, Any]:
     for name, ranker in rankers.items():
         out[name] = evaluate(ranker, data)
         a = out[name]["all"]
-        parts = "  ".join(f"{s} {out[name][s]['recall@5']:.4f}" for s in data.splits if s in out[name])
+        parts = "  ".join(
+            f"{s} {out[name][s]['recall@5']:.4f}" for s in data.splits if s in out[name]
+        )
         print(f"  {name:30s} recall@5 {a['recall@5']:.4f}  MRR {a['mrr']:.4f}  {parts}", flush=True)
     return {
         "title": data.title,
