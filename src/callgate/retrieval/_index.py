@@ -6,7 +6,6 @@ import hashlib
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -296,7 +295,7 @@ class ToolIndex:
         """
         parts = self._parts(segments(query)) if query.strip() else []
         chained = self._parts(clauses(query)) if self.settings.intent_slots else []
-        vectors = self._embed([query, *parts, *chained, context])  # started, not awaited
+        vectors = self._embed([query, *parts, *chained, context])
         seen: set[str] = set()
         depth = max(self.settings.depth, 1)
         while True:
@@ -328,28 +327,19 @@ class ToolIndex:
         ]
         return kept if len(kept) > 1 else []
 
-    def _embed(self, texts: list[str]) -> Callable[[], dict[str, Any]]:
-        """Start embedding the query, its segments and its context (one batch); returns
-        what waits for the vectors, by text.
-
-        The model runs in a worker thread while the lexical rankings are computed:
-        NumPy releases the GIL in its products, so on a second core a hybrid query costs
-        about the longer of the two rather than their sum. The vectors, and so the
-        results, are the same either way.
-        """
-        dense = self._dense
+    def _embed(self, texts: list[str]) -> dict[str, Any]:
+        """One batch for the query, its segments and its context: vectors by text."""
+        if self._dense is None:
+            return {}
         todo = list(dict.fromkeys(t for t in texts if t.strip()))
-        if dense is None or not todo:
-            return dict
-        pending = _worker().submit(dense.embed_queries, todo)
-        return lambda: dict(zip(todo, pending.result(), strict=True))
+        return dict(zip(todo, self._dense.embed_queries(todo), strict=True)) if todo else {}
 
     def _find(
         self,
         query: str,
         segmented: tuple[list[str], list[str]],
         context: str,
-        vectors: Callable[[], dict[str, Any]],
+        vectors: dict[str, Any],
         depth: int,
         room: int | None,
     ) -> _Found:
@@ -359,7 +349,7 @@ class ToolIndex:
         parts, chained = segmented
         texts = [query, *parts, *chained, *([context] if context.strip() else [])]
         words = {t: self._lexical.rank(self._lexical.query_terms(t), depth) for t in texts}
-        near = self._dense.rank(vectors(), depth) if self._dense is not None else {}
+        near = self._dense.rank(vectors, depth) if self._dense is not None else {}
 
         def ranked(text: str, weight: float = 1.0) -> list[Ranking]:
             return self._rankings(text, words[text], near.get(text), weight=weight)
@@ -507,16 +497,3 @@ def _mention_keys(tool: Tool) -> list[str]:
     if isinstance(source, str):
         names.append(source)
     return [w for n in names for w in identifiers(n) if w == n.lower()]
-
-
-_WORKER: ThreadPoolExecutor | None = None
-_WORKER_LOCK = threading.Lock()
-
-
-def _worker() -> ThreadPoolExecutor:
-    """The threads that embed queries beside the lexical work, made on first use."""
-    global _WORKER
-    with _WORKER_LOCK:
-        if _WORKER is None:
-            _WORKER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="callgate-embed")
-        return _WORKER
