@@ -348,7 +348,7 @@ class ToolIndex:
         s = self.settings
         parts, chained = segmented
         texts = [query, *parts, *chained, *([context] if context.strip() else [])]
-        words = {t: self._lexical.rank(self._lexical.query_terms(t), depth) for t in texts}
+        words = {t: self._lexical.rank(self._lexical.query_terms(t), depth) for t in set(texts)}
         near = self._dense.rank(vectors, depth) if self._dense is not None else {}
 
         def ranked(text: str, weight: float = 1.0) -> list[Ranking]:
