@@ -28,6 +28,8 @@ from callgate.retrieval._fusion import top_rows
 __all__ = ["DenseIndex", "Embedder", "MiniLMEmbedder", "USEEmbedder"]
 
 _RECENT = 512
+_BLOCK_BYTES = 1 << 20
+"""Rows of the card matrix multiplied at a time: a block that fits in a core's cache."""
 
 
 @runtime_checkable
@@ -218,22 +220,34 @@ class DenseIndex:
     def rank(self, queries: dict[str, Any], depth: int) -> dict[str, tuple[list[str], list[float]]]:
         """For each query vector, the names of the most similar cards with their cosines.
 
-        All queries in one matrix product, on one BLAS thread: the product is small and
-        memory-bound, and a second thread only spin-waits on a busy machine.
+        Each vector is multiplied with the matrix on its own (a matrix-vector product),
+        one block of rows at a time so that the block stays in the cache while every
+        vector passes over it: the matrix is read from memory once however many vectors
+        there are. One matrix-matrix product instead first packs a copy of the whole
+        matrix (at 20,000 cards: 8 to 13 ms for 2 to 5 vectors here, against 5 to 7),
+        and a vector's cosines would depend on which others it came with. On one BLAS
+        thread: the products are memory-bound, and a second thread only spin-waits on a
+        busy machine.
         """
         self._build()
-        if self._matrix is None or not queries:
+        matrix = self._matrix
+        if matrix is None or not queries:
             return {}
         import numpy as np
 
         texts = list(queries)
-        stacked = np.vstack([queries[t] for t in texts]).astype(np.float32).T
+        vectors = [np.ascontiguousarray(queries[t], dtype=np.float32).reshape(-1) for t in texts]
+        scores = np.empty((len(texts), len(matrix)), dtype=np.float32)
+        step = max(1, _BLOCK_BYTES // max(1, matrix.shape[1] * matrix.itemsize))
         with _one_blas_thread():
-            scores = self._matrix @ stacked
+            for start in range(0, len(matrix), step):
+                block = matrix[start : start + step]
+                for row, vector in enumerate(vectors):
+                    np.matmul(block, vector, out=scores[row, start : start + step])
         out = {}
-        for column, text in enumerate(texts):
-            rows = top_rows(scores[:, column], depth, floor=None)
-            out[text] = ([self._rows[r] for r in rows], [float(scores[r, column]) for r in rows])
+        for row, text in enumerate(texts):
+            top = top_rows(scores[row], depth, floor=None)
+            out[text] = ([self._rows[r] for r in top], [float(scores[row, r]) for r in top])
         return out
 
     def _build(self) -> None:

@@ -347,22 +347,25 @@ class ToolIndex:
         clauses (the second list of `segmented`) and companions their places."""
         s = self.settings
         parts, chained = segmented
+        texts = [query, *parts, *chained, *([context] if context.strip() else [])]
+        words = {t: self._lexical.rank(self._lexical.query_terms(t), depth) for t in set(texts)}
         near = self._dense.rank(vectors, depth) if self._dense is not None else {}
-        whole = self._rankings(query, depth, near.get(query))
-        intents = [self._rankings(p, depth, near.get(p), weight=s.segment_weight) for p in parts]
+
+        def ranked(text: str, weight: float = 1.0) -> list[Ranking]:
+            return self._rankings(text, words[text], near.get(text), weight=weight)
+
+        whole = ranked(query)
+        intents = [ranked(p, s.segment_weight) for p in parts]
         rankings = [*whole, *(r for intent in intents for r in intent)]
         if context.strip():
-            rankings += self._rankings(context, depth, near.get(context), weight=s.context_weight)
+            rankings += ranked(context, s.context_weight)
         bests = [reciprocal_rank_fusion(intent, k=s.rrf_k) for intent in intents]
         if len(bests) > 1 and s.head_weight > 0 and joined(query):
             heads = interleave([Ranking(names=tuple(n for n, _ in b)) for b in bests], s.head_depth)
             rankings.append(Ranking(names=heads, weight=s.head_weight))
         fused = reciprocal_rank_fusion(rankings, k=s.rrf_k)
         if chained:
-            slots = [
-                reciprocal_rank_fusion(self._rankings(p, depth, near.get(p)), k=s.rrf_k)
-                for p in chained
-            ]
+            slots = [reciprocal_rank_fusion(ranked(p), k=s.rrf_k) for p in chained]
             order = _with_intents(fused, slots, room or s.intent_window)
         else:
             order = fused
@@ -382,15 +385,16 @@ class ToolIndex:
     def _rankings(
         self,
         query: str,
-        depth: int,
+        words: tuple[list[str], list[float]],
         near: tuple[list[str], list[float]] | None,
         *,
         weight: float = 1.0,
     ) -> list[Ranking]:
-        """The lexical ranking of `query` first, then its dense ranking (`near`: the
-        nearest cards and their cosines) and the tools it names."""
+        """The lexical ranking of `query` (`words`: the best cards by BM25 and their
+        scores) first, then its dense ranking (`near`: the nearest cards and their
+        cosines) and the tools it names."""
         s = self.settings
-        names, scores = self._lexical.rank(self._lexical.query_terms(query), depth)
+        names, scores = words
         rankings = [Ranking(names=tuple(names), scores=tuple(scores), weight=weight)]
         if near is not None:
             names, scores = near
