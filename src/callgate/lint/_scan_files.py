@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from operator import itemgetter
 
 from callgate.lint._alternatives import Alternatives
-from callgate.lint._concepts import tag_text
+from callgate.lint._concepts import first_directive, tag_text
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
 from callgate.lint._words import name_tokens
@@ -232,19 +233,30 @@ def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
 
 
 def check_commands(site: TextSite) -> Iterator[ScanHit]:
+    """S014: commands first, then probes; low when every match is written as an example."""
     lowered = site.text.lower()
     commands = any(map(lowered.__contains__, _COMMANDS.gate))
     chained = "&&" in lowered or ";" in lowered or "|" in lowered
     if not (commands or chained):
         return
-    light = site.view("light")
-    match = _COMMANDS.search(light.text, lowered) if commands else None
-    what = "shell command that runs downloaded code, opens a shell, sends data or wipes files"
-    if match is None and chained:
-        match = _PROBES.search(light.text)
-        what = "shell probe chained before the command (environment, identity, host)"
-    if match is not None:
-        start, end = light.source_span(*match.span())
-        example = tag_text(site.text).example(start, end)
+    found = _command_spans(site, lowered, commands=commands, chained=chained)
+    judged = first_directive(site.text, found, itemgetter(0, 1))
+    if judged is not None:
+        (start, end, what), example = judged
         what += " (written as an example)" if example else ""
         yield ScanHit(rule="S014", severity=L if example else H, start=start, end=end, message=what)
+
+
+def _command_spans(
+    site: TextSite, lowered: str, *, commands: bool, chained: bool
+) -> Iterator[tuple[int, int, str]]:
+    """(start, end, what) in the original text of each command, then of each probe."""
+    light = site.view("light")
+    for match in _COMMANDS.finditer(light.text, lowered) if commands else ():
+        yield (*light.source_span(*match.span()), _COMMAND)
+    for match in _PROBES.finditer(light.text) if chained else ():
+        yield (*light.source_span(*match.span()), _PROBE)
+
+
+_COMMAND = "shell command that runs downloaded code, opens a shell, sends data or wipes files"
+_PROBE = "shell probe chained before the command (environment, identity, host)"
