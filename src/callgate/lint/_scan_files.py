@@ -176,12 +176,9 @@ def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
         match = _CONFIG_HOME.search(site.text) or _HOME_SECRET.search(site.text)
     if match is None:
         return
-    tagged = tag_text(site.text)
-    clause = next(
-        (c for c in tagged.clauses if c.start <= match.start() < c.end and c.has(*_ACTS)), None
-    )
-    severity = H if clause is not None else M
-    what = "asks to read or pass" if clause is not None else "names"
+    asked = _asked(site.text, match.start(), *_ACTS)
+    severity = H if asked else M
+    what = "asks to read or pass" if asked else "names"
     yield ScanHit(
         rule="S004",
         severity=severity,
@@ -190,6 +187,11 @@ def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
         message=f"{what} the sensitive file {match.group(0)!r}",
         target=match.group(0),
     )
+
+
+def _asked(text: str, at: int, *acts: str) -> bool:
+    """The sentence of `text` holding position `at` asks for one of `acts` (read, move)."""
+    return any(c.start <= at < c.end and c.has(*acts) for c in tag_text(text).clauses)
 
 
 _PATH_WORDS = re.compile(r"[a-z]{2,}")
@@ -202,15 +204,21 @@ _HOLDS = {
 }
 
 
-def own_purpose(tool: str, path: str) -> bool:
-    """The tool's name says it works on this file (`ssh_authorized_keys_add` and
-    `~/.ssh/authorized_keys`, `dotenv_load` and `.env`) or on what the file holds
-    (`local_user_lookup` and `/etc/passwd`)."""
+def own_purpose(tool: str, hit: ScanHit, text: str) -> bool:
+    """The tool's name says it works on the file `hit` names in `text`
+    (`ssh_authorized_keys_add` and `~/.ssh/authorized_keys`, `dotenv_load` and `.env`) or on
+    what the file holds (`local_user_lookup` and `/etc/passwd`). A tool named only for what
+    the file holds may read it, not pass it on: `get_user_info` told to put `/etc/passwd`
+    into an argument is not at its own work."""
+    path = hit.target or ""
     named = set(name_tokens(tool))
     named |= {n.removeprefix("dot") for n in named}
     parts = set(_PATH_WORDS.findall(path.lower())) - _GENERIC
+    if parts & named or any(p in tool.lower() for p in parts if len(p) >= 4):
+        return True
     held = {w for p in parts for w in _HOLDS.get(p, ())}
-    return bool((parts | held) & named) or any(p in tool.lower() for p in parts if len(p) >= 4)
+    plain = hit.decoded is None
+    return bool(held & named) and plain and not _asked(text, hit.start, "MOVE")
 
 
 _SECRET_NEEDLES: tuple[str, ...] = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-")
