@@ -169,14 +169,19 @@ _PROBES = re.compile(
 
 
 def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
-    """S004: medium for a mention, high when the same sentence asks to read or move it."""
+    """S004: medium for a mention, high when the same sentence asks to read or move it. Every
+    file named is judged, so a mention first cannot cover a request after it."""
     lowered = site.text.lower()
-    match = _FILES.search(site.text, lowered)
-    if match is None and any(map(lowered.__contains__, _HOME_NEEDLES)):
-        match = _CONFIG_HOME.search(site.text) or _HOME_SECRET.search(site.text)
-    if match is None:
+    matches = list(_FILES.finditer(site.text, lowered))
+    if not matches and any(map(lowered.__contains__, _HOME_NEEDLES)):
+        home = [*_CONFIG_HOME.finditer(site.text), *_HOME_SECRET.finditer(site.text)]
+        matches = sorted(home, key=lambda m: m.start())
+    if not matches:
         return
-    asked = _asked(site.text, match.start(), *_ACTS)
+    asked_at = (m for m in matches if _asked(site.text, m.start(), *_ACTS))
+    match = next(asked_at, None)
+    asked = match is not None
+    match = match or matches[0]
     severity = H if asked else M
     what = "asks to read or pass" if asked else "names"
     yield ScanHit(
