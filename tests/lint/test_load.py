@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,8 @@ import pytest
 
 from callgate import Catalog, tool
 from callgate._errors import UserError
-from callgate.lint import lint, load_catalog, merge_catalogs
+from callgate.lint import ToolEntry, entry_from_declaration, lint, load_catalog, merge_catalogs
+from callgate.lint._entry import moved
 
 SCHEMA = {"type": "object", "properties": {"q": {"type": "string", "description": "Query."}}}
 MCP = {"name": "notes_search", "description": "Search notes.", "inputSchema": SCHEMA}
@@ -178,3 +180,23 @@ def test_unknown_spec_is_a_user_error() -> None:
         load_catalog("no/such/file.json")
     with pytest.raises(UserError, match="cannot import"):
         load_catalog("no_such_module_xyz:catalog")
+
+
+def test_an_entry_takes_its_tool_or_makes_it_when_asked() -> None:
+    @tool
+    def notes_search(q: str) -> str:
+        """Search notes."""
+        return q
+
+    read = entry_from_declaration(MCP)
+    assert (
+        ToolEntry(name="notes_search", raw=MCP, declaration=read.declaration, tool=None).tool
+        is None
+    )
+    given = ToolEntry(name="notes_search", raw=MCP, declaration=read.declaration, tool=notes_search)
+    assert given.tool is notes_search
+    made = ToolEntry(name="notes_search", raw=MCP, declaration=read.declaration).tool
+    kept = read.tool
+    assert made is not None and kept is not None and made.fingerprint == kept.fingerprint
+    assert replace(read, group="notes").tool is kept
+    assert moved(entry_from_declaration(MCP), group="notes").tool is not None

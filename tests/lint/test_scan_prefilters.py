@@ -159,6 +159,8 @@ def test_alternatives_tried_apart_find_what_the_whole_pattern_finds(text: str) -
             )
             found = alternatives.search(searched, lowered)
             assert (found and found.span()) == (whole and whole.span())
+            every = [m.span() for m in alternatives.whole.finditer(searched)] if whole else []
+            assert [m.span() for m in alternatives.finditer(searched, lowered)] == every
 
 
 _ACTION_WORDS = (

@@ -11,7 +11,7 @@ by the whole pattern, since case-blind matching there has exceptions (`ſ` match
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 __all__ = ["Alternatives"]
@@ -34,18 +34,26 @@ class Alternatives:
         compiled = tuple((needs, re.compile(pattern, flags)) for needs, pattern in parts)
         return cls(whole=whole, parts=compiled, gate=tuple(gate))
 
-    def search(self, text: str, gated: str | None = None) -> re.Match[str] | None:
-        """The first match in `text`, when `gated` (`text` lowered unless given: another
-        reading of the same text) holds one of the gate's substrings."""
+    def search(self, text: str, gated: str | None = None, pos: int = 0) -> re.Match[str] | None:
+        """The first match in `text` from `pos` on, when `gated` (`text` lowered unless
+        given: another reading of the same text) holds one of the gate's substrings."""
         lowered = text.lower()
         if not any(map((lowered if gated is None else gated).__contains__, self.gate)):
             return None
         if not text.isascii():
-            return self.whole.search(text)
+            return self.whole.search(text, pos)
         best: re.Match[str] | None = None
         for needs, pattern in self.parts:
             if any(map(lowered.__contains__, needs)):
-                found = pattern.search(text)
+                found = pattern.search(text, pos)
                 if found is not None and (best is None or found.start() < best.start()):
                     best = found
         return best
+
+    def finditer(self, text: str, gated: str | None = None) -> Iterator[re.Match[str]]:
+        """The matches `whole.finditer` finds, found one at a time (a caller that stops at
+        the first one it wants pays for no more)."""
+        pos = 0
+        while pos <= len(text) and (found := self.search(text, gated, pos)) is not None:
+            yield found
+            pos = found.end() if found.end() > found.start() else found.end() + 1

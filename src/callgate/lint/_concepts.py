@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from callgate.lint._lexicon import LEXICON
 from callgate.lint._text import View, ViewKind, view
@@ -31,10 +31,13 @@ __all__ = [
     "Tagged",
     "cjk_words",
     "concepts_in",
+    "first_directive",
     "may_hold",
     "may_link",
     "tag_text",
 ]
+
+_T = TypeVar("_T")
 
 
 class Tag(NamedTuple):
@@ -505,6 +508,21 @@ def may_hold(text: str, concepts: frozenset[str]) -> bool:
     placed at all)."""
     possible = concepts_in(text)
     return possible is None or not possible.isdisjoint(concepts)
+
+
+def first_directive(
+    text: str, found: Iterable[_T], span: Callable[[_T], tuple[int, int]]
+) -> tuple[_T, bool] | None:
+    """The first of `found` (matches in `text`) not written as an example (and False), else
+    the first one (and True), else None: a copy named as an example ("risky commands such
+    as `curl ... | sh`") must not hide the same command given as a step after it. The text
+    is tagged only once something is found."""
+    first: _T | None = None
+    for item in found:
+        if not tag_text(text).example(*span(item)):
+            return item, False
+        first = item if first is None else first
+    return None if first is None else (first, True)
 
 
 @lru_cache(maxsize=1 << 15)

@@ -10,7 +10,7 @@ import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from callgate._errors import UserError
 from callgate.contract import Declaration, Tool, read_declaration, tool_from_declaration
@@ -20,7 +20,13 @@ from callgate.lint._text import printable
 from callgate.lint._walk import MAX_DIGITS, bounds, escape, iter_schema_nodes
 from callgate.schema import json_problems
 
-__all__ = ["ToolEntry", "entry_from_declaration", "entry_from_tool", "matches_rule"]
+__all__ = [
+    "ToolEntry",
+    "entry_from_declaration",
+    "entry_from_tool",
+    "matches_rule",
+    "moved",
+]
 
 _SCHEMA_KEYS = {
     "mcp": "/inputSchema",
@@ -37,8 +43,11 @@ _DEPRECATED_TEXT = re.compile(r"^\W*deprecated\b|\(deprecated\)|\[deprecated\]",
 class _Unmade:
     """Stands for a `Tool` not made yet."""
 
+    def __repr__(self) -> str:
+        return "<made when first asked for>"
 
-UNMADE = _Unmade()
+
+_UNMADE: Any = _Unmade()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -77,23 +86,15 @@ class ToolEntry:
     """(pointer, reason) for each part of `raw` that cannot be read (not JSON, nested too
     deep, ...). Such an entry is reported as a whole and its `declaration` is empty: no
     tool can be made of it, though a host might still send its text to a model."""
-    _tool: Tool | _Unmade | None = field(default=UNMADE, compare=False, repr=False)
+    tool: Tool | None = field(default=_UNMADE, compare=False, repr=False)
+    """The `Tool` this declaration makes, when it makes one; unless given, made when first
+    asked for (a scan without pins never asks)."""
     _legacy: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
     _covered: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def readable(self) -> bool:
         return not self.unreadable
-
-    @property
-    def tool(self) -> Tool | None:
-        """The `Tool` this declaration makes, when it makes one; made when first asked for
-        (a scan without pins never asks)."""
-        made = self._tool
-        if isinstance(made, _Unmade):
-            made = _make_tool(self.declaration) if self.readable else None
-            object.__setattr__(self, "_tool", made)
-        return made
 
     @property
     def description(self) -> str:
@@ -151,6 +152,41 @@ class ToolEntry:
                 rest = ["desc" if p == "description" else p for p in parts[2:3]] + parts[3:]
                 return "/".join(["/arguments", str(index), *rest]).rstrip("/")
         return "/arguments"
+
+
+class _MadeWhenAsked:
+    """Reads the `tool` slot of an entry: one that holds `_UNMADE` gets the `Tool` its
+    declaration makes (or None) on first reading. The slot stays a dataclass field, so
+    `ToolEntry(tool=...)` and `replace` take it as before."""
+
+    def __init__(self, slot: Any) -> None:
+        self._slot = slot
+
+    def __get__(self, entry: ToolEntry | None, owner: type | None = None) -> Any:
+        if entry is None:
+            return self
+        made = self._slot.__get__(entry, owner)
+        if made is _UNMADE:
+            made = _make_tool(entry.declaration) if entry.readable else None
+            self._slot.__set__(entry, made)
+        return made
+
+    def __set__(self, entry: ToolEntry, value: Tool | None) -> None:
+        self._slot.__set__(entry, value)
+
+    def stored(self, entry: ToolEntry) -> Tool | None:
+        """The slot as it is: `_UNMADE` until the Tool is asked for."""
+        return cast("Tool | None", self._slot.__get__(entry, ToolEntry))
+
+
+_TOOL = _MadeWhenAsked(ToolEntry.__dict__["tool"])
+setattr(ToolEntry, "tool", _TOOL)  # noqa: B010 (the class is made by the decorator first)
+
+
+def moved(entry: ToolEntry, **changes: Any) -> ToolEntry:
+    """`replace(entry, **changes)` that keeps a Tool not made yet unmade (`replace` reads
+    every field, and reading `tool` makes it)."""
+    return replace(entry, tool=_TOOL.stored(entry), **changes)
 
 
 def matches_rule(rule: str, selector: str) -> bool:
@@ -298,7 +334,7 @@ def entry_from_tool(
     ignores = _ignores({"callgate": meta}) if isinstance(meta, Mapping) else ()
     return replace(
         entry,
-        _tool=tool,
+        tool=tool,
         deprecated=tool.deprecated,
         replacement=tool.replacement,
         version=tool.version,

@@ -188,7 +188,7 @@ def _entry_hits(entry: ToolEntry, site: TextSite) -> Iterator[ScanHit]:
     it steals."""
     named = (entry.name, _property(site.pointer))
     for hit in _hits(site.text, site.field, _CHECKS):
-        if hit.rule == "S004" and hit.target and any(own_purpose(n, hit.target) for n in named):
+        if hit.rule == "S004" and hit.target and any(own_purpose(n, hit, site.text) for n in named):
             hit = replace(
                 hit, severity=Severity.LOW, message=f"{hit.message}, which the tool is named for"
             )

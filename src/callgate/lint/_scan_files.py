@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from operator import itemgetter
 
 from callgate.lint._alternatives import Alternatives
-from callgate.lint._concepts import tag_text
+from callgate.lint._concepts import first_directive, tag_text
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
 from callgate.lint._words import name_tokens
@@ -168,19 +169,21 @@ _PROBES = re.compile(
 
 
 def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
-    """S004: medium for a mention, high when the same sentence asks to read or move it."""
+    """S004: medium for a mention, high when the same sentence asks to read or move it. Every
+    file named is judged, so a mention first cannot cover a request after it."""
     lowered = site.text.lower()
-    match = _FILES.search(site.text, lowered)
-    if match is None and any(map(lowered.__contains__, _HOME_NEEDLES)):
-        match = _CONFIG_HOME.search(site.text) or _HOME_SECRET.search(site.text)
-    if match is None:
+    matches = list(_FILES.finditer(site.text, lowered))
+    if not matches and any(map(lowered.__contains__, _HOME_NEEDLES)):
+        home = [*_CONFIG_HOME.finditer(site.text), *_HOME_SECRET.finditer(site.text)]
+        matches = sorted(home, key=lambda m: m.start())
+    if not matches:
         return
-    tagged = tag_text(site.text)
-    clause = next(
-        (c for c in tagged.clauses if c.start <= match.start() < c.end and c.has(*_ACTS)), None
-    )
-    severity = H if clause is not None else M
-    what = "asks to read or pass" if clause is not None else "names"
+    asked_at = (m for m in matches if _asked(site.text, m.start(), *_ACTS))
+    match = next(asked_at, None)
+    asked = match is not None
+    match = match or matches[0]
+    severity = H if asked else M
+    what = "asks to read or pass" if asked else "names"
     yield ScanHit(
         rule="S004",
         severity=severity,
@@ -189,6 +192,11 @@ def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
         message=f"{what} the sensitive file {match.group(0)!r}",
         target=match.group(0),
     )
+
+
+def _asked(text: str, at: int, *acts: str) -> bool:
+    """The sentence of `text` holding position `at` asks for one of `acts` (read, move)."""
+    return any(c.start <= at < c.end and c.has(*acts) for c in tag_text(text).clauses)
 
 
 _PATH_WORDS = re.compile(r"[a-z]{2,}")
@@ -201,15 +209,21 @@ _HOLDS = {
 }
 
 
-def own_purpose(tool: str, path: str) -> bool:
-    """The tool's name says it works on this file (`ssh_authorized_keys_add` and
-    `~/.ssh/authorized_keys`, `dotenv_load` and `.env`) or on what the file holds
-    (`local_user_lookup` and `/etc/passwd`)."""
+def own_purpose(tool: str, hit: ScanHit, text: str) -> bool:
+    """The tool's name says it works on the file `hit` names in `text`
+    (`ssh_authorized_keys_add` and `~/.ssh/authorized_keys`, `dotenv_load` and `.env`) or on
+    what the file holds (`local_user_lookup` and `/etc/passwd`). A tool named only for what
+    the file holds may read it, not pass it on: `get_user_info` told to put `/etc/passwd`
+    into an argument is not at its own work."""
+    path = hit.target or ""
     named = set(name_tokens(tool))
     named |= {n.removeprefix("dot") for n in named}
     parts = set(_PATH_WORDS.findall(path.lower())) - _GENERIC
+    if parts & named or any(p in tool.lower() for p in parts if len(p) >= 4):
+        return True
     held = {w for p in parts for w in _HOLDS.get(p, ())}
-    return bool((parts | held) & named) or any(p in tool.lower() for p in parts if len(p) >= 4)
+    plain = hit.decoded is None
+    return bool(held & named) and plain and not _asked(text, hit.start, "MOVE")
 
 
 _SECRET_NEEDLES: tuple[str, ...] = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-")
@@ -232,19 +246,30 @@ def check_secret_literals(site: TextSite) -> Iterator[ScanHit]:
 
 
 def check_commands(site: TextSite) -> Iterator[ScanHit]:
+    """S014: commands first, then probes; low when every match is written as an example."""
     lowered = site.text.lower()
     commands = any(map(lowered.__contains__, _COMMANDS.gate))
     chained = "&&" in lowered or ";" in lowered or "|" in lowered
     if not (commands or chained):
         return
-    light = site.view("light")
-    match = _COMMANDS.search(light.text, lowered) if commands else None
-    what = "shell command that runs downloaded code, opens a shell, sends data or wipes files"
-    if match is None and chained:
-        match = _PROBES.search(light.text)
-        what = "shell probe chained before the command (environment, identity, host)"
-    if match is not None:
-        start, end = light.source_span(*match.span())
-        example = tag_text(site.text).example(start, end)
+    found = _command_spans(site, lowered, commands=commands, chained=chained)
+    judged = first_directive(site.text, found, itemgetter(0, 1))
+    if judged is not None:
+        (start, end, what), example = judged
         what += " (written as an example)" if example else ""
         yield ScanHit(rule="S014", severity=L if example else H, start=start, end=end, message=what)
+
+
+def _command_spans(
+    site: TextSite, lowered: str, *, commands: bool, chained: bool
+) -> Iterator[tuple[int, int, str]]:
+    """(start, end, what) in the original text of each command, then of each probe."""
+    light = site.view("light")
+    for match in _COMMANDS.finditer(light.text, lowered) if commands else ():
+        yield (*light.source_span(*match.span()), _COMMAND)
+    for match in _PROBES.finditer(light.text) if chained else ():
+        yield (*light.source_span(*match.span()), _PROBE)
+
+
+_COMMAND = "shell command that runs downloaded code, opens a shell, sends data or wipes files"
+_PROBE = "shell probe chained before the command (environment, identity, host)"

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from callgate.lint._alternatives import Alternatives
-from callgate.lint._concepts import tag_text
+from callgate.lint._concepts import first_directive
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_site import ScanHit, TextSite
 
@@ -100,25 +100,29 @@ VALUE_LIMIT = 512
 
 def check_tags(site: TextSite) -> Iterator[ScanHit]:
     """S001: strong tag names anywhere; weak ones (`<secret>`) only as an open/close pair,
-    since `Bearer <secret>` is an ordinary placeholder."""
+    since `Bearer <secret>` is an ordinary placeholder. Low when every match is written as
+    an example (a detector naming what it detects)."""
     if not any(map(site.text.__contains__, "<[#{")):
         return
-    tagged = "<" in site.text  # what `_TAG` and `_WEAK_PAIR` open with
-    for pattern in (_TAG, _TEMPLATE, _WEAK_PAIR):
-        if pattern is not _TEMPLATE and not tagged:
-            continue
-        match = pattern.search(site.text)
-        if match is not None:
-            end = match.end() if pattern is not _WEAK_PAIR else match.start() + 40
-            example = tag_text(site.text).example(match.start(), match.end())
-            yield ScanHit(
-                rule="S001",
-                severity=L if example else H,
-                start=match.start(),
-                end=min(end, match.end()),
-                message="pseudo-system markup" + (" (written as an example)" if example else ""),
-            )
-            return
+    judged = first_directive(site.text, _tag_matches(site.text), re.Match.span)
+    if judged is not None:
+        match, example = judged
+        end = match.end() if match.re is not _WEAK_PAIR else match.start() + 40
+        yield ScanHit(
+            rule="S001",
+            severity=L if example else H,
+            start=match.start(),
+            end=min(end, match.end()),
+            message="pseudo-system markup" + (" (written as an example)" if example else ""),
+        )
+
+
+def _tag_matches(text: str) -> Iterator[re.Match[str]]:
+    """Every match of the tag patterns, pattern by pattern in the order written."""
+    tagged = "<" in text  # what `_TAG` and `_WEAK_PAIR` open with
+    yield from _TAG.finditer(text) if tagged else ()
+    yield from _TEMPLATE.finditer(text)
+    yield from _WEAK_PAIR.finditer(text) if tagged else ()
 
 
 def check_markup(site: TextSite) -> Iterator[ScanHit]:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from callgate._errors import UserError
+from callgate.lint._entry import moved
 from callgate.lint._load import CatalogSource, LoadedCatalog, load_catalog, merge
 
 __all__ = ["load_servers"]
@@ -33,7 +34,7 @@ def load_servers(servers: Mapping[str, CatalogSource]) -> LoadedCatalog:
         parts.append(
             LoadedCatalog(
                 source=catalog.source,
-                entries=tuple(replace(e, group=name, server=name) for e in catalog.entries),
+                entries=tuple(moved(e, group=name, server=name) for e in catalog.entries),
                 problems=tuple(
                     p.with_location(replace(p.location, group=name)) for p in catalog.problems
                 ),
