@@ -168,8 +168,8 @@ def _where(value: str, seen: Mapping[str, str], source: str | None) -> str:
 
 
 def carried(value: Any) -> set[str]:
-    """The destinations named anywhere in an argument value: its strings, mapping keys and
-    integers (an account number sent as a number), at any depth."""
+    """The destinations named anywhere in an argument value: its strings, mapping keys,
+    integers and integral floats (an account number sent as a number), at any depth."""
     return destinations("\n".join(_texts(value)))
 
 
@@ -182,6 +182,8 @@ def _texts(value: Any) -> Iterator[str]:
             yield item
         elif isinstance(item, bool) or item is None:
             continue
+        elif isinstance(item, float) and item.is_integer() and abs(item) < 2.0**_MAX_INT_BITS:
+            yield str(int(item))  # the validator takes 55779911234.0 for an integer
         elif isinstance(item, int):
             if item.bit_length() <= _MAX_INT_BITS:  # longer is no account number (nor printable)
                 yield str(item)
