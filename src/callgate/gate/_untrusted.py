@@ -127,7 +127,8 @@ class UntrustedResults:
     `untrusted-action`), two legs of the Rule of Two being enough. `"off"`: none of these."""
     trusted_values: Collection[str] = ()
     """Texts the host vouches for, read for hosts, addresses and numbers as the request is:
-    its own domains, mailboxes and accounts (`"acme.com"`, `"billing@acme.com"`)."""
+    its own domains, mailboxes and accounts (`["acme.com", "billing@acme.com"]`; one bare
+    text is refused, not read letter by letter)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ignore", frozenset(self.ignore))
