@@ -71,6 +71,7 @@ def test_an_overlong_name_is_no_host_but_a_long_url_keeps_its_host() -> None:
         ("'bo@acme.com'", {"email:bo@acme.com"}),
         ("https://acme.com/go?to=bo@acme.com&cc=x", {"host:acme.com", "email:bo@acme.com"}),
         ("*.evil.com, .evil.com and @evil.com", {"host:evil.com"}),
+        (f"{'a' * 70}.evil.com", {f"host:{'a' * 70}.evil.com"}),
         ("203.0.113.5", {"host:203.0.113.5"}),
         ("203.0.113.5:8080", {"host:203.0.113.5"}),
         ("[2001:db8::1]:443 or 2001:DB8:0::1", {"host:2001:db8::1"}),

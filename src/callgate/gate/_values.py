@@ -41,8 +41,9 @@ after `www.`). None is a top-level domain: `evil.sh`, `.md`, `.rs`, `.so`, `.py`
 `.mov` are, so `run.sh` is read as a host (a hold of a file name is the price of never
 letting a host through as one)."""
 
-_LABEL = r"[\w\u200c\u200d-]{1,63}"
-"""A label; joiners stay for IDNA to judge (`_joiners`)."""
+_LABEL = r"[\w\u200c\u200d-]{1,253}"
+"""A label; joiners stay for IDNA to judge (`_joiners`), and so does a label longer than
+DNS allows (63 characters): refused, it keeps its own spelling, so it is still a value."""
 _AUTHORITY_END = r"\s/?#<>\"'`(){}\[\]|^"
 _URL = re.compile(
     rf"\b[a-z][a-z0-9+.-]{{0,15}}://(?:\[[0-9a-f:.]{{2,45}}\])?[^{_AUTHORITY_END}]*"
@@ -56,9 +57,12 @@ _LOCAL = r"(?:\"[^\"\s@]{1,62}\"|[\w!#$%&*+/=?^{|}~-][\w!#$%&'*+/=?^`{|}~.-]{0,6
 """An e-mail local part: RFC 5322 atext, or quoted (a quote or backtick does not start it,
 since prose quotes addresses)."""
 _EMAIL = re.compile(rf"{_LOCAL}@(?:{_LABEL}\.)+{_LABEL}")
-_HOST = re.compile(rf"(?<![\w-])(?:{_LABEL}\.)+(?:[^\W\d_]{{2,63}}|xn--[\w-]{{1,59}})(?![\w@-])")
-"""A host name; after `@`, `.` or `*` too (`*.evil.com`, `x@evil.com` that no address
-pattern read)."""
+_HOST = re.compile(
+    rf"(?<![\w-])(?<![\w-]\.)(?:{_LABEL}\.)+(?:[^\W\d_]{{2,63}}|xn--[\w-]{{1,59}})(?![\w@-])"
+)
+"""A host name; after `@`, `*.` or a lone `.` too (`*.evil.com`, `x@evil.com` that no
+address pattern read), never inside a longer dotted name (a match starting at every label
+would read a long chain of labels once per label)."""
 _OCTET = r"(?:0x[0-9a-f]{1,8}|\d{1,10})"
 _IPV4 = re.compile(rf"(?<![\w.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\w]|\.\w)", re.IGNORECASE)
 """A dotted IPv4 address, in the octal and hexadecimal spellings `inet_aton` reads too."""
