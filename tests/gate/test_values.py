@@ -82,7 +82,7 @@ def test_an_overlong_name_is_no_host_but_a_long_url_keeps_its_host() -> None:
         ("Amex 3782 822463 10005", {"number:378282246310005"}),
         ("account 55779911", {"number:55779911"}),
         ("5577\u200b9911", {"number:55779911"}),
-        ("on 2024-05-01 at 12 30, 1 000.50, room 12-34", set()),
+        ("on 2024-05-01 at 12 30, 1 000.50, room 12-34, Tokyo 160-0023", set()),
     ],
 )
 def test_hostile_spellings_are_read(text: str, expected: set[str]) -> None:

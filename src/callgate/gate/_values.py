@@ -81,9 +81,11 @@ _NUMBER = re.compile(
     r"|\d{8,34})(?![\w]|[.,:]\d)"
 )
 """A phone, card or account number: `+` and digits, groups of 2–6 digits (`(212) 555-0199`,
-`3782 822463 10005`), or a run of 8 or more digits."""
-_MIN_DIGITS = 7
-"""A number of groups has at least this many digits (`12 30` is no place)."""
+`3782 822463 10005`), or a run of 8 digits or more."""
+_MIN_DIGITS = 8
+"""A number has at least this many digits: an account number (a UK one has 8), a card, a
+phone number with its area code; a postal code (`160-0023`) or a local number without one
+is not a place on its own."""
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{4}")
 _IBAN_DIGITS = 8
 """An account number has at least this many digits (`ab12cdefghijklmno` is a word)."""
