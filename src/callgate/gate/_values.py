@@ -104,16 +104,17 @@ def destinations(text: str) -> set[str]:
     `number:4915112345678`."""
     text = plain(text)
     found: set[str] = set()
-    for pattern, kind in (
-        (_URL, _url),
-        (_EMAIL, _email),
-        (_HOST, _host),
-        (_IPV6, _ip),
-        (_IPV4, _ipv4),
-        (_IBAN, _account),
-        (_NUMBER, _number),
+    for pattern, kind, needs in (
+        (_URL, _url, "://"),
+        (_EMAIL, _email, "@"),
+        (_HOST, _host, "."),
+        (_IPV6, _ip, ":"),
+        (_IPV4, _ipv4, "."),
+        (_IBAN, _account, ""),
+        (_NUMBER, _number, ""),
     ):
-        text = _take(text, pattern, kind, found)
+        if needs in text:  # a pattern that cannot match is not run over the whole text
+            text = _take(text, pattern, kind, found)
     return found
 
 
