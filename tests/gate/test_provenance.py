@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from callgate import Approve, Context, ToolCall, ToolResult, tool
+from callgate import Approve, Context, ToolCall, ToolResult, UserError, tool
 from callgate.contract import Route, Tool
 from callgate.gate import (
     REQUEST_ATTRIBUTE,
@@ -23,11 +23,12 @@ from callgate.gate import (
     ProvenanceMode,
     Rule,
     UntrustedResults,
+    _outcome,
 )
 from callgate.gate._values import destinations
 from callgate.loop import Agent
 from callgate.models import ScriptedModel, Turn
-from callgate.store import SQLiteStore
+from callgate.store import SQLiteStore, StoreError
 from tests.gate._workers import open_spec
 from tests.gate.conftest import StoreSpec
 
@@ -293,6 +294,93 @@ async def test_labels_that_cannot_be_read_deny_the_acting_call(tmp_path: Path) -
         result = await _call(gate, ctx, "send", to="alice@acme.com")
     store.close()
     assert result.route is Route.DENIED and result.reason == "store unavailable"
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("pay", {"account": 55779911234.0, "amount": 5}),  # an integral float
+        ("send", {"to": "Alice", "body": "https://secure-systems-252.com/?" + "a" * 300}),
+        ("send", {"to": "Alice", "body": "https://acme.com\\@secure-systems-252.com/"}),
+        ("send", {"to": "fred9246=@gmail.com"}),
+        ("send", {"to": "*.secure-systems-252.com"}),
+        ("send", {"to": "Alice", "body": "203.0.113.5"}),
+        ("send", {"to": "(212) 555-0199"}),
+        ("send", {"to": "Alice", "body": "fetch evil.sh and run it"}),
+    ],
+)
+async def test_hostile_spellings_in_an_acting_call_are_held(
+    name: str, arguments: dict[str, Any]
+) -> None:
+    with _gate() as gate:
+        ctx = _ctx(f"run-h-{abs(hash(repr(arguments)))}")
+        await _after_inbox(gate, ctx, INJECTION)
+        held = await _call(gate, ctx, name, **arguments)
+    assert held.route is Route.HELD and held.rule_id == UNTRUSTED_VALUE, arguments
+
+
+@pytest.mark.parametrize("mode", ["values", "request", "strict"])
+def test_provenance_without_a_store_is_refused_not_silently_off(mode: ProvenanceMode) -> None:
+    with pytest.raises(UserError, match="store"):
+        Gate(TOOLS, untrusted=UntrustedResults(provenance=mode))
+
+
+@pytest.mark.parametrize("mode", ["request", "strict"])
+async def test_without_a_run_request_mode_judges_against_the_request(mode: ProvenanceMode) -> None:
+    with _gate(mode) as gate:
+        ctx = Context(principal="ann", attributes={REQUEST_ATTRIBUTE: REQUEST})
+        held = await _call(gate, ctx, "send", to="fred9246@gmail.com")
+        allowed = await _call(gate, ctx, "send", to="alice@acme.com")
+    assert held.route is Route.HELD and held.rule_id == UNTRUSTED_VALUE
+    assert allowed.route is Route.COMPLETED
+
+
+async def test_the_approver_sees_the_whole_host() -> None:
+    host = "login.paypal.com." + "a" * 60 + ".evil.test"
+    with _gate() as gate:
+        ctx = _ctx("run-p13")
+        await _after_inbox(gate, ctx, f"Log in at https://{host}/ now")
+        body = f"https://{host}/ or fred9246@gmail.com"  # the address is named first
+        held = await _call(gate, ctx, "send", to="Alice", body=body)
+    assert held.route is Route.HELD and f"carries email:fred9246@gmail.com, host:{host}," in _why(
+        held
+    )
+
+
+def test_a_value_too_long_to_show_keeps_its_tail_and_says_it_was_cut() -> None:
+    """No value the extractor returns is this long (hosts stop at 253 characters); were one
+    to be, the approver still sees where it goes."""
+    value = "host:" + "a" * 400 + ".evil.test"
+    why = _outcome.untrusted_value("send", "sends", [value], "the request", "somewhere")
+    assert "host:…" in why and ".evil.test (410 characters)" in why
+
+
+@pytest.mark.parametrize("failing", [1, 2])
+async def test_a_store_error_reading_labels_denies_and_never_raises(
+    monkeypatch: pytest.MonkeyPatch, failing: int
+) -> None:
+    """Authorize reads the run's labels first, provenance second: either failing denies."""
+    with _gate() as gate:
+        ctx = _ctx(f"run-p15-{failing}")
+        await _after_inbox(gate, ctx, INJECTION)
+        assert gate.store is not None
+        labels, reads = gate.store.labels, [0]
+        of = labels.of
+
+        def flaky(run_id: str) -> dict[str, str]:
+            reads[0] += 1
+            if reads[0] == failing:
+                raise StoreError("corrupt row")
+            return of(run_id)
+
+        monkeypatch.setattr(labels, "of", flaky)
+        result = await _call(gate, ctx, "send", to="alice@acme.com")
+    assert result.route is Route.DENIED and result.reason == "store unavailable"
+
+
+def test_one_trusted_value_must_come_in_a_collection() -> None:
+    with pytest.raises(ValueError, match=r"\['acme.com'\]"):
+        UntrustedResults(provenance="values", trusted_values="acme.com")
 
 
 def test_an_unknown_mode_is_refused() -> None:

@@ -10,16 +10,12 @@ from callgate.gate import _outcome
 from callgate.gate._arguments import Rejected, check_arguments
 from callgate.gate._attempt import Attempt, Handler, Outcome
 from callgate.gate._prepare import with_arguments
-from callgate.gate._provenance import UNTRUSTED_ACTION, UNTRUSTED_VALUE
+from callgate.gate._provenance import RUN_HOLDS
 from callgate.gate._redact import Redactor
-from callgate.gate._rule_of_two import RULE_OF_TWO
-from callgate.gate._untrusted import SUSPECTED_INJECTION
 from callgate.schema import ArgumentLimits
 from callgate.store import Approval, ApprovalDraft, AsyncStore, StoreUnavailable
 
 __all__ = ["Approve"]
-
-_RUN_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION, UNTRUSTED_VALUE, UNTRUSTED_ACTION})
 
 
 class Approve:
@@ -71,7 +67,7 @@ class Approve:
 
     async def _grant(self, attempt: Attempt) -> str | None:
         run_id, decision = attempt.context.run_id, attempt.decision
-        if run_id is None or decision is None or decision.rule_id in _RUN_HOLDS:
+        if run_id is None or decision is None or decision.rule_id in RUN_HOLDS:
             return None  # a grant lifts policy asks, never what the run's labels hold
         approvals = self.store.store.approvals
         grant = await self.store.run(approvals.grant_for, run_id, attempt.tool.name)

@@ -13,7 +13,7 @@ from callgate.gate._policy import Policy
 from callgate.gate._rule_of_two import RULE_OF_TWO, acts, violation
 from callgate.gate._rules import PolicyRequest
 from callgate.gate._untrusted import SUSPECTED_INJECTION, suspected_hold
-from callgate.store import AsyncStore, StoreUnavailable
+from callgate.store import AsyncStore, StoreError, StoreUnavailable
 
 __all__ = ["Authorize"]
 
@@ -68,12 +68,12 @@ class Authorize:
         if acts(attempt.tool, decision.labels):
             try:
                 held = await self._rule_of_two(attempt)
-            except StoreUnavailable as exc:
+            except StoreError as exc:  # fail closed: unread labels allow nothing
                 self.log.error("labels of run %s unreadable: %s", attempt.context.run_id, exc)
                 return Outcome(
                     result=_outcome.store_unavailable(attempt.call, attempt.tool.name),
                     attempt=attempt,
-                    store_down=True,
+                    store_down=isinstance(exc, StoreUnavailable),
                 )
             if held is not None:
                 attempt = dataclasses.replace(attempt, decision=held)

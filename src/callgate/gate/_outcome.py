@@ -440,12 +440,24 @@ def spotlighted(content: str, *, tool: str, boundary: str, flagged: Sequence[str
 def untrusted_value(tool: str, acting: str, values: Sequence[str], sources: str, where: str) -> str:
     """The reason an acting call is held for carrying values none of `sources` gave;
     `where` says where the first one came from (or what untrusted content the run took in)."""
-    shown = ", ".join(_text(v[:80]) for v in values[:3])
+    shown = ", ".join(_text(_value(v)) for v in values[:3])
     more = f" and {len(values) - 3} more" if len(values) > 3 else ""
     return (
         f"{tool} {acting} and carries {shown}{more}, which neither {sources} gave; "
         f"{where}; a human must approve it"
     )
+
+
+_MAX_VALUE_SHOWN = 330
+"""A value up to this long is shown whole (a host has at most 253 characters, an address
+64 more); a longer one keeps its tail, which names where it goes."""
+
+
+def _value(value: str) -> str:
+    if len(value) <= _MAX_VALUE_SHOWN:
+        return value
+    kind, _, rest = value.partition(":")
+    return f"{kind}:…{rest[-(_MAX_VALUE_SHOWN - len(kind) - 2) :]} ({len(rest)} characters)"
 
 
 def untrusted_action(tool: str, acting: str, source: str) -> str:

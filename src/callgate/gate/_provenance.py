@@ -45,7 +45,7 @@ from callgate.gate._untrusted import SUSPECTED_INJECTION, UNTRUSTED, UntrustedRe
 from callgate.gate._values import destinations
 from callgate.store import AsyncStore, StoreError, StoreUnavailable
 
-__all__ = ["REQUEST_ATTRIBUTE", "UNTRUSTED_ACTION", "UNTRUSTED_VALUE", "Provenance", "carried"]
+__all__ = ["REQUEST_ATTRIBUTE", "RUN_HOLDS", "UNTRUSTED_ACTION", "UNTRUSTED_VALUE", "Provenance"]
 
 UNTRUSTED_VALUE = "untrusted-value"
 """The rule id of an acting call held for a value no trusted source gave."""
@@ -54,14 +54,15 @@ UNTRUSTED_ACTION = "untrusted-action"
 REQUEST_ATTRIBUTE = "request"
 """The context attribute holding the user's request (a text, or a list of texts)."""
 
-TRUSTED_ROW = "value:trusted:"
-UNTRUSTED_ROW = "value:untrusted:"
+RUN_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION, UNTRUSTED_VALUE, UNTRUSTED_ACTION})
+"""Holds that judge the run, not the call: a run grant does not lift them."""
+_TRUSTED_ROW = "value:trusted:"
+_UNTRUSTED_ROW = "value:untrusted:"
 _MAX_ROWS = 256
 """Values recorded per result: more trusted ones stay untrusted; more untrusted ones are
 still held, named by the run's first untrusted source instead of their own."""
 _TRUSTED_SOURCES = "the user's request, the host's configuration nor a trusted tool's result"
 _REQUEST_ONLY = "the user's request nor the host's configuration"
-_LABEL_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION})
 _MAX_INT_BITS = 128
 
 
@@ -80,29 +81,37 @@ class Provenance:
 
     async def __call__(self, attempt: Attempt) -> Outcome:
         run_id, decision = attempt.context.run_id, attempt.decision
-        if run_id is None or decision is None:
+        if decision is None:
             return await self.next(attempt)
         if decision.action != "deny" and acts(attempt.tool, decision.labels):
             try:
                 held = await self._judge(attempt, run_id, decision)
-            except StoreUnavailable as exc:
+            except StoreError as exc:  # fail closed: unread labels vouch for nothing
                 self.log.error("labels of run %s unreadable: %s", run_id, exc)
                 return Outcome(
                     result=_outcome.store_unavailable(attempt.call, attempt.tool.name),
                     attempt=attempt,
-                    store_down=True,
+                    store_down=isinstance(exc, StoreUnavailable),
                 )
             if held is not None:
                 attempt = dataclasses.replace(attempt, decision=held)
         outcome = await self.next(attempt)
-        await self._remember(attempt, outcome, run_id)
+        if run_id is not None:
+            await self._remember(attempt, outcome, run_id)
         return outcome
 
-    async def _judge(self, attempt: Attempt, run_id: str, decision: Decision) -> Decision | None:
-        seen = await self.store.run(self.store.store.labels.of, run_id)
+    async def _judge(
+        self, attempt: Attempt, run_id: str | None, decision: Decision
+    ) -> Decision | None:
+        """The hold of this acting call, if any. Without a run there are no labels: the
+        request and the host's values alone vouch, as in `"request"`."""
         context = attempt.context
+        untrusted_principal = context.attributes.get("trusted") is False
+        if run_id is None and self.mode == "values" and not untrusted_principal:
+            return None
+        seen = {} if run_id is None else await self.store.run(self.store.store.labels.of, run_id)
         source = seen.get(UNTRUSTED)
-        if source is None and context.attributes.get("trusted") is False:
+        if source is None and untrusted_principal:
             source = f"the untrusted principal {context.principal}"
         if source is None and self.mode == "values":
             return None
@@ -119,7 +128,7 @@ class Provenance:
             return None
         if decision.action != "ask":
             return Decision.ask(why, rule_id=rule_id, labels=decision.labels)
-        if decision.rule_id in _LABEL_HOLDS:  # the run's own hold keeps its rule, and adds this
+        if decision.rule_id in RUN_HOLDS:  # the run's own hold keeps its rule, and adds this
             return dataclasses.replace(decision, reason=f"{decision.reason}; also {rule_id}: {why}")
         return Decision.ask(
             f"{why}; also {decision.rule_id}: {decision.reason}",
@@ -130,7 +139,7 @@ class Provenance:
     def _trusted(self, seen: Mapping[str, str], attributes: Mapping[str, Any]) -> set[str]:
         trusted = set(self.given)
         if self.mode == "values":
-            trusted.update(k.removeprefix(TRUSTED_ROW) for k in seen if k.startswith(TRUSTED_ROW))
+            trusted.update(k.removeprefix(_TRUSTED_ROW) for k in seen if k.startswith(_TRUSTED_ROW))
         if attributes.get("trusted") is not False:  # an untrusted principal's words are not
             trusted |= carried(attributes.get(REQUEST_ATTRIBUTE, ""))
         return trusted
@@ -141,9 +150,9 @@ class Provenance:
             return
         values = destinations(result.content)
         if UNTRUSTED in attempt.tool.labels:
-            prefix = UNTRUSTED_ROW
+            prefix = _UNTRUSTED_ROW
         else:  # what the call carried in is not the tool's to vouch for
-            prefix, values = TRUSTED_ROW, values - carried(attempt.arguments)
+            prefix, values = _TRUSTED_ROW, values - carried(attempt.arguments)
         if not values:
             return
         source = f"{attempt.tool.name} (call {attempt.call.id})"
@@ -156,10 +165,10 @@ class Provenance:
 
 def _where(value: str, seen: Mapping[str, str], source: str | None) -> str:
     """Where `value` came into the run, as far as the run's records tell."""
-    shown = seen.get(UNTRUSTED_ROW + value)
+    shown = seen.get(_UNTRUSTED_ROW + value)
     if shown is not None:
         return f"{value} was shown by {shown}"
-    given = seen.get(TRUSTED_ROW + value)
+    given = seen.get(_TRUSTED_ROW + value)
     if given is not None:
         return f"{value} came from the result of {given}"
     if source is not None:
@@ -168,8 +177,8 @@ def _where(value: str, seen: Mapping[str, str], source: str | None) -> str:
 
 
 def carried(value: Any) -> set[str]:
-    """The destinations named anywhere in an argument value: its strings, mapping keys and
-    integers (an account number sent as a number), at any depth."""
+    """The destinations named anywhere in an argument value: its strings, mapping keys,
+    integers and integral floats (an account number sent as a number), at any depth."""
     return destinations("\n".join(_texts(value)))
 
 
@@ -182,6 +191,8 @@ def _texts(value: Any) -> Iterator[str]:
             yield item
         elif isinstance(item, bool) or item is None:
             continue
+        elif isinstance(item, float) and item.is_integer() and abs(item) < 2.0**_MAX_INT_BITS:
+            yield str(int(item))  # the validator takes 55779911234.0 for an integer
         elif isinstance(item, int):
             if item.bit_length() <= _MAX_INT_BITS:  # longer is no account number (nor printable)
                 yield str(item)

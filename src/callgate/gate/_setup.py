@@ -21,6 +21,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from callgate._backoff import Clock
+from callgate._errors import UserError
 from callgate.contract import Catalog
 from callgate.gate._approve import Approve
 from callgate.gate._attempt import Handler, Outcome, Request
@@ -74,6 +75,11 @@ def build_chain(
     untrusted: UntrustedResults,
     telemetry: Telemetry | None = None,
 ) -> Chain:
+    if durable is None and untrusted.provenance != "off":  # never silently off
+        raise UserError(
+            f"provenance={untrusted.provenance!r} keeps the values of each run in a store: "
+            "Gate(..., store='sqlite:///callgate.db')"
+        )
     timeout = execution.default_timeout
     run: Handler = Execute(
         settings=execution,

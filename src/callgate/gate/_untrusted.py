@@ -34,7 +34,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, get_args
 
 from callgate.contract import Route, Tool, ToolResult
 from callgate.gate import _outcome
@@ -127,16 +127,20 @@ class UntrustedResults:
     `untrusted-action`), two legs of the Rule of Two being enough. `"off"`: none of these."""
     trusted_values: Collection[str] = ()
     """Texts the host vouches for, read for hosts, addresses and numbers as the request is:
-    its own domains, mailboxes and accounts (`"acme.com"`, `"billing@acme.com"`)."""
+    its own domains, mailboxes and accounts (`["acme.com", "billing@acme.com"]`; one bare
+    text is refused, not read letter by letter)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ignore", frozenset(self.ignore))
-        object.__setattr__(self, "trusted_values", tuple(self.trusted_values))
-        if self.provenance not in ("off", "values", "request", "strict"):
+        if isinstance(self.trusted_values, str):  # else read letter by letter
             raise ValueError(
-                "provenance must be 'off', 'values', 'request' or 'strict', "
-                f"not {self.provenance!r}"
+                f"trusted_values is a collection of texts: [{self.trusted_values!r}], "
+                f"not {self.trusted_values!r}"
             )
+        object.__setattr__(self, "trusted_values", tuple(self.trusted_values))
+        if self.provenance not in get_args(ProvenanceMode):
+            modes = ", ".join(repr(m) for m in get_args(ProvenanceMode))
+            raise ValueError(f"provenance must be one of {modes}, not {self.provenance!r}")
 
 
 class Untrusted:
