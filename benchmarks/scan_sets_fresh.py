@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from scan_sets_unseen import DIALECTS, Tool, render, tool
+from scan_sets_unseen import Tool, hard_benign_records, tool
 
 # (variant, language, tool): tools judged alone.
 BENIGN: list[tuple[str, str, Tool]] = [
@@ -1212,39 +1212,5 @@ BENIGN_CATALOGS: list[tuple[str, str, str, list[Tool], Tool]] = [
 ]
 
 
-def _cycle(items: tuple[str, ...], i: int) -> str:
-    return items[i % len(items)]
-
-
 def benign_records() -> Iterator[dict[str, Any]]:
-    n = 0
-    for i, (variant, language, tool_) in enumerate(BENIGN):
-        yield _benign(n, variant, language, _cycle(DIALECTS, i), tool_, None, [])
-        n += 1
-    for i, (variant, language, server, siblings, tool_) in enumerate(BENIGN_CATALOGS):
-        yield _benign(n, variant, language, _cycle(DIALECTS, i), tool_, server, siblings)
-        n += 1
-
-
-def _benign(
-    n: int,
-    variant: str,
-    language: str,
-    dialect: str,
-    tool_: Tool,
-    server: str | None,
-    siblings: list[Tool],
-) -> dict[str, Any]:
-    return {
-        "id": f"h{n:03d}",
-        "split": "fresh",
-        "family": "hard_benign",
-        "variant": variant,
-        "language": language,
-        "placement": "catalog" if siblings else "tool",
-        "dialect": dialect,
-        "tool": render(tool_, dialect),
-        "server": server or "s",
-        "context": [render(s, "mcp") for s in siblings],
-        "context_server": server,
-    }
+    return hard_benign_records(BENIGN, BENIGN_CATALOGS, split="fresh", prefix="h")

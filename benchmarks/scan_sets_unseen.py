@@ -2657,34 +2657,33 @@ BENIGN_CATALOGS: list[tuple[str, str, str, list[Tool], Tool]] = [
 
 
 def benign_records() -> Iterator[dict[str, Any]]:
-    n = 0
-    for i, (variant, language, tool_) in enumerate(BENIGN):
-        yield _benign(n, variant, language, _cycle(DIALECTS, i), tool_, None, [])
-        n += 1
-    for i, (variant, language, server, siblings, tool_) in enumerate(BENIGN_CATALOGS):
-        yield _benign(n, variant, language, _cycle(DIALECTS, i), tool_, server, siblings)
-        n += 1
+    return hard_benign_records(BENIGN, BENIGN_CATALOGS, split="unseen", prefix="b")
 
 
-def _benign(
-    n: int,
-    variant: str,
-    language: str,
-    dialect: str,
-    tool_: Tool,
-    server: str | None,
-    siblings: list[Tool],
-) -> dict[str, Any]:
-    return {
-        "id": f"b{n:03d}",
-        "split": "unseen",
-        "family": "hard_benign",
-        "variant": variant,
-        "language": language,
-        "placement": "catalog" if siblings else "tool",
-        "dialect": dialect,
-        "tool": render(tool_, dialect),
-        "server": server or "s",
-        "context": [render(s, "mcp") for s in siblings],
-        "context_server": server,
-    }
+def hard_benign_records(
+    alone: list[tuple[str, str, Tool]],
+    catalogs: list[tuple[str, str, str, list[Tool], Tool]],
+    *,
+    split: str,
+    prefix: str,
+) -> Iterator[dict[str, Any]]:
+    """The records of a hard-benign set: the tools judged alone, then those judged in their
+    server's catalog, each group taking the dialects in turn."""
+    rows: list[tuple[str, str, Tool, str | None, list[Tool]]]
+    rows = [(v, lang, t, None, []) for v, lang, t in alone]
+    rows += [(v, lang, t, server, siblings) for v, lang, server, siblings, t in catalogs]
+    for n, (variant, language, tool_, server, siblings) in enumerate(rows):
+        dialect = _cycle(DIALECTS, n if n < len(alone) else n - len(alone))
+        yield {
+            "id": f"{prefix}{n:03d}",
+            "split": split,
+            "family": "hard_benign",
+            "variant": variant,
+            "language": language,
+            "placement": "catalog" if siblings else "tool",
+            "dialect": dialect,
+            "tool": render(tool_, dialect),
+            "server": server or "s",
+            "context": [render(s, "mcp") for s in siblings],
+            "context_server": server,
+        }
