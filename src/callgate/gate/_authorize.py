@@ -15,7 +15,7 @@ from callgate.gate._rules import PolicyRequest
 from callgate.gate._untrusted import SUSPECTED_INJECTION, suspected_hold
 from callgate.store import AsyncStore, StoreError, StoreUnavailable
 
-__all__ = ["Authorize"]
+__all__ = ["Authorize", "labels_unreadable"]
 
 
 class Authorize:
@@ -68,13 +68,8 @@ class Authorize:
         if acts(attempt.tool, decision.labels):
             try:
                 held = await self._rule_of_two(attempt)
-            except StoreError as exc:  # fail closed: unread labels allow nothing
-                self.log.error("labels of run %s unreadable: %s", attempt.context.run_id, exc)
-                return Outcome(
-                    result=_outcome.store_unavailable(attempt.call, attempt.tool.name),
-                    attempt=attempt,
-                    store_down=isinstance(exc, StoreUnavailable),
-                )
+            except StoreError as exc:
+                return labels_unreadable(attempt, exc, self.log)
             if held is not None:
                 attempt = dataclasses.replace(attempt, decision=held)
         return await self.next(attempt)
@@ -92,3 +87,14 @@ class Authorize:
         if decision.action == "ask":  # the policy's own reason stays in view
             why = f"{why}; also {decision.rule_id}: {decision.reason}"
         return Decision.ask(why, rule_id=rule_id, labels=decision.labels)
+
+
+def labels_unreadable(attempt: Attempt, exc: StoreError, log: GateLog) -> Outcome:
+    """The route of an acting call whose run's labels cannot be read: fail closed, since
+    unread labels allow nothing and vouch for nothing."""
+    log.error("labels of run %s unreadable: %s", attempt.context.run_id, exc)
+    return Outcome(
+        result=_outcome.store_unavailable(attempt.call, attempt.tool.name),
+        attempt=attempt,
+        store_down=isinstance(exc, StoreUnavailable),
+    )

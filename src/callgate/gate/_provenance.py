@@ -38,12 +38,13 @@ from typing import Any
 
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Handler, Outcome
+from callgate.gate._authorize import labels_unreadable
 from callgate.gate._decision import Decision
 from callgate.gate._log import GateLog
 from callgate.gate._rule_of_two import RULE_OF_TWO, action_words, acts
 from callgate.gate._untrusted import SUSPECTED_INJECTION, UNTRUSTED, UntrustedResults, tool_text
 from callgate.gate._values import destinations
-from callgate.store import AsyncStore, StoreError, StoreUnavailable
+from callgate.store import AsyncStore, StoreError
 
 __all__ = ["REQUEST_ATTRIBUTE", "RUN_HOLDS", "UNTRUSTED_ACTION", "UNTRUSTED_VALUE", "Provenance"]
 
@@ -86,13 +87,8 @@ class Provenance:
         if decision.action != "deny" and acts(attempt.tool, decision.labels):
             try:
                 held = await self._judge(attempt, run_id, decision)
-            except StoreError as exc:  # fail closed: unread labels vouch for nothing
-                self.log.error("labels of run %s unreadable: %s", run_id, exc)
-                return Outcome(
-                    result=_outcome.store_unavailable(attempt.call, attempt.tool.name),
-                    attempt=attempt,
-                    store_down=isinstance(exc, StoreUnavailable),
-                )
+            except StoreError as exc:
+                return labels_unreadable(attempt, exc, self.log)
             if held is not None:
                 attempt = dataclasses.replace(attempt, decision=held)
         outcome = await self.next(attempt)
