@@ -102,6 +102,24 @@ def test_joiners_are_left_to_idna() -> None:
     assert destinations("evil.com\u200d") == destinations("evil.com")
 
 
+def test_a_chain_of_labels_with_joiners_is_read_from_its_first_label() -> None:
+    """A match starts only at a dotted name's first label, joiners counting as part of a
+    label (a start after every joiner read the rest of the chain again each time)."""
+    chain = "a\u200ca." * 2_000 + "com"
+    assert destinations(chain) == destinations(f"https://{chain}/")
+
+
+def test_an_ipv6_address_after_a_colon_is_read() -> None:
+    assert destinations("host:2001:db8::1") == {"host:2001:db8::1"}
+    assert destinations("ip:2001:DB8::2") == {"host:2001:db8::2"}
+
+
+def test_an_address_local_part_keeps_its_letters() -> None:
+    """Case folds (mailboxes compare so in practice); `ß` is not `ss`."""
+    assert destinations("Bo@acme.com") == destinations("bo@acme.com")
+    assert destinations("straße@acme.com") != destinations("strasse@acme.com")
+
+
 _LABEL = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=12)
 _HOSTS = st.builds(
     lambda a, b, tld: f"{a}.{b}.{tld}",

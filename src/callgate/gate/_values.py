@@ -58,16 +58,18 @@ _LOCAL = r"(?:\"[^\"\s@]{1,62}\"|[\w!#$%&*+/=?^{|}~-][\w!#$%&'*+/=?^`{|}~.-]{0,6
 since prose quotes addresses)."""
 _EMAIL = re.compile(rf"{_LOCAL}@(?:{_LABEL}\.)+{_LABEL}")
 _HOST = re.compile(
-    rf"(?<![\w-])(?<![\w-]\.)(?:{_LABEL}\.)+(?:[^\W\d_]{{2,63}}|xn--[\w-]{{1,59}})(?![\w@-])"
+    rf"(?<![\w\u200c\u200d-])(?<![\w\u200c\u200d-]\.)(?:{_LABEL}\.)+"
+    rf"(?:[^\W\d_]{{2,63}}|xn--[\w-]{{1,59}})(?![\w@-])"
 )
 """A host name; after `@`, `*.` or a lone `.` too (`*.evil.com`, `x@evil.com` that no
 address pattern read), never inside a longer dotted name (a match starting at every label
-would read a long chain of labels once per label)."""
+would read a long chain of labels once per label; the joiners a label may hold count as
+inside it)."""
 _OCTET = r"(?:0x[0-9a-f]{1,8}|\d{1,10})"
 _IPV4 = re.compile(rf"(?<![\w.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\w]|\.\w)", re.IGNORECASE)
 """A dotted IPv4 address, in the octal and hexadecimal spellings `inet_aton` reads too."""
 _IPV6 = re.compile(
-    r"(?<![\w:.])(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|\d{1,3}(?:\.\d{1,3}){3})?(?![\w:])",
+    r"(?<![\w.])(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|\d{1,3}(?:\.\d{1,3}){3})?(?![\w:])",
     re.IGNORECASE,
 )
 _IBAN = re.compile(
@@ -176,7 +178,7 @@ def _url(value: str) -> Found:
 def _email(value: str) -> Found:
     local, _, domain = value.rpartition("@")
     host = _domain(domain)
-    return (None if host is None else f"email:{local.casefold()}@{host}"), " "
+    return (None if host is None else f"email:{local.lower()}@{host}"), " "
 
 
 def _host(value: str) -> Found:
