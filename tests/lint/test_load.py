@@ -200,3 +200,8 @@ def test_an_entry_takes_its_tool_or_makes_it_when_asked() -> None:
     assert made is not None and kept is not None and made.fingerprint == kept.fingerprint
     assert replace(read, group="notes").tool is kept
     assert moved(entry_from_declaration(MCP), group="notes").tool is not None
+    other = entry_from_declaration({**MCP, "name": "notes_delete"})
+    assert other.tool is not None and other.tool.name == "notes_delete"
+    assert moved(read, declaration=other.declaration).tool is not None
+    renewed = moved(read, declaration=other.declaration).tool
+    assert renewed is not None and renewed.name == "notes_delete"

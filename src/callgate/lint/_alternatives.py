@@ -51,9 +51,10 @@ class Alternatives:
         return best
 
     def finditer(self, text: str, gated: str | None = None) -> Iterator[re.Match[str]]:
-        """The matches `whole.finditer` finds, found one at a time (a caller that stops at
-        the first one it wants pays for no more)."""
-        pos = 0
-        while pos <= len(text) and (found := self.search(text, gated, pos)) is not None:
-            yield found
-            pos = found.end() if found.end() > found.start() else found.end() + 1
+        """The matches `whole.finditer` finds, when `gated` holds one of the gate's
+        substrings: then by the whole pattern, in one pass however many matches there are
+        (a search per match from its end would read the text again for each)."""
+        lowered = text.lower() if gated is None else gated
+        if not any(map(lowered.__contains__, self.gate)):
+            return iter(())
+        return self.whole.finditer(text)

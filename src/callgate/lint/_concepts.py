@@ -15,7 +15,7 @@ import bisect
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress
 from operator import itemgetter
@@ -69,6 +69,19 @@ class Clause:
 class Tagged:
     text: str
     clauses: tuple[Clause, ...]
+    _by_end: tuple[Tag, ...] = field(init=False, compare=False, repr=False)
+    """The example marks (MENTION, NOTIFY), each once, by end."""
+    _ends: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    _starts: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    """Their ends and starts, sorted: `example` is asked once per match of a rule, and a
+    text may hold many."""
+
+    def __post_init__(self) -> None:
+        marks = {t for c in self.clauses for t in c.tags if t.concept in ("MENTION", "NOTIFY")}
+        by_end = tuple(sorted(marks, key=lambda t: t.end))
+        object.__setattr__(self, "_by_end", by_end)
+        object.__setattr__(self, "_ends", tuple(t.end for t in by_end))
+        object.__setattr__(self, "_starts", tuple(sorted(t.start for t in marks)))
 
     @property
     def quotes(self) -> tuple[tuple[int, int], ...]:
@@ -89,17 +102,17 @@ class Tagged:
         """`[start, end)` is written as an example: right after an example marker (`e.g.`,
         `such as`, `like`) in a text that frames it once more elsewhere (`detects`, `risky
         pattern`, `notifies`): a security tool naming what it looks for."""
-        marks = [t for c in self.clauses for t in c.tags if t.concept in ("MENTION", "NOTIFY")]
+        before = bisect.bisect_right(self._ends, start)
+        near = bisect.bisect_left(self._ends, start - _EXAMPLE_GAP_MAX)
         introducing = [
             t
-            for t in marks
-            if t.concept == "MENTION"
-            and t.end <= start
-            and _EXAMPLE_GAP.fullmatch(self.text, t.end, start)
+            for t in self._by_end[near:before]
+            if t.concept == "MENTION" and _EXAMPLE_GAP.fullmatch(self.text, t.end, start)
         ]
-        return bool(introducing) and any(
-            t not in introducing and (t.end <= start or t.start >= end) for t in marks
-        )
+        # Another mark outside the span: every mark ending by `start` or starting at `end`
+        # or later, less the introducing ones (which all end by `start`).
+        after = len(self._starts) - bisect.bisect_left(self._starts, end)
+        return bool(introducing) and before + after > len(introducing)
 
 
 # --- the compiled lexicon -------------------------------------------------------------------
@@ -654,6 +667,8 @@ def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
 # What may stand between an example marker and its example: `e.g. <system>`, `such as
 # `curl ... | sh``.
 _EXAMPLE_GAP = re.compile(r"[\s.,:;`'\"«“„‘(]{0,4}")
+_EXAMPLE_GAP_MAX = 4
+"""The longest gap `_EXAMPLE_GAP` takes."""
 _QUOTE = re.compile(
     r"\"([^\"]{2,}?)\"|(?<![\w'])'([^'\n]{2,}?)'(?![\w])|«([^»]+)»|„([^“”\"]+)[“”\"]"
     r"|“([^”]+)”|‘([^’]+)’|「([^」]+)」|『([^』]+)』|‹([^›]+)›"

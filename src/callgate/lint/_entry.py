@@ -185,8 +185,11 @@ setattr(ToolEntry, "tool", _TOOL)  # noqa: B010 (the class is made by the decora
 
 def moved(entry: ToolEntry, **changes: Any) -> ToolEntry:
     """`replace(entry, **changes)` that keeps a Tool not made yet unmade (`replace` reads
-    every field, and reading `tool` makes it)."""
-    return replace(entry, tool=_TOOL.stored(entry), **changes)
+    every field, and reading `tool` makes it); a new declaration makes its own Tool."""
+    if "tool" not in changes:
+        fresh = "declaration" in changes or "raw" in changes
+        changes["tool"] = _UNMADE if fresh else _TOOL.stored(entry)
+    return replace(entry, **changes)
 
 
 def matches_rule(rule: str, selector: str) -> bool:

@@ -178,20 +178,19 @@ def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
         matches = sorted(home, key=lambda m: m.start())
     if not matches:
         return
-    asked_at = (m for m in matches if _asked(site.text, m.start(), *_ACTS))
-    match = next(asked_at, None)
-    asked = match is not None
-    match = match or matches[0]
-    severity = H if asked else M
-    what = "asks to read or pass" if asked else "names"
-    yield ScanHit(
-        rule="S004",
-        severity=severity,
-        start=match.start(),
-        end=match.end(),
-        message=f"{what} the sensitive file {match.group(0)!r}",
-        target=match.group(0),
-    )
+    # One hit per file asked for (a tool is judged against each: named for one file, it
+    # may be asked for another); a text that only names files gets one, for the first.
+    asked = [m for m in matches if _asked(site.text, m.start(), *_ACTS)]
+    for match in asked or matches[:1]:
+        what = "asks to read or pass" if asked else "names"
+        yield ScanHit(
+            rule="S004",
+            severity=H if asked else M,
+            start=match.start(),
+            end=match.end(),
+            message=f"{what} the sensitive file {match.group(0)!r}",
+            target=match.group(0),
+        )
 
 
 def _asked(text: str, at: int, *acts: str) -> bool:
@@ -214,7 +213,9 @@ def own_purpose(tool: str, hit: ScanHit, text: str) -> bool:
     (`ssh_authorized_keys_add` and `~/.ssh/authorized_keys`, `dotenv_load` and `.env`) or on
     what the file holds (`local_user_lookup` and `/etc/passwd`). A tool named only for what
     the file holds may read it, not pass it on: `get_user_info` told to put `/etc/passwd`
-    into an argument is not at its own work."""
+    into an argument is not at its own work. A file asked for in hiding (encoded) never is."""
+    if hit.decoded is not None:
+        return False  # a file asked for in hiding is no tool's own work
     path = hit.target or ""
     named = set(name_tokens(tool))
     named |= {n.removeprefix("dot") for n in named}
@@ -222,8 +223,7 @@ def own_purpose(tool: str, hit: ScanHit, text: str) -> bool:
     if parts & named or any(p in tool.lower() for p in parts if len(p) >= 4):
         return True
     held = {w for p in parts for w in _HOLDS.get(p, ())}
-    plain = hit.decoded is None
-    return bool(held & named) and plain and not _asked(text, hit.start, "MOVE")
+    return bool(held & named) and not _asked(text, hit.start, "MOVE")
 
 
 _SECRET_NEEDLES: tuple[str, ...] = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-")
