@@ -213,7 +213,8 @@ def own_purpose(tool: str, hit: ScanHit, text: str) -> bool:
     (`ssh_authorized_keys_add` and `~/.ssh/authorized_keys`, `dotenv_load` and `.env`) or on
     what the file holds (`local_user_lookup` and `/etc/passwd`). A tool named only for what
     the file holds may read it, not pass it on: `get_user_info` told to put `/etc/passwd`
-    into an argument is not at its own work. A file asked for in hiding (encoded) never is."""
+    into an argument is not at its own work, nor is any tool told to pass a file into an
+    argument. A file asked for in hiding (encoded) never is."""
     if hit.decoded is not None:
         return False  # a file asked for in hiding is no tool's own work
     path = hit.target or ""
@@ -221,9 +222,18 @@ def own_purpose(tool: str, hit: ScanHit, text: str) -> bool:
     named |= {n.removeprefix("dot") for n in named}
     parts = set(_PATH_WORDS.findall(path.lower())) - _GENERIC
     if parts & named or any(p in tool.lower() for p in parts if len(p) >= 4):
-        return True
+        return not _into_argument(text, hit.start)
     held = {w for p in parts for w in _HOLDS.get(p, ())}
     return bool(held & named) and not _asked(text, hit.start, "MOVE")
+
+
+def _into_argument(text: str, at: int) -> bool:
+    """The sentence holding `at` asks to pass something into an argument or field ("include
+    its contents in the notes argument"): no tool's own work, whatever it is named for
+    (writing into the file itself, "append the key to ~/.ssh/authorized_keys", is)."""
+    return any(
+        c.start <= at < c.end and c.has("MOVE") and c.has("SINK") for c in tag_text(text).clauses
+    )
 
 
 _SECRET_NEEDLES: tuple[str, ...] = ("AKIA", "github_pat_", "xox", "sk_live_", "AIza", "sk-")
