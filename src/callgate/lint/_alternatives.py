@@ -52,9 +52,31 @@ class Alternatives:
 
     def finditer(self, text: str, gated: str | None = None) -> Iterator[re.Match[str]]:
         """The matches `whole.finditer` finds, when `gated` holds one of the gate's
-        substrings: then by the whole pattern, in one pass however many matches there are
-        (a search per match from its end would read the text again for each)."""
-        lowered = text.lower() if gated is None else gated
-        if not any(map(lowered.__contains__, self.gate)):
+        substrings: each alternative's next match is kept, and searched again only once a
+        match chosen before it has passed its start (one pass over the text per alternative,
+        however many matches there are)."""
+        lowered = text.lower()
+        if not any(map((lowered if gated is None else gated).__contains__, self.gate)):
             return iter(())
-        return self.whole.finditer(text)
+        if not text.isascii():
+            return self.whole.finditer(text)
+        parts = [pattern for needs, pattern in self.parts if any(map(lowered.__contains__, needs))]
+        return _merged(text, parts)
+
+
+def _merged(text: str, parts: list[re.Pattern[str]]) -> Iterator[re.Match[str]]:
+    """The leftmost match of any of `parts` (the first written, at one place), then the next
+    from its end, as one alternation finds them."""
+    ahead = [pattern.search(text) for pattern in parts]
+    pos = 0
+    while True:
+        best: re.Match[str] | None = None
+        for i, found in enumerate(ahead):
+            if found is not None and found.start() < pos:
+                found = ahead[i] = parts[i].search(text, pos)
+            if found is not None and (best is None or found.start() < best.start()):
+                best = found
+        if best is None:
+            return
+        yield best
+        pos = best.end() if best.end() > best.start() else best.end() + 1
