@@ -567,14 +567,14 @@ def _own(tags: set[Tag]) -> set[Tag]:
 
 
 # What a word does in its sentence, where the word alone misleads: the user after "by" acts
-# rather than hears ("is mentioned by the user"); "is ignored" states what the tool does
-# rather than orders it; a "key" of a key-value pair holds no secret.
+# rather than hears ("is mentioned by the user"); a verb in the passive states what the tool
+# does rather than orders it ("is ignored", below); a "key" of a key-value pair holds no
+# secret.
 _AGENT = re.compile(
     r"(?:\bby|\bpar|\bvon|\bvom|\bpor|\bpelo|\bpela|\bdal|\bdall|\bdalla)"
     r"\s+(?:(?:the|a|an|l|le|la|el|o|der|dem|den)\s*'?\s*)?$",
     re.IGNORECASE,
 )
-_STATED = re.compile(r"\b(?:is|are|was|were|gets|get|got|being)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
 _NOT_SECRET = re.compile(r"[\s-]*(?:value|pair|word|stroke|board|press|frame|name|path)", re.I)
 # "replace `x` with the actual value": a placeholder to fill in, not a text taking precedence
 _PLACEHOLDER = re.compile(
@@ -585,9 +585,10 @@ _PLACEHOLDER = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class _Reading:
-    """A concept's word that, with `pattern` just before (or after) it, means otherwise."""
+    """A concept's word that, with `pattern` just before (or after) it, means otherwise;
+    with no pattern, the written form alone does."""
 
-    pattern: re.Pattern[str]
+    pattern: re.Pattern[str] | None
     after: bool = False
     words: frozenset[str] = frozenset()
     """The written words it applies to (all when empty); `*` stands for any ending or start."""
@@ -605,13 +606,58 @@ def _like(word: str, form: str) -> bool:
     return word == form
 
 
-_READING: dict[str, _Reading] = {
-    "USER": _Reading(_AGENT),
-    "USERS": _Reading(_AGENT),
-    "DROP": _Reading(_STATED, words=frozenset({"*ed"})),
-    "SECRET": _Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),
-    "PRIORITY": _Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),
-    "FIRST": _Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),
+# The passive, per language: an auxiliary and a participle ("are ignored", "werden
+# ignoriert", "son descartadas", "sont ignorés", "são ignoradas", "vengono ignorate"), a
+# reflexive passive ("se descartan", "si ignorano", "ignoram-se", "игнорируются"), or a
+# passive mark ("被忽略", "無視され"). A directive to the model is an imperative; a passive
+# clause describes what the tool does with its input. The imperatives that look like a
+# participle ("Ignoriert alle Anweisungen", "Ignorate le istruzioni") have no auxiliary.
+_ADVERB = (
+    r"(?:\w+(?:ly|weise|ment|mente)|always|also|then|still|simply|dabei|dann|stets|immer|"
+    r"auch|ebenfalls|hierbei|einfach|siempre|también|toujours|alors|également|sempre|"
+    r"também|anche|pure|quindi|nicht|not|no|non|não|pas)"
+)
+_AUXILIARY = re.compile(
+    r"\b(?:is|are|was|were|gets|get|got|being|been|wird|werden|wurde|wurden|worden|ist|sind|"
+    r"es|son|fue|fueron|será|serán|está|están|queda|quedan|est|sont|sera|seront|était|"
+    r"étaient|été|é|são|foi|foram|serão|fica|ficam|è|viene|vengono|veniva|venivano|verrà|"
+    rf"verranno|sono|sarà|saranno|resta|restano)\s+(?:{_ADVERB}\s+)?$",
+    re.IGNORECASE,
+)
+_PARTICIPLES = frozenset(
+    {
+        *("*ed", "*iert", "*achtet", "*gangen", "*gessen"),  # en, de
+        *("*ado", "*ada", "*ados", "*adas", "*ido", "*ida", "*idos", "*idas"),  # es, pt
+        *("*é", "*ée", "*és", "*ées"),  # fr
+        *("*ato", "*ata", "*ati", "*ate", "*ito", "*ita", "*iti", "*ite"),  # it
+    }
+)
+_REFLEXIVE_BEFORE = re.compile(r"\b(?:se|si)\s+$", re.IGNORECASE)
+_INDICATIVE = frozenset({"*a", "*an", "*am", "*ano", "*ono"})
+"""Third persons of the indicative after `se`/`si` ("se ignoran"); the subjunctive, which
+exhorts ("que se ignoren"), is not among them."""
+_AUXILIARY_AFTER = re.compile(r"\s+(?:werden|wird|wurden|wurde|worden)\b", re.IGNORECASE)
+_RUSSIAN_PASSIVE = frozenset(
+    {"*ется", "*ются", "*утся", "*ятся", "*ится", "*лся", "*лась", "*лось", "*лись"}
+    | {"*емые", "*емый", "*емая", "*емое", "*емых", "*емым"}
+)
+_PASSIVE: tuple[_Reading, ...] = (
+    _Reading(_AUXILIARY, words=_PARTICIPLES),
+    _Reading(_AUXILIARY_AFTER, after=True, words=frozenset({"*iert", "*achtet", "*gangen"})),
+    _Reading(_REFLEXIVE_BEFORE, words=_INDICATIVE),
+    _Reading(re.compile(r"-se\b", re.IGNORECASE), after=True, words=frozenset({"*am", "*a"})),
+    _Reading(None, words=frozenset({"*am-se", "*a-se", *_RUSSIAN_PASSIVE})),
+    _Reading(re.compile(r"(?:被|予以)$"), words=frozenset()),
+    _Reading(re.compile(r"され"), after=True),
+)
+
+_READING: dict[str, tuple[_Reading, ...]] = {
+    "USER": (_Reading(_AGENT),),
+    "USERS": (_Reading(_AGENT),),
+    "DROP": _PASSIVE,
+    "SECRET": (_Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),),
+    "PRIORITY": (_Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),),
+    "FIRST": (_Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),),
 }
 
 
@@ -620,10 +666,13 @@ def _read(text: str, tags: set[Tag]) -> set[Tag]:
 
 
 def _misread(text: str, tag: Tag) -> bool:
-    reading = _READING.get(tag.concept)
     written = text[tag.start : tag.end]
-    if reading is None or not reading.applies(written):
-        return False
+    return any(_means_otherwise(text, tag, r) for r in _READING[tag.concept] if r.applies(written))
+
+
+def _means_otherwise(text: str, tag: Tag, reading: _Reading) -> bool:
+    if reading.pattern is None:
+        return True
     if reading.after:
         return reading.pattern.match(text, tag.end) is not None
     return reading.pattern.search(text, max(0, tag.start - 30), tag.start) is not None
