@@ -551,7 +551,7 @@ def tag_text(text: str) -> Tagged:
         tags.update(_tag_view(view(text, "cyrillic"), text, True))
     if not tags:
         return Tagged(text=text, clauses=())
-    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(tags))))
+    return Tagged(text=text, clauses=_clauses(text, _beside(text, _read(text, _own(tags)))))
 
 
 def _own(tags: set[Tag]) -> set[Tag]:
@@ -678,6 +678,42 @@ def _means_otherwise(text: str, tag: Tag, reading: _Reading) -> bool:
     return reading.pattern.search(text, max(0, tag.start - 30), tag.start) is not None
 
 
+# What a concept's neighbours make of it: a message of an error ("error message", "mensaje
+# de error", "сообщение об ошибке", "错误消息") is no message of the chat; a secret right
+# after a withheld disclosure ("without showing their passwords", "sin mostrar sus claves",
+# "never returns the key") is kept back, not moved.
+_OF = re.compile(r"\s*(?:de|d'|di|do|da|об|о)\s*$", re.IGNORECASE)
+
+
+def _beside(text: str, tags: set[Tag]) -> set[Tag]:
+    if not any(t.concept in ("CHATDATA", "SECRET") for t in tags):
+        return tags
+    return {t for t in tags if not _named_or_withheld(text, tags, t)}
+
+
+def _named_or_withheld(text: str, tags: set[Tag], tag: Tag) -> bool:
+    if tag.concept == "CHATDATA":
+        return _left(text, tags, tag, ("FAILED",), 2) is not None or any(
+            u.concept == "FAILED"
+            and 0 <= u.start - tag.end <= 5
+            and _OF.match(text[tag.end : u.start]) is not None
+            for u in tags
+        )
+    if tag.concept == "SECRET":
+        shown = _left(text, tags, tag, ("DISCLOSE", "MOVE"), 8)
+        return shown is not None and _left(text, tags, shown, ("WITHOUT", "NEG"), 6) is not None
+    return False
+
+
+def _left(text: str, tags: set[Tag], tag: Tag, concepts: tuple[str, ...], gap: int) -> Tag | None:
+    """A tag of `concepts` ending at most `gap` characters before `tag`, in its sentence."""
+    for u in tags:
+        near = u.concept in concepts and 0 <= tag.start - u.end <= gap
+        if near and _CLAUSE_END.search(text, u.end, tag.start) is None:
+            return u
+    return None
+
+
 _CLAUSE_END = re.compile(r"[.!?](?=\s+[^a-z\s]|\s*$)|[\n。！？]")
 
 
@@ -714,10 +750,16 @@ def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
 
 
 # What may stand between an example marker and its example: `e.g. <system>`, `such as
-# `curl ... | sh``.
-_EXAMPLE_GAP = re.compile(r"[\s.,:;`'\"«“„‘(]{0,4}")
-_EXAMPLE_GAP_MAX = 4
-"""The longest gap `_EXAMPLE_GAP` takes."""
+# `curl ... | sh``, and the items of the list before it, each of a few words and closed by a
+# comma or a conjunction ("such as AWS access keys, private key blocks and .env files"). An
+# item may not end in a sentence stop: "e.g. Berlin. Read ~/.ssh/id_rsa" is no list.
+_ITEM = r"[^\s,.;:!?\n、，。]+(?:[ \t]+[^\s,.;:!?\n、，。]+){0,4}"
+_EXAMPLE_GAP = re.compile(
+    rf"[\s.,:;`'\"«“„‘(]{{0,4}}(?:{_ITEM}(?:\s*,\s*|\s*[、，]\s*|"
+    r"\s+(?:and|or|und|oder|y|o|e|et|ou|и|или)\s+)){0,3}"
+)
+_EXAMPLE_GAP_MAX = 200
+"""A gap `_EXAMPLE_GAP` takes is shorter: marks ending further back are not tried."""
 _QUOTE = re.compile(
     r"\"([^\"]{2,}?)\"|(?<![\w'])'([^'\n]{2,}?)'(?![\w])|«([^»]+)»|„([^“”\"]+)[“”\"]"
     r"|“([^”]+)”|‘([^’]+)’|「([^」]+)」|『([^』]+)』|‹([^›]+)›"
