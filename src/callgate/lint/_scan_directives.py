@@ -165,6 +165,7 @@ _THEIRS = ("PRIOR", "SYSTEM", "YOU", "MODEL", "ALL", "EVERY", "PROMPT", "TOLD", 
 _AUDIENCE = ("USER", "THEM", "REPLY")
 _SINKS = ("SINK", "URL", "EMAIL", "SELF", "THISTEXT")
 _DIRECTED = ("ALWAYS", "OBLIG", "SET", "CHANGE", "CALL", "MOVE")
+_WISHES = ("CHOICE", "REQUEST", "INSTR", "CONFIG")
 
 
 def _drop(p: _Probe) -> Span:
@@ -339,7 +340,9 @@ def _style(p: _Probe) -> Span:
 def _regardless(p: _Probe) -> Span:
     if p.has("UNLESS"):
         return None  # "all airlines regardless of alliance unless the user names one"
-    return p.chain(("EVENIF",), (("USER", "USERS"), 40), (_DIRECTED, 80))
+    # what is overridden is a choice of the user's ("whatever the user asked for"), not a
+    # thing of theirs ("whatever currency the user's card uses")
+    return p.chain(("EVENIF",), (("USER", "USERS"), 40), (_WISHES, 30), (_DIRECTED, 80))
 
 
 def _ignores_choice(p: _Probe) -> Span:
