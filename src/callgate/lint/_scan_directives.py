@@ -205,7 +205,20 @@ def _priority(p: _Probe) -> Span:
 
 
 def _reveal(p: _Probe) -> Span:
-    return p.chain(("DISCLOSE", "MOVE"), (("PROMPT",), 60))
+    span = p.chain(("DISCLOSE", "MOVE"), (("PROMPT",), 60))
+    return None if span and _to_a_model(p, span) else span
+
+
+def _to_a_model(p: _Probe, span: tuple[int, int]) -> bool:
+    """A prompt sent along to a model ("sends the message to the language model with the
+    given system instruction") is the tool's input, not the model's prompt revealed: a
+    model named between the verb and the prompt, not as its owner ("the model's system
+    prompt"), and no "your" in the span."""
+    inside = [t for t in p.tags if span[0] <= t.start and t.end <= span[1]]
+    if inside[0].concept not in ("DISCLOSE", "MOVE") or any(t.concept == "YOU" for t in inside):
+        return False
+    prompt = max((t for t in inside if t.concept == "PROMPT"), key=lambda t: t.start)
+    return any(t.concept == "MODEL" and t.end + 4 < prompt.start for t in inside)
 
 
 def _bypass(p: _Probe) -> Span:
