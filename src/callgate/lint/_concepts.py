@@ -592,18 +592,23 @@ class _Reading:
     after: bool = False
     words: frozenset[str] = frozenset()
     """The written words it applies to (all when empty); `*` stands for any ending or start."""
+    _forms: tuple[tuple[str, ...], tuple[str, ...], frozenset[str]] = field(
+        init=False, compare=False, repr=False
+    )
+    """The words as (starts, ends, whole words), each tried at once."""
+
+    def __post_init__(self) -> None:
+        starts = tuple(w[:-1] for w in self.words if w.endswith("*"))
+        ends = tuple(w[1:] for w in self.words if w.startswith("*") and not w.endswith("*"))
+        whole = frozenset(w for w in self.words if "*" not in (w[:1], w[-1:]))
+        object.__setattr__(self, "_forms", (starts, ends, whole))
 
     def applies(self, written: str) -> bool:
+        if not self.words:
+            return True
         word = written.lower()
-        return not self.words or any(_like(word, w) for w in self.words)
-
-
-def _like(word: str, form: str) -> bool:
-    if form.endswith("*"):
-        return word.startswith(form[:-1])
-    if form.startswith("*"):
-        return word.endswith(form[1:])
-    return word == form
+        starts, ends, whole = self._forms
+        return word.startswith(starts) or word.endswith(ends) or word in whole
 
 
 # The passive, per language: an auxiliary and a participle ("are ignored", "werden
@@ -688,30 +693,48 @@ _OF = re.compile(r"\s*(?:de|d'|di|do|da|об|о)\s*$", re.IGNORECASE)
 def _beside(text: str, tags: set[Tag]) -> set[Tag]:
     if not any(t.concept in ("CHATDATA", "SECRET") for t in tags):
         return tags
-    return {t for t in tags if not _named_or_withheld(text, tags, t)}
+    near = _Near(text, tags)
+    return {t for t in tags if not near.named_or_withheld(t)}
 
 
-def _named_or_withheld(text: str, tags: set[Tag], tag: Tag) -> bool:
-    if tag.concept == "CHATDATA":
-        return _left(text, tags, tag, ("FAILED",), 2) is not None or any(
-            u.concept == "FAILED"
-            and 0 <= u.start - tag.end <= 5
-            and _OF.match(text[tag.end : u.start]) is not None
-            for u in tags
-        )
-    if tag.concept == "SECRET":
-        shown = _left(text, tags, tag, ("DISCLOSE", "MOVE"), 8)
-        return shown is not None and _left(text, tags, shown, ("WITHOUT", "NEG"), 6) is not None
-    return False
+class _Near:
+    """The tags of a text by where they end and start, asked for a tag's close neighbours
+    (a text may hold thousands of tags: each question looks at a few)."""
 
+    def __init__(self, text: str, tags: set[Tag]) -> None:
+        self.text = text
+        self.by_end = sorted(tags, key=lambda t: t.end)
+        self.ends = [t.end for t in self.by_end]
+        self.by_start = sorted(tags, key=lambda t: t.start)
+        self.starts = [t.start for t in self.by_start]
 
-def _left(text: str, tags: set[Tag], tag: Tag, concepts: tuple[str, ...], gap: int) -> Tag | None:
-    """A tag of `concepts` ending at most `gap` characters before `tag`, in its sentence."""
-    for u in tags:
-        near = u.concept in concepts and 0 <= tag.start - u.end <= gap
-        if near and _CLAUSE_END.search(text, u.end, tag.start) is None:
-            return u
-    return None
+    def named_or_withheld(self, tag: Tag) -> bool:
+        if tag.concept == "CHATDATA":
+            return bool(self.left(tag, ("FAILED",), 2)) or any(
+                _OF.match(self.text[tag.end : u.start]) is not None
+                for u in self.right(tag, ("FAILED",), 5)
+            )
+        if tag.concept == "SECRET":
+            shown = self.left(tag, ("DISCLOSE", "MOVE"), 8)
+            return any(self.left(u, ("WITHOUT", "NEG"), 6) for u in shown)
+        return False
+
+    def left(self, tag: Tag, concepts: tuple[str, ...], gap: int) -> list[Tag]:
+        """The tags of `concepts` ending at most `gap` characters before `tag`, in its
+        sentence."""
+        first = bisect.bisect_left(self.ends, tag.start - gap)
+        last = bisect.bisect_right(self.ends, tag.start)
+        return [
+            u
+            for u in self.by_end[first:last]
+            if u.concept in concepts and _CLAUSE_END.search(self.text, u.end, tag.start) is None
+        ]
+
+    def right(self, tag: Tag, concepts: tuple[str, ...], gap: int) -> list[Tag]:
+        """The tags of `concepts` starting at most `gap` characters after `tag`."""
+        first = bisect.bisect_left(self.starts, tag.end)
+        last = bisect.bisect_right(self.starts, tag.end + gap)
+        return [u for u in self.by_start[first:last] if u.concept in concepts]
 
 
 _CLAUSE_END = re.compile(r"[.!?](?=\s+[^a-z\s]|\s*$)|[\n。！？]")
