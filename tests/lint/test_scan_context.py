@@ -8,8 +8,10 @@ import base64
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from callgate.lint import LoadedCatalog, Severity, entry_from_declaration, scan
+from callgate.lint import LoadedCatalog, Severity, entry_from_declaration, scan, scan_text
 
 
 def _tool(name: str, description: str, **properties: Any) -> dict[str, Any]:
@@ -390,3 +392,21 @@ def test_no_tool_name_lowers_a_request_to_pass_a_file_into_an_argument() -> None
     assert _worst([_tool("ssh_authorized_keys_add", own)], "ssh_authorized_keys_add") == (
         Severity.LOW
     )
+
+
+_READING_WORDS = (
+    *("werden", "ignoriert", "se", "ignoran", "si", "ignorano", "sont", "ignorés", "são"),
+    *("ignoradas", "vengono", "ignorate", "ignoram-se", "игнорируются", "игнорируй", "被"),
+    *("忽略", "無視され", "無視して", "error", "message", "сообщение", "об", "ошибке"),
+    *("without", "showing", "never", "their", "passwords", "whatever", "the user's", "asked"),
+    *("always", "pass", "send", "to the model", "with", "your", "system prompt", "such as"),
+    *("private key", ".env", ",", "and", ".", "\ud800", "\n", "instructions", "previous"),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_READING_WORDS), max_size=40).map(" ".join))
+def test_readings_answer_any_mix_of_their_words_with_hits_inside_the_text(text: str) -> None:
+    for hit in scan_text(text):
+        assert 0 <= hit.start <= hit.end <= len(text)
+        assert hit.severity in (Severity.LOW, Severity.MEDIUM, Severity.HIGH)
