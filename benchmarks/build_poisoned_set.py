@@ -22,11 +22,13 @@ the families a phrase list misses, and is never tuned on. The sets that work was
 (`poisoned_dev.jsonl`, `benign_hard_dev.jsonl`, from `scan_sets_dev.py`) were written after
 them, in the same families with other wordings. A fresh hard-benign set
 (`benign_hard_fresh.jsonl`, from `scan_sets_fresh.py`) was written after the false-positive
-work on both hard-benign sets and is measured, never tuned on.
+work on both hard-benign sets; its false positives were worked on later, and a second
+fresh hard-benign set (`benign_hard_fresh2.jsonl`, from `scan_sets_fresh2.py`) was written
+before that work and is measured, never tuned on.
 
 Run: python benchmarks/build_poisoned_set.py
 (writes benchmarks/data/poisoned_tools.jsonl, poisoned_fresh.jsonl, the unseen and dev
-pairs of poisoned and hard-benign sets, and the fresh hard-benign set)
+pairs of poisoned and hard-benign sets, and the two fresh hard-benign sets)
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import scan_sets_dev
 import scan_sets_fresh
+import scan_sets_fresh2
 import scan_sets_unseen
 
 OUT = Path(__file__).parent / "data" / "poisoned_tools.jsonl"
@@ -844,6 +847,7 @@ def main() -> None:
         ("poisoned_dev.jsonl", scan_sets_dev.poisoned_records()),
         ("benign_hard_dev.jsonl", scan_sets_dev.benign_records()),
         ("benign_hard_fresh.jsonl", scan_sets_fresh.benign_records()),
+        ("benign_hard_fresh2.jsonl", scan_sets_fresh2.benign_records()),
     ):
         count = _write(data / name, rows)
         print(f"{count} declarations -> {data / name}")
