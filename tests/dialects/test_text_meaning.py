@@ -181,6 +181,56 @@ def test_a_variable_assigned_a_literal_before_the_call_is_read_as_that_literal()
     assert all(any("variable" in r for r in c.repairs) for c in calls)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```java\nMap<String, Object> p = new HashMap<>();\np.put("entity", "Acme");\n'
+        'p.put("limit", 3); // at most three\n\n// Call the function\nsearch(p);\n```',
+        "```python\np = {}\np['entity'] = 'Acme'\np[\"limit\"] = 3\nsearch(p)\n```",
+        "```js\nconst p = {};\np.entity = 'Acme';\np.limit = 3;\nsearch(p);\n```",
+    ],
+)
+def test_a_map_filled_entry_by_entry_before_the_call_is_its_arguments(text: str) -> None:
+    call = one(text)
+    assert call.arguments == {"entity": "Acme", "limit": 3}
+    assert any("variable p" in r for r in call.repairs)
+
+
+def test_entries_written_after_the_call_or_into_no_map_are_not_read() -> None:
+    later = "p = {}\np['entity'] = 'A'\nsearch(p)\np['limit'] = 9"
+    assert one(later).arguments == {"entity": "A"}
+    unknown = 'p.put("entity", "A");\nsearch(p);'
+    assert one(unknown).arguments == {"entity": "p"}  # `p` was never set: its name
+
+
+def test_a_name_the_text_sets_to_no_literal_is_the_word_written() -> None:
+    call = one("```java\nString who = lookup(id);\nsearch(who, 2);\n```")
+    assert call.arguments == {"entity": "who", "limit": 2}
+    assert any(r.startswith("unquoted: took 'who'") for r in call.repairs)
+
+
+def test_a_loop_variable_is_no_value_even_where_a_string_is_admitted() -> None:
+    call = one("for city in ['Oslo', 'Rome']:\n    search(entity=city)")
+    assert isinstance(call.arguments, str)
+    assert any("loop variable" in r for r in call.repairs)
+
+
+@pytest.mark.parametrize("text", ["search(entity=undefined)", "search({entity: undefined})"])
+def test_javascript_undefined_is_neither_a_word_nor_null(text: str) -> None:
+    call = one(text)
+    assert isinstance(call.arguments, str)
+    assert any("undefined" in r and "not evaluated" in r for r in call.repairs)
+
+
+def test_the_gate_answers_a_name_where_no_string_is_admitted_invalid() -> None:
+    gate = Gate(Catalog([replace(CIRCLE, executor=lambda radius, unit="m": radius)]))
+    call = one("circle_area(radius=r, unit=cm)")
+    assert any(r.startswith("unquoted: took 'cm'") for r in call.repairs)
+    (result,) = gate.run_batch_sync([call])
+    assert result.route is Route.INVALID
+    assert "Example of a valid call" in result.content
+
+
 def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> None:
     assert isinstance(one("You can call search(entity) for that.").arguments, str)
 

@@ -64,7 +64,7 @@ def _substituted(value: Any, variables: Variables, notes: list[str]) -> Any:
         if assigned is NO_VALUE:
             return value
         if assigned is NOT_LITERAL:
-            return Expr(source=value.source, reason="a variable the text does not set to a literal")
+            return Expr(source=value.source, reason="a loop variable, which stands for many values")
         notes.append(f"read the variable {value.source} as the literal assigned to it before")
         return assigned
     if isinstance(value, dict):
@@ -192,10 +192,11 @@ def _word(
 ) -> Any:
     node = resolve_local(root, node)
     if isinstance(value, Expr):
-        if value.bare and value.source == where:
-            return Expr(source=value.source, reason="a placeholder named like the parameter")
         if value.bare and _accepts(node, root, "string"):
-            notes.append(f"read the unquoted {value.source} of '{where}' as a string")
+            notes.append(
+                f"unquoted: took {value.source!r} for '{where}' as the text written "
+                "(a name is never looked up)"
+            )
             return value.source
         return value
     if isinstance(value, list) and isinstance(node.get("items"), Mapping):

@@ -43,7 +43,7 @@ _XML = re.compile(r"<function=[^>\s]+>.*?(?:</function>|\Z)", re.S)
 _FENCE = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>")
 _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
-_NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)\s+$")
+_NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)[ \t]+$")
 _PAREN = re.compile(r"[ \t]*\(")
 _OPENER = re.compile(r"[(\[{]")
 _NAME_TAGS = re.compile(
