@@ -464,6 +464,51 @@ def test_a_function_defined_or_called_on_an_object_is_not_a_call(text: str) -> N
     assert extract_calls(text, TOOLS).calls == ()
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```java\nprivate static List search(AbstractBuild<?, ?> b, String entity) {\n}\n```",
+        "public Result search(String entity) throws IOException, X.Y {\n  return null;\n}",
+    ],
+)
+def test_a_function_with_a_body_is_defined_not_called(text: str) -> None:
+    found = extract_calls(text, TOOLS)
+    assert found.calls == () and any("defined here" in d for d in found.dropped)
+
+
+def test_a_comment_ending_in_function_does_not_hide_the_call_below() -> None:
+    assert args("// now call the function\nsearch(entity='A')") == [("search", {"entity": "A"})]
+
+
+def test_an_object_of_a_named_tools_parameters_is_its_call_when_none_is_written() -> None:
+    text = (
+        "Use the `search` function with these parameters:\n"
+        '```json\n{"entity": "Acme", "limit": 3}\n```\n'
+        'Or, for more results:\n```json\n{"entity": "Acme", "limit": 9}\n```'
+    )
+    found = extract_calls(text, TOOLS)
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("search", {"entity": "Acme", "limit": 3})
+    ]
+    assert any("named in the text" in r for r in found.calls[0].repairs)
+    assert any("another object" in d for d in found.dropped)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"entity": "Acme", "limit": 3}\n```',  # no tool named
+        'Use `search`, which takes a few values.\n```json\n{"limit": 3}\n```',  # no entity
+        'Use `search`, which takes a few values.\n```json\n{"entity": "A", "city": "O"}\n```',
+        'Call `search`: search(entity="A")\n```json\n{"entity": "B"}\n```',  # a call is written
+    ],
+)
+def test_an_object_is_no_call_unless_it_fits_one_named_tool_and_no_call_is_written(
+    text: str,
+) -> None:
+    assert args(text) in ([], [("search", {"entity": "A"})])
+
+
 def test_outside_call_markup_nothing_is_a_call() -> None:
     text = (
         '<tool_call>\n{"name": "search", "arguments": {"entity": "A"}}\n</tool_call>\n'

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import Any
 
 from callgate.contract import Tool, ToolCall
 from callgate.dialects._aliases import Aliases
@@ -45,6 +46,9 @@ _NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\
 _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
 _NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)[ \t]+$")
 _PAREN = re.compile(r"[ \t]*\(")
+_BODY = re.compile(r"[ \t]*(?:throws[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*)?\{")
+"""After a name's parenthesis on the same line, `{` (or `throws X {`) opens the body of a
+function being defined (`String f(AbstractBuild<?, ?> b) {`): a call is never so followed."""
 _OPENER = re.compile(r"[(\[{]")
 _NAME_TAGS = re.compile(
     r"\s*<name>\s*([^<>]{1,200}?)\s*</name>\s*<(arguments|parameters)>(.*?)</\2>\s*", re.S
@@ -168,7 +172,39 @@ class _Finder:
         self.mentions = self.names.mentions(self.text)
         self.restarts = self._restarts()
         found = [r for r in self._bare() if r.calls]
-        return sorted(found, key=lambda r: r.start)
+        return sorted(found, key=lambda r: r.start) or self._parameter_objects()
+
+    def _parameter_objects(self) -> list[_Region]:
+        """With no call written, a JSON object whose keys are parameters of exactly one
+        tool the text names, its required ones among them (`call f` ... ```{"a": 1}```):
+        that tool's arguments. The first such object is the call; later ones (the same
+        request restated, an alternative) are reported, not taken."""
+        named = {m.name for m in self.mentions.found}
+        found: list[_Region] = []
+        end = 0
+        for start in sorted(i for i in self.scan.ends if self.text[i] == "{"):
+            if start < end or self.scan.depth.get(start, 0) > MAX_DEPTH:
+                continue
+            end = self.scan.end(start)
+            notes: list[str] = []
+            value = read_value(self.text[start:end], notes)
+            tools = [n for n in sorted(named) if _fits(value, self.names, n)]
+            if len(tools) != 1:
+                continue
+            if found:
+                self.dropped.append(f"{tools[0]}: another object of its parameters; not a call")
+                continue
+            notes.append(
+                f"read the object of {tools[0]}'s parameters (named in the text) as its call"
+            )
+            found.append(
+                _Region(
+                    start=start,
+                    end=end,
+                    calls=[RawCall(name=tools[0], arguments=value, repairs=tuple(notes))],
+                )
+            )
+        return found
 
     def _markup(self) -> Iterator[_Region]:
         for pattern, read in (
@@ -303,6 +339,9 @@ class _Finder:
                 )
                 self.covered = end
                 return None
+            if _BODY.match(text, end):
+                self.dropped.append(f"{name}: defined here (a body follows), not a call")
+                return _Region(start=start, end=end, calls=[])
             decoded = decode_call(text[start:end], self.names)
             self.dropped += decoded.dropped
             return _Region(start=start, end=end, calls=decoded.calls)
@@ -361,6 +400,15 @@ class _Finder:
         notes.append("read the JSON object after the tool's name as its arguments")
         call = RawCall(name=name, arguments=value, repairs=tuple(notes))
         return _Region(start=start, end=end, calls=[call])
+
+
+def _fits(value: Any, names: Names, name: str) -> bool:
+    """`value` is an object of `name`'s parameters, every required one among them."""
+    if not isinstance(value, dict) or not value:
+        return False
+    params = names.params(name)
+    required = names.schema(name).get("required") or []
+    return set(value) <= set(params) and set(required) <= set(value)
 
 
 def _statements(body: str, scan: Scan) -> Iterator[tuple[int, int]]:
