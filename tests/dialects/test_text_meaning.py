@@ -509,6 +509,39 @@ def test_an_object_is_no_call_unless_it_fits_one_named_tool_and_no_call_is_writt
     assert args(text) in ([], [("search", {"entity": "A"})])
 
 
+def test_a_call_that_uses_the_result_of_another_call_waits_for_it() -> None:
+    text = "[search(entity='A'), circle_area(radius=search(entity='A')['limit'] * 2)]"
+    found = extract_calls(text, TOOLS)
+    assert [(c.name, c.arguments) for c in found.calls] == [("search", {"entity": "A"})]
+    assert any("result of search" in d for d in found.dropped)
+
+
+def test_a_tool_named_inside_a_string_argument_is_no_composition() -> None:
+    text = "[search(entity='A'), circle_area(radius=r, unit='search units')]"
+    assert [c.name for c in extract_calls(text, TOOLS).calls] == ["search", "circle_area"]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('Arrays.asList("a", "b")', ["a", "b"]),
+        ('new String[]{"a", "b"}', ["a", "b"]),
+        ("List.of()", []),
+    ],
+)
+def test_a_java_collection_written_as_code_is_read_where_only_an_array_is_admitted(
+    source: str, expected: list[str]
+) -> None:
+    call = one(f"search(entity='A', tags={source})")
+    assert call.arguments == {"entity": "A", "tags": expected}
+    assert any(r.startswith("source: read") for r in call.repairs)
+
+
+def test_java_code_that_builds_no_literal_stays_no_value() -> None:
+    call = one("search(entity='A', tags=Arrays.asList(name.split(',')))")
+    assert isinstance(call.arguments, str)
+
+
 def test_outside_call_markup_nothing_is_a_call() -> None:
     text = (
         '<tool_call>\n{"name": "search", "arguments": {"entity": "A"}}\n</tool_call>\n'

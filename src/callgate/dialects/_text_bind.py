@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from callgate.contract import Tool, ToolCall
-from callgate.dialects._coerce import coerce_arguments, drop_strict_nulls
+from callgate.dialects._coerce import accepted_types, coerce_arguments, drop_strict_nulls
 from callgate.dialects._data import new_call_id
 from callgate.dialects._text_assign import NOT_LITERAL
 from callgate.dialects._text_decode import RawCall
-from callgate.dialects._text_values import NO_VALUE, Expr, exprs_in, read_value
+from callgate.dialects._text_values import NO_VALUE, Expr, exprs_in, read_value, source_value
 from callgate.schema import resolve_local
 
 __all__ = ["bind"]
@@ -198,7 +198,7 @@ def _word(
                 "(a name is never looked up)"
             )
             return value.source
-        return value
+        return _collection(value, node, root, where, notes)
     if isinstance(value, list) and isinstance(node.get("items"), Mapping):
         return [_word(v, node["items"], root, f"{where}[{i}]", notes) for i, v in enumerate(value)]
     if isinstance(value, dict) and isinstance(node.get("properties"), Mapping):
@@ -210,6 +210,25 @@ def _word(
             for k, v in value.items()
         }
     return value
+
+
+def _collection(
+    value: Expr, node: Mapping[str, Any], root: Mapping[str, Any], where: str, notes: list[str]
+) -> Any:
+    """`new int[]{1, 2}`, `Arrays.asList("a")`, `new HashMap<>() {{ put("k", 1); }}` where
+    only an array or only an object is admitted: the Java literal read as the value it
+    spells (nothing is run), else `value` stays no value."""
+    accepted = accepted_types(node, root)
+    if "string" in accepted or len(accepted & {"array", "object"}) != 1:
+        return value
+    (declared,) = accepted & {"array", "object"}
+    items = node.get("items")
+    kinds = accepted_types(items, root) if isinstance(items, Mapping) else frozenset()
+    read = source_value(value.source, declared, notes, items=kinds)
+    if read is NO_VALUE or exprs_in(read):
+        return value
+    notes.append(f"source: read {value.source[:60]!r} of '{where}' as the {declared} it spells")
+    return read
 
 
 def _accepts(node: Mapping[str, Any], root: Mapping[str, Any], kind: str) -> bool:

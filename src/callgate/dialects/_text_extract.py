@@ -107,7 +107,7 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
         for raw in region.calls
         for variables in [partial(assignments.before, position=region.start)]
     ]
-    calls = tuple(_meant(_named_only(written, names, dropped), dropped))
+    calls = tuple(_meant(_composed(_named_only(written, names, dropped), names, dropped), dropped))
     return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
 
 
@@ -445,6 +445,28 @@ def _named_only(written: _Written, names: Names, dropped: list[str]) -> _Written
         if call.arguments == {} and call.name in called and required:
             dropped.append(f"{call.name}: named again without arguments; not another call")
             continue
+        out.append(item)
+    return out
+
+
+def _composed(written: _Written, names: Names, dropped: list[str]) -> _Written:
+    """`f(x=g(a=1) * 2)` where `g(a=1)` is taken as a call too: `f` waits on the result of
+    `g`, which the host has not run yet, so it is no call of this turn (the model can make
+    it once the result is back); reported."""
+    called = {c.name for _, _, c in written if not isinstance(c.arguments, str)}
+    out: _Written = []
+    for item in written:
+        call = item[2]
+        if isinstance(call.arguments, str):
+            text = call.arguments
+            found = names.mentions(text).found
+            inner = {m.name for m in found if _PAREN.match(text, m.end)} & called
+            if inner:
+                dropped.append(
+                    f"{call.name}: its arguments use the result of {', '.join(sorted(inner))}, "
+                    "called in the same text; not a call until that result is back"
+                )
+                continue
         out.append(item)
     return out
 
