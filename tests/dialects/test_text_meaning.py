@@ -542,6 +542,29 @@ def test_java_code_that_builds_no_literal_stays_no_value() -> None:
     assert isinstance(call.arguments, str)
 
 
+@pytest.mark.parametrize(
+    "definition",
+    [
+        "def search(limit, entity):\n    ...",
+        "function search(limit, entity) { }",
+        "const search = (limit, entity) => { };",
+        "static List search(final int limit, String entity) {\n}",
+        "def search(limit: int = 2, entity: str = ''):",
+    ],
+)
+def test_positional_arguments_follow_the_texts_own_definition_of_the_tool(
+    definition: str,
+) -> None:
+    call = one(f"```\n{definition}\n```\nThen: search(3, 'Acme')")
+    assert call.arguments == {"entity": "Acme", "limit": 3}
+    assert any("order the text defines" in r for r in call.repairs)
+
+
+def test_a_definition_with_other_parameters_leaves_the_declared_order() -> None:
+    call = one("def search(query, n):\n    ...\nsearch('Acme', 3)")
+    assert call.arguments == {"entity": "Acme", "limit": 3}
+
+
 def test_outside_call_markup_nothing_is_a_call() -> None:
     text = (
         '<tool_call>\n{"name": "search", "arguments": {"entity": "A"}}\n</tool_call>\n'

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from callgate.contract import Tool, ToolCall
@@ -27,8 +27,12 @@ Variables = Callable[[str], Any]
 """The literal a name was assigned in the text before the call, else `NO_VALUE`."""
 
 
-def bind(raw: RawCall, tool: Tool | None, variables: Variables) -> ToolCall:
-    """The canonical call for `raw`, typed by `tool`'s schema, every change reported."""
+def bind(
+    raw: RawCall, tool: Tool | None, variables: Variables, order: Sequence[str] = ()
+) -> ToolCall:
+    """The canonical call for `raw`, typed by `tool`'s schema, every change reported;
+    positional arguments go to the parameters in `order` (the text's own definition of
+    the tool) where given, else in the order the schema declares them."""
     notes = list(raw.repairs)
     args = _substituted(raw.arguments, variables, notes)
     positional = _substituted(list(raw.positional), variables, notes)
@@ -39,7 +43,7 @@ def bind(raw: RawCall, tool: Tool | None, variables: Variables) -> ToolCall:
     if isinstance(args, dict) and positional:
         positional = _quoted_keywords(positional, args, schema, notes)
     if isinstance(args, dict) and positional:
-        args = _positional(tuple(positional), args, schema, notes)
+        args = _positional(tuple(positional), args, schema, notes, order)
     if isinstance(args, dict):
         args = _unwrapped(args, schema, notes)
     if isinstance(args, dict):
@@ -110,9 +114,18 @@ def _quoted_keywords(
 
 
 def _positional(
-    values: tuple[Any, ...], kwargs: dict[str, Any], schema: Mapping[str, Any], notes: list[str]
+    values: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    schema: Mapping[str, Any],
+    notes: list[str],
+    order: Sequence[str],
 ) -> dict[str, Any]:
     props = _properties(schema)
+    if order:
+        notes.append(
+            f"positional arguments bound in the order the text defines: {', '.join(order)}"
+        )
+        props = {p: props[p] for p in [*order, *(p for p in props if p not in order)]}
     free = [p for p in props if p not in kwargs]
     if len(values) == 1 and isinstance(values[0], str) and values[0].lstrip()[:1] == "{":
         parsed = read_value(values[0], [])

@@ -28,6 +28,7 @@ from callgate.dialects._text_bind import bind
 from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_xml, from_value
 from callgate.dialects._text_names import Mention, Names
 from callgate.dialects._text_scan import Scan, closing
+from callgate.dialects._text_signature import signatures
 from callgate.dialects._text_values import Expr, read_value
 
 __all__ = ["MAX_CHARS", "MAX_DEPTH", "Extracted", "extract_calls"]
@@ -101,8 +102,13 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
     if not regions[0].markup:
         regions = _not_examples(read, regions, dropped)
     assignments = Assignments(read, finder.scan)
+    defined = signatures(read, names)
     written = [
-        (number, raw.statement, bind(raw, names.tools.get(raw.name), variables))
+        (
+            number,
+            raw.statement,
+            bind(raw, names.tools.get(raw.name), variables, defined.get(raw.name, ())),
+        )
         for number, region in enumerate(regions)
         for raw in region.calls
         for variables in [partial(assignments.before, position=region.start)]
