@@ -168,6 +168,12 @@ def test_a_single_dict_goes_to_an_object_parameter_when_its_keys_are_not_paramet
     assert args("configure({'theme': 'dark'})") == [("configure", {"settings": {"theme": "dark"}})]
 
 
+def test_a_single_dict_naming_the_one_object_parameter_is_the_keyword_arguments() -> None:
+    named = args("configure({'settings': {'theme': 'dark'}})")
+    assert named == [("configure", {"settings": {"theme": "dark"}})]
+    assert args("configure({'settings': 'x'})") == [("configure", {"settings": {"settings": "x"}})]
+
+
 def test_a_variable_assigned_a_literal_before_the_call_is_read_as_that_literal() -> None:
     text = (
         "```python\nparams = {'entity': 'Tech Inc', 'limit': 3}\nresult = search(params)\n```\n"

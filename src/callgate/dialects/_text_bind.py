@@ -174,15 +174,18 @@ def _unwrapped(args: dict[str, Any], schema: Mapping[str, Any], notes: list[str]
 
 
 def _keywords_dict(value: Any, props: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:
-    """`f({'a': 1, 'b': 2})`: the dict holds the arguments unless the first parameter
-    takes an object and the keys are not all parameter names."""
+    """`f({'a': 1, 'b': 2})`: the dict holds the arguments when its keys are parameter
+    names, unless the tool's one parameter takes an object that holds no object under
+    that parameter's name (`f({'settings': {...}})` names it, `f({'settings': 'x'})` is
+    the object itself)."""
     if not isinstance(value, dict) or not value or not props:
         return False
     if not set(value) <= set(props):
         return False
-    first = resolve_local(schema, next(iter(props.values())))
+    name, first = next(iter(props.items()))
+    first = resolve_local(schema, first)
     takes_object = isinstance(first, Mapping) and _accepts(first, schema, "object")
-    return not (takes_object and len(props) == 1)
+    return not (takes_object and len(props) == 1) or isinstance(value.get(name), dict)
 
 
 def _words(args: dict[str, Any], schema: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
