@@ -253,6 +253,11 @@ def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> N
             "under 'properties'",
         ),
         (
+            "search(properties={'entity': 'A'}, limit=2)",
+            ("search", {"entity": "A", "limit": 2}),
+            "under 'properties'",
+        ),
+        (
             '{"name": "search", "parameters": {"type": "dict", "properties": {"entity": "G"}}}',
             ("search", {"entity": "G"}),
             "under 'properties'",

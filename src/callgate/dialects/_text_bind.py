@@ -161,16 +161,23 @@ _OBJECT = ("object", "dict")
 def _unwrapped(args: dict[str, Any], schema: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
     """`f(properties={'a': 1, 'b': 2})`: one keyword that is no parameter of the tool,
     holding an object whose keys all are: the arguments under a wrapper of the model's
-    (also shaped as a schema, `{"type": "dict", "properties": {...}}`)."""
+    (also shaped as a schema, `{"type": "dict", "properties": {...}}`), beside the other
+    arguments, if any (`f(properties={'a': 1}, b=2)`)."""
     props = _properties(schema)
     outer = {k: v for k, v in args.items() if not (k == "type" and k not in props and v in _OBJECT)}
-    if len(outer) != 1 or not props:
+    wrappers = [k for k, v in outer.items() if k not in props and _wraps(v, props)]
+    if len(wrappers) != 1:
         return args
-    ((key, value),) = outer.items()
-    if key in props or not isinstance(value, dict) or not value or not set(value) <= set(props):
+    (key,) = wrappers
+    rest = {k: v for k, v in outer.items() if k != key}
+    if set(rest) & set(outer[key]) or not set(rest) <= set(props):
         return args
     notes.append(f"read the object under {key!r} (not a parameter) as the arguments")
-    return dict(value)
+    return {**outer[key], **rest}
+
+
+def _wraps(value: Any, props: Mapping[str, Any]) -> bool:
+    return isinstance(value, dict) and bool(value) and set(value) <= set(props)
 
 
 def _keywords_dict(value: Any, props: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:
