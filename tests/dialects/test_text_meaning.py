@@ -11,6 +11,7 @@ import pytest
 from callgate import Catalog, Gate, Route
 from callgate.contract import Effect, Tool, ToolCall
 from callgate.dialects import extract_calls
+from callgate.dialects._text_assign import MAX_ENTRIES
 from callgate.schema import ArgumentError, parse_arguments
 
 CIRCLE = Tool(
@@ -207,6 +208,13 @@ def test_entries_written_after_the_call_or_into_no_map_are_not_read() -> None:
     assert one(later).arguments == {"entity": "A"}
     unknown = 'p.put("entity", "A");\nsearch(p);'
     assert one(unknown).arguments == {"entity": "p"}  # `p` was never set: its name
+
+
+def test_a_map_filled_past_its_bound_is_not_read() -> None:
+    entries = "".join(f"p['k{i}'] = {i}\n" for i in range(MAX_ENTRIES + 1))
+    call = one(f"p = {{}}\n{entries}configure(p)")
+    assert isinstance(call.arguments, str)
+    assert any(f"more than {MAX_ENTRIES} entries" in r for r in call.repairs)
 
 
 def test_a_name_the_text_sets_to_no_literal_is_the_word_written() -> None:

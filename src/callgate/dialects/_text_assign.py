@@ -23,7 +23,7 @@ from callgate.dialects._text_values import (
     without_comments,
 )
 
-__all__ = ["NOT_LITERAL", "Assignments"]
+__all__ = ["MAX_ENTRIES", "NOT_LITERAL", "Assignments"]
 
 _TYPES = (
     r"(?:let|const|var|final|static|val|"
@@ -32,6 +32,8 @@ _TYPES = (
 # `[ \t]` and not `\s`: a type list must not run across lines (that would be quadratic).
 _LOOP = re.compile(r"\bfor\s*\(?\s*(?:[\w.<>\[\]]+[ \t]+)?([A-Za-z_]\w*)[ \t]+(?:in|of|:)[ \t]")
 _PLACEHOLDERS = frozenset({"...", "\u2026"})
+MAX_ENTRIES = 256
+"""Most entries a map filled statement by statement is read with."""
 _ASSIGN = re.compile(rf"(?m)^[ \t]*(?:{_TYPES}[ \t]+)*([A-Za-z_]\w*)[ \t]*=(?![=>])[ \t]*")
 
 
@@ -75,7 +77,11 @@ class Assignments:
             entry = _entry(match, text, scan)
             if entry is None:
                 continue
-            self._add(name, match.start(), {**held, entry[0]: entry[1]})
+            filled: Any = {**held, entry[0]: entry[1]}
+            if len(filled) > MAX_ENTRIES:  # each entry copies the map: bounded, not quadratic
+                reason = f"a map filled with more than {MAX_ENTRIES} entries, not read"
+                filled = Expr(source=name, reason=reason)
+            self._add(name, match.start(), filled)
             bisect.insort(self.at[name], self.at[name].pop())
 
     def _add(self, name: str, at: int, value: Any) -> None:
