@@ -187,6 +187,8 @@ class _Finder:
         request restated, an alternative) are reported, not taken."""
         named = {m.name for m in self.mentions.found}
         found: list[_Region] = []
+        if not named:
+            return found
         end = 0
         for start in sorted(i for i in self.scan.ends if self.text[i] == "{"):
             if start < end or self.scan.depth.get(start, 0) > MAX_DEPTH:
