@@ -84,8 +84,8 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
     Arguments are typed by the tool's schema where the intent is unambiguous ("3" for an
     integer, `123L` for a Java long); such coercions, JSON repairs, positional arguments
     and unquoted words all appear in `ToolCall.repairs`. A call whose arguments cannot be
-    taken literally (`2*pi`, a variable) keeps the model's text as its arguments, so the
-    gate answers `invalid` with what to fix.
+    taken literally (`2*pi`, a name where no string is admitted) keeps the model's text as
+    its arguments, so the gate answers `invalid` with what to fix.
     """
     names = Names(tools, aliases)
     dropped: list[str] = []
