@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import keyword
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from callgate.contract import Effect, Tool
 from callgate.dialects import extract_calls
 from callgate.schema import ArgumentError, parse_arguments
 from tests.dialects.test_text_meaning import SEARCH, TOOLS
@@ -272,3 +274,90 @@ def test_a_result_never_closes_its_block(content: str) -> None:
     assert text.count("<") == 2 and text.count("</tool_response>") == 1
     inner = text.removeprefix("<tool_response>\n").removesuffix("\n</tool_response>")
     assert json.loads(inner)["content"] == content
+
+
+# --- names: taken as the word written where a string is admitted, never looked up ----------
+
+_NOT_NAMES = frozenset({"true", "false", "null", "undefined", "target"})
+_IDENTIFIER = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,10}", fullmatch=True).filter(
+    lambda w: not keyword.iskeyword(w) and w not in _NOT_NAMES
+)
+_NAME = st.one_of(
+    _IDENTIFIER,
+    st.lists(_IDENTIFIER, min_size=2, max_size=4).map(".".join),
+    _IDENTIFIER.map("this.{}".format),
+)
+_ADMITS_STRING = st.sampled_from(
+    [
+        {"type": "string"},
+        {"type": ["string", "null"]},
+        {"type": ["integer", "string"]},
+        {},
+        {"description": "Any value."},
+        {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+    ]
+)
+_NO_STRING = st.sampled_from(
+    [
+        {"type": "number"},
+        {"type": "integer"},
+        {"type": "boolean"},
+        {"type": "object"},
+        {"type": "array", "items": {"type": "string"}},
+        {"type": ["integer", "null"]},
+        {"anyOf": [{"type": "integer"}, {"type": "boolean"}]},
+    ]
+)
+_NAME_FORMS = st.sampled_from(["keyword", "positional", "json", "colon"])
+
+
+def _probe(schema: dict[str, Any]) -> Tool:
+    return Tool(
+        name="probe",
+        description="Takes one value.",
+        effect=Effect.READ,
+        input_schema={"type": "object", "properties": {"target": schema}},
+    )
+
+
+def _written(name: str, form: str) -> str:
+    return {
+        "keyword": f"probe(target={name})",
+        "positional": f"probe({name})",
+        "json": '{"name": "probe", "arguments": {"target": ' + name + "}}",
+        "colon": f"probe(target: {name})",
+    }[form]
+
+
+@FUZZ
+@given(_NAME, _ADMITS_STRING, _NAME_FORMS)
+def test_a_name_where_a_string_is_admitted_is_the_text_written(
+    name: str, schema: dict[str, Any], form: str
+) -> None:
+    (call,) = extract_calls(_written(name, form), [_probe(schema)]).calls
+    assert call.arguments == {"target": name}
+    assert any(r.startswith("unquoted:") and repr(name) in r for r in call.repairs)
+
+
+@FUZZ
+@given(_NAME, _NO_STRING, _NAME_FORMS)
+def test_a_name_where_no_string_is_admitted_is_an_argument_error(
+    name: str, schema: dict[str, Any], form: str
+) -> None:
+    (call,) = extract_calls(_written(name, form), [_probe(schema)]).calls
+    assert isinstance(call.arguments, str)
+    assert isinstance(parse_arguments(call.arguments), ArgumentError)
+    assert any("not evaluated" in r and name in r for r in call.repairs)
+    assert not any(r.startswith("unquoted:") for r in call.repairs)
+
+
+@FUZZ
+@given(_ADMITS_STRING, st.sampled_from(["true", "false", "null", "True", "False", "None"]))
+def test_language_literals_keep_their_meaning_where_a_string_is_admitted(
+    schema: dict[str, Any], literal: str
+) -> None:
+    (call,) = extract_calls(f"probe(target={literal})", [_probe(schema)]).calls
+    assert isinstance(call.arguments, dict)
+    # null is left out where the schema has no null (an optional argument not given)
+    assert call.arguments.get("target") == {"t": True, "f": False}.get(literal[0].lower())
+    assert not any(r.startswith("unquoted:") for r in call.repairs)

@@ -11,6 +11,7 @@ import pytest
 from callgate import Catalog, Gate, Route
 from callgate.contract import Effect, Tool, ToolCall
 from callgate.dialects import extract_calls
+from callgate.dialects._text_assign import MAX_ENTRIES
 from callgate.schema import ArgumentError, parse_arguments
 
 CIRCLE = Tool(
@@ -168,6 +169,12 @@ def test_a_single_dict_goes_to_an_object_parameter_when_its_keys_are_not_paramet
     assert args("configure({'theme': 'dark'})") == [("configure", {"settings": {"theme": "dark"}})]
 
 
+def test_a_single_dict_naming_the_one_object_parameter_is_the_keyword_arguments() -> None:
+    named = args("configure({'settings': {'theme': 'dark'}})")
+    assert named == [("configure", {"settings": {"theme": "dark"}})]
+    assert args("configure({'settings': 'x'})") == [("configure", {"settings": {"settings": "x"}})]
+
+
 def test_a_variable_assigned_a_literal_before_the_call_is_read_as_that_literal() -> None:
     text = (
         "```python\nparams = {'entity': 'Tech Inc', 'limit': 3}\nresult = search(params)\n```\n"
@@ -179,6 +186,63 @@ def test_a_variable_assigned_a_literal_before_the_call_is_read_as_that_literal()
         {"entity": "Acme", "limit": 2},
     ]
     assert all(any("variable" in r for r in c.repairs) for c in calls)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```java\nMap<String, Object> p = new HashMap<>();\np.put("entity", "Acme");\n'
+        'p.put("limit", 3); // at most three\n\n// Call the function\nsearch(p);\n```',
+        "```python\np = {}\np['entity'] = 'Acme'\np[\"limit\"] = 3\nsearch(p)\n```",
+        "```js\nconst p = {};\np.entity = 'Acme';\np.limit = 3;\nsearch(p);\n```",
+    ],
+)
+def test_a_map_filled_entry_by_entry_before_the_call_is_its_arguments(text: str) -> None:
+    call = one(text)
+    assert call.arguments == {"entity": "Acme", "limit": 3}
+    assert any("variable p" in r for r in call.repairs)
+
+
+def test_entries_written_after_the_call_or_into_no_map_are_not_read() -> None:
+    later = "p = {}\np['entity'] = 'A'\nsearch(p)\np['limit'] = 9"
+    assert one(later).arguments == {"entity": "A"}
+    unknown = 'p.put("entity", "A");\nsearch(p);'
+    assert one(unknown).arguments == {"entity": "p"}  # `p` was never set: its name
+
+
+def test_a_map_filled_past_its_bound_is_not_read() -> None:
+    entries = "".join(f"p['k{i}'] = {i}\n" for i in range(MAX_ENTRIES + 1))
+    call = one(f"p = {{}}\n{entries}configure(p)")
+    assert isinstance(call.arguments, str)
+    assert any(f"more than {MAX_ENTRIES} entries" in r for r in call.repairs)
+
+
+def test_a_name_the_text_sets_to_no_literal_is_the_word_written() -> None:
+    call = one("```java\nString who = lookup(id);\nsearch(who, 2);\n```")
+    assert call.arguments == {"entity": "who", "limit": 2}
+    assert any(r.startswith("unquoted: took 'who'") for r in call.repairs)
+
+
+def test_a_loop_variable_is_no_value_even_where_a_string_is_admitted() -> None:
+    call = one("for city in ['Oslo', 'Rome']:\n    search(entity=city)")
+    assert isinstance(call.arguments, str)
+    assert any("loop variable" in r for r in call.repairs)
+
+
+@pytest.mark.parametrize("text", ["search(entity=undefined)", "search({entity: undefined})"])
+def test_javascript_undefined_is_neither_a_word_nor_null(text: str) -> None:
+    call = one(text)
+    assert isinstance(call.arguments, str)
+    assert any("undefined" in r and "not evaluated" in r for r in call.repairs)
+
+
+def test_the_gate_answers_a_name_where_no_string_is_admitted_invalid() -> None:
+    gate = Gate(Catalog([replace(CIRCLE, executor=lambda radius, unit="m": radius)]))
+    call = one("circle_area(radius=r, unit=cm)")
+    assert any(r.startswith("unquoted: took 'cm'") for r in call.repairs)
+    (result,) = gate.run_batch_sync([call])
+    assert result.route is Route.INVALID
+    assert "Example of a valid call" in result.content
 
 
 def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> None:
@@ -193,6 +257,11 @@ def test_a_call_written_with_its_parameter_names_is_a_template_not_a_call() -> N
         ('["search", {"arguments": {"entity": "A"}}]', ("search", {"entity": "A"}), "pair"),
         (
             "search(properties={'entity': 'A', 'limit': 2})",
+            ("search", {"entity": "A", "limit": 2}),
+            "under 'properties'",
+        ),
+        (
+            "search(properties={'entity': 'A'}, limit=2)",
             ("search", {"entity": "A", "limit": 2}),
             "under 'properties'",
         ),
@@ -412,6 +481,107 @@ def test_an_echoed_tool_declaration_is_not_a_call() -> None:
 )
 def test_a_function_defined_or_called_on_an_object_is_not_a_call(text: str) -> None:
     assert extract_calls(text, TOOLS).calls == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```java\nprivate static List search(AbstractBuild<?, ?> b, String entity) {\n}\n```",
+        "public Result search(String entity) throws IOException, X.Y {\n  return null;\n}",
+    ],
+)
+def test_a_function_with_a_body_is_defined_not_called(text: str) -> None:
+    found = extract_calls(text, TOOLS)
+    assert found.calls == () and any("defined here" in d for d in found.dropped)
+
+
+def test_a_comment_ending_in_function_does_not_hide_the_call_below() -> None:
+    assert args("// now call the function\nsearch(entity='A')") == [("search", {"entity": "A"})]
+
+
+def test_an_object_of_a_named_tools_parameters_is_its_call_when_none_is_written() -> None:
+    text = (
+        "Use the `search` function with these parameters:\n"
+        '```json\n{"entity": "Acme", "limit": 3}\n```\n'
+        'Or, for more results:\n```json\n{"entity": "Acme", "limit": 9}\n```'
+    )
+    found = extract_calls(text, TOOLS)
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("search", {"entity": "Acme", "limit": 3})
+    ]
+    assert any("named in the text" in r for r in found.calls[0].repairs)
+    assert any("another object" in d for d in found.dropped)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"entity": "Acme", "limit": 3}\n```',  # no tool named
+        'Use `search`, which takes a few values.\n```json\n{"limit": 3}\n```',  # no entity
+        'Use `search`, which takes a few values.\n```json\n{"entity": "A", "city": "O"}\n```',
+        'Call `search`: search(entity="A")\n```json\n{"entity": "B"}\n```',  # a call is written
+    ],
+)
+def test_an_object_is_no_call_unless_it_fits_one_named_tool_and_no_call_is_written(
+    text: str,
+) -> None:
+    assert args(text) in ([], [("search", {"entity": "A"})])
+
+
+def test_a_call_that_uses_the_result_of_another_call_waits_for_it() -> None:
+    text = "[search(entity='A'), circle_area(radius=search(entity='A')['limit'] * 2)]"
+    found = extract_calls(text, TOOLS)
+    assert [(c.name, c.arguments) for c in found.calls] == [("search", {"entity": "A"})]
+    assert any("result of search" in d for d in found.dropped)
+
+
+def test_a_tool_named_inside_a_string_argument_is_no_composition() -> None:
+    text = "[search(entity='A'), circle_area(radius=r, unit='search units')]"
+    assert [c.name for c in extract_calls(text, TOOLS).calls] == ["search", "circle_area"]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('Arrays.asList("a", "b")', ["a", "b"]),
+        ('new String[]{"a", "b"}', ["a", "b"]),
+        ("List.of()", []),
+    ],
+)
+def test_a_java_collection_written_as_code_is_read_where_only_an_array_is_admitted(
+    source: str, expected: list[str]
+) -> None:
+    call = one(f"search(entity='A', tags={source})")
+    assert call.arguments == {"entity": "A", "tags": expected}
+    assert any(r.startswith("source: read") for r in call.repairs)
+
+
+def test_java_code_that_builds_no_literal_stays_no_value() -> None:
+    call = one("search(entity='A', tags=Arrays.asList(name.split(',')))")
+    assert isinstance(call.arguments, str)
+
+
+@pytest.mark.parametrize(
+    "definition",
+    [
+        "def search(limit, entity):\n    ...",
+        "function search(limit, entity) { }",
+        "const search = (limit, entity) => { };",
+        "static List search(final int limit, String entity) {\n}",
+        "def search(limit: int = 2, entity: str = ''):",
+    ],
+)
+def test_positional_arguments_follow_the_texts_own_definition_of_the_tool(
+    definition: str,
+) -> None:
+    call = one(f"```\n{definition}\n```\nThen: search(3, 'Acme')")
+    assert call.arguments == {"entity": "Acme", "limit": 3}
+    assert any("order the text defines" in r for r in call.repairs)
+
+
+def test_a_definition_with_other_parameters_leaves_the_declared_order() -> None:
+    call = one("def search(query, n):\n    ...\nsearch('Acme', 3)")
+    assert call.arguments == {"entity": "Acme", "limit": 3}
 
 
 def test_outside_call_markup_nothing_is_a_call() -> None:

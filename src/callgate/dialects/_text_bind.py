@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from callgate.contract import Tool, ToolCall
-from callgate.dialects._coerce import coerce_arguments, drop_strict_nulls
+from callgate.dialects._coerce import accepted_types, coerce_arguments, drop_strict_nulls
 from callgate.dialects._data import new_call_id
 from callgate.dialects._text_assign import NOT_LITERAL
 from callgate.dialects._text_decode import RawCall
-from callgate.dialects._text_values import NO_VALUE, Expr, exprs_in, read_value
+from callgate.dialects._text_values import NO_VALUE, Expr, exprs_in, read_value, source_value
 from callgate.schema import resolve_local
 
 __all__ = ["bind"]
@@ -27,8 +27,12 @@ Variables = Callable[[str], Any]
 """The literal a name was assigned in the text before the call, else `NO_VALUE`."""
 
 
-def bind(raw: RawCall, tool: Tool | None, variables: Variables) -> ToolCall:
-    """The canonical call for `raw`, typed by `tool`'s schema, every change reported."""
+def bind(
+    raw: RawCall, tool: Tool | None, variables: Variables, order: Sequence[str] = ()
+) -> ToolCall:
+    """The canonical call for `raw`, typed by `tool`'s schema, every change reported;
+    positional arguments go to the parameters in `order` (the text's own definition of
+    the tool) where given, else in the order the schema declares them."""
     notes = list(raw.repairs)
     args = _substituted(raw.arguments, variables, notes)
     positional = _substituted(list(raw.positional), variables, notes)
@@ -39,7 +43,7 @@ def bind(raw: RawCall, tool: Tool | None, variables: Variables) -> ToolCall:
     if isinstance(args, dict) and positional:
         positional = _quoted_keywords(positional, args, schema, notes)
     if isinstance(args, dict) and positional:
-        args = _positional(tuple(positional), args, schema, notes)
+        args = _positional(tuple(positional), args, schema, notes, order)
     if isinstance(args, dict):
         args = _unwrapped(args, schema, notes)
     if isinstance(args, dict):
@@ -64,7 +68,7 @@ def _substituted(value: Any, variables: Variables, notes: list[str]) -> Any:
         if assigned is NO_VALUE:
             return value
         if assigned is NOT_LITERAL:
-            return Expr(source=value.source, reason="a variable the text does not set to a literal")
+            return Expr(source=value.source, reason="a loop variable, which stands for many values")
         notes.append(f"read the variable {value.source} as the literal assigned to it before")
         return assigned
     if isinstance(value, dict):
@@ -110,9 +114,18 @@ def _quoted_keywords(
 
 
 def _positional(
-    values: tuple[Any, ...], kwargs: dict[str, Any], schema: Mapping[str, Any], notes: list[str]
+    values: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    schema: Mapping[str, Any],
+    notes: list[str],
+    order: Sequence[str],
 ) -> dict[str, Any]:
     props = _properties(schema)
+    if order:
+        notes.append(
+            f"positional arguments bound in the order the text defines: {', '.join(order)}"
+        )
+        props = {p: props[p] for p in [*order, *(p for p in props if p not in order)]}
     free = [p for p in props if p not in kwargs]
     if len(values) == 1 and isinstance(values[0], str) and values[0].lstrip()[:1] == "{":
         parsed = read_value(values[0], [])
@@ -148,28 +161,38 @@ _OBJECT = ("object", "dict")
 def _unwrapped(args: dict[str, Any], schema: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
     """`f(properties={'a': 1, 'b': 2})`: one keyword that is no parameter of the tool,
     holding an object whose keys all are: the arguments under a wrapper of the model's
-    (also shaped as a schema, `{"type": "dict", "properties": {...}}`)."""
+    (also shaped as a schema, `{"type": "dict", "properties": {...}}`), beside the other
+    arguments, if any (`f(properties={'a': 1}, b=2)`)."""
     props = _properties(schema)
     outer = {k: v for k, v in args.items() if not (k == "type" and k not in props and v in _OBJECT)}
-    if len(outer) != 1 or not props:
+    wrappers = [k for k, v in outer.items() if k not in props and _wraps(v, props)]
+    if len(wrappers) != 1:
         return args
-    ((key, value),) = outer.items()
-    if key in props or not isinstance(value, dict) or not value or not set(value) <= set(props):
+    (key,) = wrappers
+    rest = {k: v for k, v in outer.items() if k != key}
+    if set(rest) & set(outer[key]) or not set(rest) <= set(props):
         return args
     notes.append(f"read the object under {key!r} (not a parameter) as the arguments")
-    return dict(value)
+    return {**outer[key], **rest}
+
+
+def _wraps(value: Any, props: Mapping[str, Any]) -> bool:
+    return isinstance(value, dict) and bool(value) and set(value) <= set(props)
 
 
 def _keywords_dict(value: Any, props: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:
-    """`f({'a': 1, 'b': 2})`: the dict holds the arguments unless the first parameter
-    takes an object and the keys are not all parameter names."""
+    """`f({'a': 1, 'b': 2})`: the dict holds the arguments when its keys are parameter
+    names, unless the tool's one parameter takes an object that holds no object under
+    that parameter's name (`f({'settings': {...}})` names it, `f({'settings': 'x'})` is
+    the object itself)."""
     if not isinstance(value, dict) or not value or not props:
         return False
     if not set(value) <= set(props):
         return False
-    first = resolve_local(schema, next(iter(props.values())))
+    name, first = next(iter(props.items()))
+    first = resolve_local(schema, first)
     takes_object = isinstance(first, Mapping) and _accepts(first, schema, "object")
-    return not (takes_object and len(props) == 1)
+    return not (takes_object and len(props) == 1) or isinstance(value.get(name), dict)
 
 
 def _words(args: dict[str, Any], schema: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
@@ -192,12 +215,13 @@ def _word(
 ) -> Any:
     node = resolve_local(root, node)
     if isinstance(value, Expr):
-        if value.bare and value.source == where:
-            return Expr(source=value.source, reason="a placeholder named like the parameter")
         if value.bare and _accepts(node, root, "string"):
-            notes.append(f"read the unquoted {value.source} of '{where}' as a string")
+            notes.append(
+                f"unquoted: took {value.source!r} for '{where}' as the text written "
+                "(a name is never looked up)"
+            )
             return value.source
-        return value
+        return _collection(value, node, root, where, notes)
     if isinstance(value, list) and isinstance(node.get("items"), Mapping):
         return [_word(v, node["items"], root, f"{where}[{i}]", notes) for i, v in enumerate(value)]
     if isinstance(value, dict) and isinstance(node.get("properties"), Mapping):
@@ -209,6 +233,25 @@ def _word(
             for k, v in value.items()
         }
     return value
+
+
+def _collection(
+    value: Expr, node: Mapping[str, Any], root: Mapping[str, Any], where: str, notes: list[str]
+) -> Any:
+    """`new int[]{1, 2}`, `Arrays.asList("a")`, `new HashMap<>() {{ put("k", 1); }}` where
+    only an array or only an object is admitted: the Java literal read as the value it
+    spells (nothing is run), else `value` stays no value."""
+    accepted = accepted_types(node, root)
+    if "string" in accepted or len(accepted & {"array", "object"}) != 1:
+        return value
+    (declared,) = accepted & {"array", "object"}
+    items = node.get("items")
+    kinds = accepted_types(items, root) if isinstance(items, Mapping) else frozenset()
+    read = source_value(value.source, declared, notes, items=kinds)
+    if read is NO_VALUE or exprs_in(read):
+        return value
+    notes.append(f"source: read {value.source[:60]!r} of '{where}' as the {declared} it spells")
+    return read
 
 
 def _accepts(node: Mapping[str, Any], root: Mapping[str, Any], kind: str) -> bool:

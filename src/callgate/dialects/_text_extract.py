@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import Any
 
 from callgate.contract import Tool, ToolCall
 from callgate.dialects._aliases import Aliases
@@ -27,6 +28,7 @@ from callgate.dialects._text_bind import bind
 from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_xml, from_value
 from callgate.dialects._text_names import Mention, Names
 from callgate.dialects._text_scan import Scan, closing
+from callgate.dialects._text_signature import signatures
 from callgate.dialects._text_values import Expr, read_value
 
 __all__ = ["MAX_CHARS", "MAX_DEPTH", "Extracted", "extract_calls"]
@@ -43,8 +45,11 @@ _XML = re.compile(r"<function=[^>\s]+>.*?(?:</function>|\Z)", re.S)
 _FENCE = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>")
 _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
-_NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)\s+$")
+_NOT_A_CALL = re.compile(r"(?:\bdef|\bfunction|\bnew|\bclass|\bvoid|\bpublic|\bprivate)[ \t]+$")
 _PAREN = re.compile(r"[ \t]*\(")
+_BODY = re.compile(r"[ \t]*(?:throws[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*)?\{")
+"""After a name's parenthesis on the same line, `{` (or `throws X {`) opens the body of a
+function being defined (`String f(AbstractBuild<?, ?> b) {`): a call is never so followed."""
 _OPENER = re.compile(r"[(\[{]")
 _NAME_TAGS = re.compile(
     r"\s*<name>\s*([^<>]{1,200}?)\s*</name>\s*<(arguments|parameters)>(.*?)</\2>\s*", re.S
@@ -79,8 +84,8 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
     Arguments are typed by the tool's schema where the intent is unambiguous ("3" for an
     integer, `123L` for a Java long); such coercions, JSON repairs, positional arguments
     and unquoted words all appear in `ToolCall.repairs`. A call whose arguments cannot be
-    taken literally (`2*pi`, a variable) keeps the model's text as its arguments, so the
-    gate answers `invalid` with what to fix.
+    taken literally (`2*pi`, a name where no string is admitted) keeps the model's text as
+    its arguments, so the gate answers `invalid` with what to fix.
     """
     names = Names(tools, aliases)
     dropped: list[str] = []
@@ -97,13 +102,18 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
     if not regions[0].markup:
         regions = _not_examples(read, regions, dropped)
     assignments = Assignments(read, finder.scan)
+    defined = signatures(read, names)
     written = [
-        (number, raw.statement, bind(raw, names.tools.get(raw.name), variables))
+        (
+            number,
+            raw.statement,
+            bind(raw, names.tools.get(raw.name), variables, defined.get(raw.name, ())),
+        )
         for number, region in enumerate(regions)
         for raw in region.calls
         for variables in [partial(assignments.before, position=region.start)]
     ]
-    calls = tuple(_meant(_named_only(written, names, dropped), dropped))
+    calls = tuple(_meant(_composed(_named_only(written, names, dropped), names, dropped), dropped))
     return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
 
 
@@ -168,7 +178,41 @@ class _Finder:
         self.mentions = self.names.mentions(self.text)
         self.restarts = self._restarts()
         found = [r for r in self._bare() if r.calls]
-        return sorted(found, key=lambda r: r.start)
+        return sorted(found, key=lambda r: r.start) or self._parameter_objects()
+
+    def _parameter_objects(self) -> list[_Region]:
+        """With no call written, a JSON object whose keys are parameters of exactly one
+        tool the text names, its required ones among them (`call f` ... ```{"a": 1}```):
+        that tool's arguments. The first such object is the call; later ones (the same
+        request restated, an alternative) are reported, not taken."""
+        named = {m.name for m in self.mentions.found}
+        found: list[_Region] = []
+        if not named:
+            return found
+        end = 0
+        for start in sorted(i for i in self.scan.ends if self.text[i] == "{"):
+            if start < end or self.scan.depth.get(start, 0) > MAX_DEPTH:
+                continue
+            end = self.scan.end(start)
+            notes: list[str] = []
+            value = read_value(self.text[start:end], notes)
+            tools = [n for n in sorted(named) if _fits(value, self.names, n)]
+            if len(tools) != 1:
+                continue
+            if found:
+                self.dropped.append(f"{tools[0]}: another object of its parameters; not a call")
+                continue
+            notes.append(
+                f"read the object of {tools[0]}'s parameters (named in the text) as its call"
+            )
+            found.append(
+                _Region(
+                    start=start,
+                    end=end,
+                    calls=[RawCall(name=tools[0], arguments=value, repairs=tuple(notes))],
+                )
+            )
+        return found
 
     def _markup(self) -> Iterator[_Region]:
         for pattern, read in (
@@ -303,6 +347,9 @@ class _Finder:
                 )
                 self.covered = end
                 return None
+            if _BODY.match(text, end):
+                self.dropped.append(f"{name}: defined here (a body follows), not a call")
+                return _Region(start=start, end=end, calls=[])
             decoded = decode_call(text[start:end], self.names)
             self.dropped += decoded.dropped
             return _Region(start=start, end=end, calls=decoded.calls)
@@ -363,6 +410,15 @@ class _Finder:
         return _Region(start=start, end=end, calls=[call])
 
 
+def _fits(value: Any, names: Names, name: str) -> bool:
+    """`value` is an object of `name`'s parameters, every required one among them."""
+    if not isinstance(value, dict) or not value:
+        return False
+    params = names.params(name)
+    required = names.schema(name).get("required") or []
+    return set(value) <= set(params) and set(required) <= set(value)
+
+
 def _statements(body: str, scan: Scan) -> Iterator[tuple[int, int]]:
     """Spans of `body` between line ends and `;` outside brackets and strings, the
     blank ones left out (one linear pass over the scan)."""
@@ -397,6 +453,28 @@ def _named_only(written: _Written, names: Names, dropped: list[str]) -> _Written
         if call.arguments == {} and call.name in called and required:
             dropped.append(f"{call.name}: named again without arguments; not another call")
             continue
+        out.append(item)
+    return out
+
+
+def _composed(written: _Written, names: Names, dropped: list[str]) -> _Written:
+    """`f(x=g(a=1) * 2)` where `g(a=1)` is taken as a call too: `f` waits on the result of
+    `g`, which the host has not run yet, so it is no call of this turn (the model can make
+    it once the result is back); reported."""
+    called = {c.name for _, _, c in written if not isinstance(c.arguments, str)}
+    out: _Written = []
+    for item in written:
+        call = item[2]
+        if isinstance(call.arguments, str):
+            text = call.arguments
+            found = names.mentions(text).found
+            inner = {m.name for m in found if _PAREN.match(text, m.end)} & called
+            if inner:
+                dropped.append(
+                    f"{call.name}: its arguments use the result of {', '.join(sorted(inner))}, "
+                    "called in the same text; not a call until that result is back"
+                )
+                continue
         out.append(item)
     return out
 

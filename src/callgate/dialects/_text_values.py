@@ -199,6 +199,9 @@ def to_value(node: ast.expr, source: str, notes: list[str]) -> Any:
         return _dict(node, source, notes)
     if isinstance(node, ast.Name) and node.id in _LITERAL_NAMES:
         return _LITERAL_NAMES[node.id]
+    if isinstance(node, ast.Name) and node.id == "undefined":
+        # JavaScript's "no value": neither the word nor null (JSON has no such value).
+        return Expr(source="undefined", reason="JavaScript's undefined, which JSON has none of")
     if isinstance(node, ast.Name | ast.Attribute) and _dotted(node):
         return Expr(source=segment(node, source), reason=f"the name {_dotted(node)!r}", bare=True)
     if isinstance(node, ast.UnaryOp | ast.BinOp):
