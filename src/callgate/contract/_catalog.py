@@ -49,8 +49,17 @@ class Catalog:
     """
 
     def __init__(
-        self, tools: Iterable[Tool] = (), *, compiler: SchemaCompiler | None = None
+        self,
+        tools: Iterable[Tool] = (),
+        *,
+        compiler: SchemaCompiler | None = None,
+        trusted_values: Iterable[str] = (),
     ) -> None:
+        if isinstance(trusted_values, str):  # else read letter by letter
+            raise UserError(f"trusted_values is a collection of texts: [{trusted_values!r}]")
+        self.trusted_values: tuple[str, ...] = tuple(trusted_values)
+        """Texts whoever made the catalog vouches for (its own hosts, mailboxes, accounts):
+        a gate over the catalog adds them to `UntrustedResults.trusted_values`."""
         self._compiler = compiler or _shared_compiler
         self._entries: dict[str, CompiledTool] = {}
         self._by_key: dict[str, str] = {}

@@ -33,7 +33,7 @@ not trusted (fail closed); labels that cannot be read deny the acting call.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from callgate.gate import _outcome
@@ -76,7 +76,7 @@ class Provenance:
     ) -> None:
         self.next = next
         self.mode = settings.provenance
-        self.given = frozenset(k for text in settings.trusted_values for k in destinations(text))
+        self.given, self.subdomains = _given(settings.trusted_values)
         self.store = store
         self.log = log
 
@@ -112,7 +112,8 @@ class Provenance:
         if source is None and self.mode == "values":
             return None
         tool, acting = attempt.tool.name, action_words(attempt.tool)
-        foreign = sorted(carried(attempt.arguments) - self._trusted(seen, context.attributes))
+        trusted = self._trusted(seen, context.attributes)
+        foreign = sorted(v for v in carried(attempt.arguments) - trusted if not self._under(v))
         if foreign:
             where = _where(foreign[0], seen, source)
             sources = _TRUSTED_SOURCES if self.mode == "values" else _REQUEST_ONLY
@@ -140,6 +141,11 @@ class Provenance:
             trusted |= carried(attributes.get(REQUEST_ATTRIBUTE, ""))
         return trusted
 
+    def _under(self, value: str) -> bool:
+        """`value` is a host below one the host gave as `*.name`."""
+        host = value.removeprefix("host:")
+        return host != value and any(host.endswith(suffix) for suffix in self.subdomains)
+
     async def _remember(self, attempt: Attempt, outcome: Outcome, run_id: str) -> None:
         result = outcome.result
         if not tool_text(result) or not result.content:
@@ -157,6 +163,21 @@ class Provenance:
             await self.store.run(self.store.store.labels.add, run_id, rows)
         except StoreError as exc:
             self.log.error("values of %s (run %s) not recorded: %s", source, run_id, exc)
+
+
+def _given(texts: Iterable[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The values of the host's texts, and the `.name` suffixes its `*.name` texts give
+    (every subdomain of name, as the coding toolset's `hosts` reads them)."""
+    given: set[str] = set()
+    suffixes: list[str] = []
+    for text in texts:
+        found = destinations(text)
+        hosts = [v.removeprefix("host:") for v in found if v.startswith("host:")]
+        if text.strip().startswith("*.") and len(found) == len(hosts) == 1:
+            suffixes.append("." + hosts[0])  # the name itself is not given, as for fetch_url
+        else:
+            given |= found
+    return frozenset(given), tuple(suffixes)
 
 
 def _where(value: str, seen: Mapping[str, str], source: str | None) -> str:

@@ -52,7 +52,9 @@ class CodingCatalog(Catalog):
     """The coding tools, with the policy that decides what each call may do by itself."""
 
     def __init__(self, tools: Iterable[Tool], *, guard: Guard, workspace: Workspace) -> None:
-        super().__init__(tools)
+        # The hosts fetch_url reaches without asking are the host's own word: a gate's
+        # value provenance takes them as given too (`Catalog.trusted_values`).
+        super().__init__(tools, trusted_values=sorted(guard.hosts))
         self.guard = guard
         self.workspace = workspace
         guard.fingerprints = frozenset(t.fingerprint for t in self)
