@@ -36,6 +36,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from callgate.contract import Route
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Handler, Outcome
 from callgate.gate._authorize import labels_unreadable
@@ -59,11 +60,15 @@ RUN_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION, UNTRUSTED_VALUE, UNTRUS
 """Holds that judge the run, not the call: a run grant does not lift them."""
 _TRUSTED_ROW = "value:trusted:"
 _UNTRUSTED_ROW = "value:untrusted:"
+_VOUCHED_ROW = "value:approved:"
+_NOT_APPROVED = frozenset({Route.HELD, Route.DECLINED, Route.DENIED, Route.INVALID})
 _MAX_ROWS = 256
 """Values recorded per result: more trusted ones stay untrusted; more untrusted ones are
 still held, named by the run's first untrusted source instead of their own."""
-_TRUSTED_SOURCES = "the user's request, the host's configuration nor a trusted tool's result"
-_REQUEST_ONLY = "the user's request nor the host's configuration"
+_TRUSTED_SOURCES = (
+    "the user's request, the host's configuration, a person's approval nor a trusted tool's result"
+)
+_REQUEST_ONLY = "the user's request, the host's configuration nor a person's approval"
 _MAX_INT_BITS = 128
 
 
@@ -94,6 +99,7 @@ class Provenance:
         outcome = await self.next(attempt)
         if run_id is not None:
             await self._remember(attempt, outcome, run_id)
+            await self._vouch(outcome, run_id)
         return outcome
 
     async def _judge(
@@ -135,11 +141,36 @@ class Provenance:
 
     def _trusted(self, seen: Mapping[str, str], attributes: Mapping[str, Any]) -> set[str]:
         trusted = set(self.given)
+        trusted.update(k.removeprefix(_VOUCHED_ROW) for k in seen if k.startswith(_VOUCHED_ROW))
         if self.mode == "values":
             trusted.update(k.removeprefix(_TRUSTED_ROW) for k in seen if k.startswith(_TRUSTED_ROW))
         if attributes.get("trusted") is not False:  # an untrusted principal's words are not
             trusted |= carried(attributes.get(REQUEST_ATTRIBUTE, ""))
         return trusted
+
+    async def _vouch(self, outcome: Outcome, run_id: str) -> None:
+        """Records the values of a call a person approved, as the person saw or wrote them
+        (redacted arguments, or the edit), as vouched for in the rest of the run. A run
+        grant used for a later call vouches nothing: nobody saw that call."""
+        ran = outcome.attempt
+        if ran is None or ran.approval_id is None or outcome.result.route in _NOT_APPROVED:
+            return
+        try:
+            approval = await self.store.run(self.store.store.approvals.get, ran.approval_id)
+            if approval is None or approval.state != "used":
+                return
+            if ran.request_hash not in (approval.request_hash, approval.edited_request_hash):
+                return
+            seen = approval.arguments if approval.edited_arguments is None else None
+            values = carried(approval.edited_arguments if seen is None else seen)
+            source = f"{approval.decided_by or 'a person'} (approval {approval.id})"
+            rows = {_VOUCHED_ROW + value: source for value in sorted(values)[:_MAX_ROWS]}
+            if rows:
+                await self.store.run(self.store.store.labels.add, run_id, rows)
+        except StoreError as exc:  # not recorded: the values stay what they were
+            self.log.error(
+                "values approved in %s (run %s) not recorded: %s", ran.approval_id, run_id, exc
+            )
 
     def _under(self, value: str) -> bool:
         """`value` is a host below one the host gave as `*.name`."""
