@@ -9,20 +9,28 @@ call (irreversible, or a public sink by its tool's labels or the policy's) whose
 name a host, an e-mail address, an account, card or phone number (`_values.destinations`)
 that no trusted source gave is held for a human, with rule `untrusted-value` and a reason
 naming the untrusted result that showed the value. Trusted sources are the user's request
-(`Context.attributes["request"]`), the host's `trusted_values`, and the results of tools
-not labelled `untrusted_output` — less what the call that returned them carried itself,
-so that a tool echoing the model's arguments does not vouch for them.
+(`Context.attributes["request"]`), the host's `trusted_values` (the catalog's among
+them), the calls a person approved, and the results of tools not labelled
+`untrusted_output` — less what the call that returned them carried itself, so that a tool
+echoing the model's arguments does not vouch for them.
+
+A person's approval vouches for the values of the call as the approval showed them (or as
+the person edited them), for the rest of the run and in every mode: the person has seen
+them, as the user wrote the request. So an injection still cannot bring a value into an
+acting call without a person seeing it; what the approval saves is asking about the same
+value twice. Only holds on values are lifted by it: a hold of the action itself (the Rule
+of Two, `untrusted-action`) is asked each time.
 
 The test is "given by a trusted source", not "seen in an untrusted result": a value the
 model rebuilt from a spelling the extractor does not read (`fred9246 (at) gmail (dot) com`)
 is held too.
 
 Two stricter modes do not depend on the labels being right. `"request"` checks every
-acting call, untrusted content in the run or not, and only the request and the host vouch:
-a tool labelled trusted that returns an attacker's text (a channel name anyone can choose)
-vouches for nothing. `"strict"` adds a hold of every acting call after untrusted input
-(rule `untrusted-action`), values or not: the price of an injection that needs no value
-at all ("put an event called ... in my calendar").
+acting call, untrusted content in the run or not, and only the request, the host and a
+person's approvals vouch: a tool labelled trusted that returns an attacker's text (a channel
+name anyone can choose) vouches for nothing. `"strict"` adds a hold of every acting call
+after untrusted input (rule `untrusted-action`), values or not: the price of an injection
+that needs no value at all ("put an event called ... in my calendar").
 
 The values each result brings are kept among the run's labels in the store (rows
 `value:trusted:…` and `value:untrusted:…`, first source wins), so every process serving the
