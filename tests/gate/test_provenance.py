@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callgate import Approve, Context, Decline, Edit, ToolCall, ToolResult, UserError, tool
-from callgate.contract import Route, Tool
+from callgate.contract import Catalog, Route, Tool
 from callgate.gate import (
     REQUEST_ATTRIBUTE,
     RULE_OF_TWO,
@@ -25,6 +25,7 @@ from callgate.gate import (
     UntrustedResults,
     _outcome,
 )
+from callgate.gate._provenance import _given
 from callgate.gate._values import destinations
 from callgate.loop import Agent
 from callgate.models import ScriptedModel, Turn
@@ -467,6 +468,30 @@ async def test_a_store_error_reading_labels_denies_and_never_raises(
 def test_one_trusted_value_must_come_in_a_collection() -> None:
     with pytest.raises(ValueError, match=r"\['acme.com'\]"):
         UntrustedResults(provenance="values", trusted_values="acme.com")
+
+
+@pytest.mark.parametrize("odd", [1, None, b"acme.com", ["acme.com"]])
+def test_trusted_values_are_texts(odd: Any) -> None:
+    with pytest.raises(ValueError, match="holds texts"):
+        UntrustedResults(provenance="values", trusted_values=["acme.com", odd])
+    with pytest.raises(UserError, match="holds texts"):
+        Catalog(TOOLS, trusted_values=["acme.com", odd])
+    with pytest.raises(UserError, match=r"\['acme.com'\]"):
+        Catalog(TOOLS, trusted_values="acme.com")
+
+
+@given(st.lists(st.text(max_size=30).map(lambda t: "*." + t) | st.text(max_size=30), max_size=4))
+@settings(max_examples=200, deadline=None)
+def test_wildcards_give_only_subdomains_of_what_they_name(texts: list[str]) -> None:
+    """Whatever the texts, a wildcard gives subdomains of one host and never that host."""
+    exact, suffixes = _given(texts)
+    assert all(s.startswith(".") and len(s) > 1 for s in suffixes)
+    wild = [t for t in texts if t.strip().startswith("*.")]
+    assert len(suffixes) <= len(wild)
+    for suffix in suffixes:
+        assert f"host:{suffix[1:]}" not in exact or any(
+            not t.strip().startswith("*.") and suffix[1:] in t.lower() for t in texts
+        )
 
 
 def test_an_unknown_mode_is_refused() -> None:

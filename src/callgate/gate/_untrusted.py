@@ -140,6 +140,9 @@ class UntrustedResults:
                 f"not {self.trusted_values!r}"
             )
         object.__setattr__(self, "trusted_values", tuple(self.trusted_values))
+        odd = [v for v in self.trusted_values if not isinstance(v, str)]
+        if odd:
+            raise ValueError(f"trusted_values holds texts, not {type(odd[0]).__name__} {odd[0]!r}")
         if self.provenance not in get_args(ProvenanceMode):
             modes = ", ".join(repr(m) for m in get_args(ProvenanceMode))
             raise ValueError(f"provenance must be one of {modes}, not {self.provenance!r}")
