@@ -92,11 +92,13 @@ def coding_tools(
 
     `allow`: commands `run_command` runs without asking (program and first arguments,
     e.g. "git diff"). `hosts`: host names `fetch_url` reaches without asking (`*.python.org`
-    for subdomains). `private` / `untrusted`: the Rule of Two labels of the workspace's
-    contents. `secrets`: secret files are readable private data (`"private"`), need a
-    person (`"ask"`) or are refused (`"deny"`). `overwrite="allow"` lets `write_file`
-    replace existing files without asking. `env`: extra environment for commands (the
-    rest of the environment is dropped but for PATH, HOME, locale and terminal).
+    for subdomains), and trusted values of a gate's value provenance over the catalog
+    (`CodingCatalog.trusted_values`). `private` / `untrusted`: the Rule of Two labels of
+    the workspace's contents. `secrets`: secret files are readable private data
+    (`"private"`), need a person (`"ask"`) or are refused (`"deny"`). `overwrite="allow"`
+    lets `write_file` replace existing files without asking. `env`: extra environment for
+    commands (the rest of the environment is dropped but for PATH, HOME, locale and
+    terminal).
     `unsafe_allow_loopback` lets `fetch_url` reach 127.0.0.1, for tests against a local
     server only.
     """
