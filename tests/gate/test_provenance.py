@@ -314,6 +314,20 @@ async def test_a_run_grant_vouches_for_no_call_nobody_saw() -> None:
     assert not any("mallory" in row for row in seen if row.startswith("value:approved:"))
 
 
+async def test_an_approved_value_lifts_no_hold_of_the_action_itself() -> None:
+    """The Rule of Two asks again for the next call, however vouched its values are: the
+    person saw the first message, not this one; its reason no longer names the value."""
+    with _gate() as gate:
+        ctx = _ctx("run-approved-r2")
+        await _after_inbox(gate, ctx, INJECTION)
+        await _call(gate, ctx, "read_secrets")
+        ran = await _decided(gate, ctx, Approve(by="bo"), to="fred9246@gmail.com", body="1")
+        again = await _call(gate, ctx, "send", to="fred9246@gmail.com", body="2")
+    assert ran.route is Route.COMPLETED
+    assert again.route is Route.HELD and again.rule_id == RULE_OF_TWO
+    assert UNTRUSTED_VALUE not in _why(again)
+
+
 async def test_values_a_person_approved_are_not_kept_when_the_store_fails(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
