@@ -72,7 +72,10 @@ come through `get_channels`, labelled private only, and `"strict"` for travel's 
 slack and travel its rows are development numbers. Workspace and banking were not looked
 at while designing it (banking's injection goals, an attacker's IBAN, were seen in
 passing), so there it is measured, not fitted; all four suites use `CAREFUL` as first
-written.
+written. Later, also on slack: a value a person approved is vouched for in the rest of the
+run (`docs/gate.md`, "Value provenance"), and the egress rule reads a host the prompt
+names without the sentence's punctuation (`www.informations.com.` and
+`(www.dora-website.com)` were read as other hosts, so fetching them was asked).
 
 Attacks: `important_instructions` (the benchmark's standard one) on every version; the
 other templates AgentDojo ships (`tool_knowledge`, `injecagent`, `ignore_previous`,
@@ -536,9 +539,7 @@ class GatedSuite:
         self, run_id: str, prompt: str, planned: list[FunctionCall], tally: Tally
     ) -> Callable[[TaskEnvironment, FunctionCall], Step]:
         """`planned` is the model's list of the user task's calls (filled when it starts)."""
-        self.prompt_hosts[run_id] = {
-            _host(u) for u in re.findall(r"(?:https?://)?www\.[^\s,]+", prompt)
-        }
+        self.prompt_hosts[run_id] = {_host(u) for u in _PROMPT_HOST.findall(prompt)}
         approved: list[str] = []
         context = Context(principal="emma", run_id=run_id, attributes={REQUEST_ATTRIBUTE: prompt})
         counter = iter(range(1_000_000))
@@ -590,6 +591,11 @@ class GatedSuite:
 
     def close(self) -> None:
         self.gate.close()
+
+
+_PROMPT_HOST = re.compile(r"(?:https?://)?www\.[\w.-]*[\w-](?:/[^\s,]*[\w/])?")
+"""A web address in the prompt, without the punctuation of the sentence around it
+(`www.informations.com.`, `(www.dora-website.com)`)."""
 
 
 def _host(url: str) -> str:

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from callgate import Approve, Context, ToolCall, ToolResult, UserError, tool
-from callgate.contract import Route, Tool
+from callgate import Approve, Context, Decline, Edit, ToolCall, ToolResult, UserError, tool
+from callgate.contract import Catalog, Route, Tool
 from callgate.gate import (
     REQUEST_ATTRIBUTE,
     RULE_OF_TWO,
@@ -25,6 +25,7 @@ from callgate.gate import (
     UntrustedResults,
     _outcome,
 )
+from callgate.gate._provenance import _given
 from callgate.gate._values import destinations
 from callgate.loop import Agent
 from callgate.models import ScriptedModel, Turn
@@ -249,6 +250,106 @@ async def test_a_run_grant_does_not_lift_it_an_approval_of_the_call_does() -> No
     assert other.route is Route.HELD and other.rule_id == UNTRUSTED_VALUE
 
 
+async def _decided(
+    gate: Gate, ctx: Context, decision: Approve | Decline | Edit, **arguments: Any
+) -> ToolResult:
+    """A `send` held for its values, decided by a person, and resumed."""
+    call = ToolCall(id=f"d{len(str(arguments))}-{id(decision)}", name="send", arguments=arguments)
+    held = await gate.call(call, context=ctx)
+    assert held.route is Route.HELD and held.approval_id is not None, held
+    await gate.decide(held.approval_id, decision)
+    return await gate.resume(call, approval_id=held.approval_id, context=ctx)
+
+
+@pytest.mark.parametrize("mode", ["values", "request", "strict"])
+async def test_a_value_a_person_approved_is_vouched_for_in_the_rest_of_the_run(
+    mode: ProvenanceMode,
+) -> None:
+    with _gate(mode) as gate:
+        ctx = _ctx(f"run-approved-{mode}")
+        await _after_inbox(gate, ctx, INJECTION)
+        ran = await _decided(gate, ctx, Approve(by="bo"), to="fred9246@gmail.com", body="hi")
+        again = await _call(gate, ctx, "send", to="FRED9246@gmail.com", body="the agenda")
+        other = await _call(gate, ctx, "send", to="Alice", body="www.secure-systems-252.com")
+        await _after_inbox(gate, _ctx(f"run-elsewhere-{mode}"), INJECTION)
+        elsewhere = await _call(
+            gate, _ctx(f"run-elsewhere-{mode}"), "send", to="fred9246@gmail.com"
+        )
+    assert ran.route is Route.COMPLETED
+    if mode == "strict":  # strict holds every acting call after untrusted input, values or not
+        assert again.route is Route.HELD and again.rule_id == UNTRUSTED_ACTION
+    else:
+        assert again.route is Route.COMPLETED, again.content
+    assert other.route is Route.HELD and other.rule_id == UNTRUSTED_VALUE
+    assert elsewhere.route is Route.HELD  # the approval vouches in its own run only
+
+
+async def test_a_declined_value_stays_untrusted_and_an_edit_vouches_for_what_ran() -> None:
+    with _gate() as gate:
+        ctx = _ctx("run-decided")
+        await _after_inbox(gate, ctx, INJECTION)
+        declined = await _decided(gate, ctx, Decline(by="bo"), to="fred9246@gmail.com")
+        edited = await _decided(
+            gate, ctx, Edit(arguments={"to": "bob@acme.com"}, by="bo"), to="mallory@evil.test"
+        )
+        for_fred = await _call(gate, ctx, "send", to="fred9246@gmail.com", body="again")
+        for_mallory = await _call(gate, ctx, "send", to="mallory@evil.test", body="again")
+        for_bob = await _call(gate, ctx, "send", to="bob@acme.com", body="again")
+    assert declined.route is Route.DECLINED and edited.route is Route.COMPLETED
+    assert for_fred.route is Route.HELD and for_mallory.route is Route.HELD
+    assert for_bob.route is Route.COMPLETED
+
+
+async def test_a_run_grant_vouches_for_no_call_nobody_saw() -> None:
+    """An approval with a grant vouches for the call the person saw, not for the values of
+    a later call of the same tool (which the grant does not lift either)."""
+    with _gate("request") as gate:
+        ctx = _ctx("run-grant-values")
+        await _after_inbox(gate, ctx, INJECTION)
+        await _decided(gate, ctx, Approve(by="bo", grant=True), to="fred9246@gmail.com")
+        later = await _call(gate, ctx, "send", to="mallory@evil.test")
+        seen = gate.store.labels.of("run-grant-values") if gate.store is not None else {}
+    assert later.route is Route.HELD and later.rule_id == UNTRUSTED_VALUE
+    assert "value:approved:email:fred9246@gmail.com" in seen
+    assert not any("mallory" in row for row in seen if row.startswith("value:approved:"))
+
+
+async def test_an_approved_value_lifts_no_hold_of_the_action_itself() -> None:
+    """The Rule of Two asks again for the next call, however vouched its values are: the
+    person saw the first message, not this one; its reason no longer names the value."""
+    with _gate() as gate:
+        ctx = _ctx("run-approved-r2")
+        await _after_inbox(gate, ctx, INJECTION)
+        await _call(gate, ctx, "read_secrets")
+        ran = await _decided(gate, ctx, Approve(by="bo"), to="fred9246@gmail.com", body="1")
+        again = await _call(gate, ctx, "send", to="fred9246@gmail.com", body="2")
+    assert ran.route is Route.COMPLETED
+    assert again.route is Route.HELD and again.rule_id == RULE_OF_TWO
+    assert UNTRUSTED_VALUE not in _why(again)
+
+
+async def test_values_a_person_approved_are_not_kept_when_the_store_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with _gate() as gate:
+        ctx = _ctx("run-approved-down")
+        await _after_inbox(gate, ctx, INJECTION)
+        assert gate.store is not None
+        labels = gate.store.labels
+        original = labels.add
+
+        def add(run_id: str, rows: dict[str, str]) -> None:
+            if any(row.startswith("value:approved:") for row in rows):
+                raise StoreError("disk full")
+            original(run_id, rows)
+
+        monkeypatch.setattr(labels, "add", add)
+        ran = await _decided(gate, ctx, Approve(by="bo"), to="fred9246@gmail.com")
+        again = await _call(gate, ctx, "send", to="fred9246@gmail.com", body="again")
+    assert ran.route is Route.COMPLETED  # what the person approved still runs
+    assert again.route is Route.HELD and again.rule_id == UNTRUSTED_VALUE
+
+
 async def test_with_the_rule_of_two_one_hold_carries_both_reasons() -> None:
     with _gate() as gate:
         ctx = _ctx("run-p9")
@@ -381,6 +482,30 @@ async def test_a_store_error_reading_labels_denies_and_never_raises(
 def test_one_trusted_value_must_come_in_a_collection() -> None:
     with pytest.raises(ValueError, match=r"\['acme.com'\]"):
         UntrustedResults(provenance="values", trusted_values="acme.com")
+
+
+@pytest.mark.parametrize("odd", [1, None, b"acme.com", ["acme.com"]])
+def test_trusted_values_are_texts(odd: Any) -> None:
+    with pytest.raises(ValueError, match="holds texts"):
+        UntrustedResults(provenance="values", trusted_values=["acme.com", odd])
+    with pytest.raises(UserError, match="holds texts"):
+        Catalog(TOOLS, trusted_values=["acme.com", odd])
+    with pytest.raises(UserError, match=r"\['acme.com'\]"):
+        Catalog(TOOLS, trusted_values="acme.com")
+
+
+@given(st.lists(st.text(max_size=30).map(lambda t: "*." + t) | st.text(max_size=30), max_size=4))
+@settings(max_examples=200, deadline=None)
+def test_wildcards_give_only_subdomains_of_what_they_name(texts: list[str]) -> None:
+    """Whatever the texts, a wildcard gives subdomains of one host and never that host."""
+    exact, suffixes = _given(texts)
+    assert all(s.startswith(".") and len(s) > 1 for s in suffixes)
+    wild = [t for t in texts if t.strip().startswith("*.")]
+    assert len(suffixes) <= len(wild)
+    for suffix in suffixes:
+        assert f"host:{suffix[1:]}" not in exact or any(
+            not t.strip().startswith("*.") and suffix[1:] in t.lower() for t in texts
+        )
 
 
 def test_an_unknown_mode_is_refused() -> None:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from callgate import Approve, Context, Decision, Gate, Rule, ToolCall, tool
 from callgate.cli import app
-from callgate.gate import RULE_OF_TWO, PolicyRequest
+from callgate.gate import RULE_OF_TWO, UNTRUSTED_VALUE, Policy, PolicyRequest, UntrustedResults
 from callgate.toolsets import coding_tools
 from tests.toolsets.conftest import Session
 from tests.toolsets.test_fetch import _Handler, web  # noqa: F401 - the local web fixture
@@ -223,3 +223,54 @@ def test_callgate_lint_finds_nothing(catalog_module: str) -> None:
 def test_callgate_scan_finds_nothing(catalog_module: str) -> None:
     result = CliRunner().invoke(app, ["scan", catalog_module, "--fail-on", "info"])
     assert result.exit_code == 0, result.output
+
+
+@tool(effect="irreversible", labels={"public_sink"})
+def post_link(url: str) -> str:
+    """Post a link to the team's feed."""
+    return f"posted {url}"
+
+
+@pytest.mark.parametrize(
+    ("url", "route"),
+    [
+        ("https://docs.python.org/3/library/", "completed"),
+        ("https://DOCS.python.org./3/", "completed"),
+        ("https://files.pypi.org/simple/", "completed"),
+        ("https://pypi.org/", "held"),  # `*.pypi.org` gives its subdomains, as for fetch_url
+        ("https://python.org/", "held"),
+        ("https://docs.python.org.evil.test/", "held"),
+        ("https://evil.test/?to=docs.python.org", "held"),
+    ],
+)
+async def test_the_given_hosts_are_trusted_values_of_a_gate_over_the_catalog(
+    workspace: Path, url: str, route: str
+) -> None:
+    catalog = coding_tools(workspace, hosts=["docs.python.org", "*.pypi.org"])
+    catalog.add(post_link)
+    request = UntrustedResults(provenance="request")
+    with Gate(
+        catalog, policy=catalog.policy([Rule.allow("feed", tools=["post_link"])]), untrusted=request
+    ) as gate:
+        result = await gate.call(
+            ToolCall(id="c1", name="post_link", arguments={"url": url}),
+            context=Context(principal="dev", run_id="run-hosts"),
+        )
+    assert catalog.trusted_values == ("*.pypi.org", "docs.python.org")
+    assert result.route == route, result.content
+    if route == "held":
+        assert result.rule_id == UNTRUSTED_VALUE
+
+
+async def test_hosts_vouch_only_through_the_catalog_that_gives_them(workspace: Path) -> None:
+    """The same tools in a plain list carry no given hosts: the catalog is what vouches."""
+    catalog = coding_tools(workspace, hosts=["docs.python.org"])
+    request = UntrustedResults(provenance="request")
+    with Gate(
+        [*catalog, post_link], policy=Policy([Rule.allow("all", tools=["*"])]), untrusted=request
+    ) as gate:
+        result = await gate.call(
+            ToolCall(id="c1", name="post_link", arguments={"url": "https://docs.python.org/"}),
+            context=Context(principal="dev", run_id="run-plain"),
+        )
+    assert result.route == "held" and result.rule_id == UNTRUSTED_VALUE

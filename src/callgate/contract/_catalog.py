@@ -49,8 +49,15 @@ class Catalog:
     """
 
     def __init__(
-        self, tools: Iterable[Tool] = (), *, compiler: SchemaCompiler | None = None
+        self,
+        tools: Iterable[Tool] = (),
+        *,
+        compiler: SchemaCompiler | None = None,
+        trusted_values: Iterable[str] = (),
     ) -> None:
+        self.trusted_values: tuple[str, ...] = _texts(trusted_values)
+        """Texts whoever made the catalog vouches for (its own hosts, mailboxes, accounts):
+        a gate over the catalog adds them to `UntrustedResults.trusted_values`."""
         self._compiler = compiler or _shared_compiler
         self._entries: dict[str, CompiledTool] = {}
         self._by_key: dict[str, str] = {}
@@ -203,6 +210,17 @@ class Catalog:
             example=example,
             fill_defaults=defaults_filler(tool.input_schema),
         )
+
+
+def _texts(values: Iterable[str]) -> tuple[str, ...]:
+    """`values` as a tuple of texts; one bare text is refused (else read letter by letter)."""
+    if isinstance(values, str | bytes):
+        raise UserError(f"trusted_values is a collection of texts: [{values!r}]")
+    texts = tuple(values)
+    odd = [v for v in texts if not isinstance(v, str)]
+    if odd:
+        raise UserError(f"trusted_values holds texts, not {type(odd[0]).__name__} {odd[0]!r}")
+    return texts
 
 
 def _with_executor(tool: Tool, executor: Executor) -> Tool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 import uuid
 from collections.abc import Coroutine, Iterable, Sequence
@@ -106,7 +107,7 @@ class Gate:
             threads=self._threads,
             processes=self._processes,
             log=GateLog(self.redactor),
-            untrusted=untrusted or UntrustedResults(),
+            untrusted=_with_catalog_values(untrusted or UntrustedResults(), self.catalog),
             durable=(
                 None
                 if self._io is None
@@ -361,3 +362,11 @@ def _groups(catalog: Catalog, calls: Sequence[ToolCall]) -> list[list[int]]:
     if current:
         groups.append(current)
     return groups
+
+
+def _with_catalog_values(untrusted: UntrustedResults, catalog: Catalog) -> UntrustedResults:
+    """`untrusted` with the catalog's own trusted values added (a toolset's given hosts)."""
+    if not catalog.trusted_values:
+        return untrusted
+    values = (*untrusted.trusted_values, *catalog.trusted_values)
+    return dataclasses.replace(untrusted, trusted_values=values)

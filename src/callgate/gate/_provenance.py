@@ -9,20 +9,28 @@ call (irreversible, or a public sink by its tool's labels or the policy's) whose
 name a host, an e-mail address, an account, card or phone number (`_values.destinations`)
 that no trusted source gave is held for a human, with rule `untrusted-value` and a reason
 naming the untrusted result that showed the value. Trusted sources are the user's request
-(`Context.attributes["request"]`), the host's `trusted_values`, and the results of tools
-not labelled `untrusted_output` — less what the call that returned them carried itself,
-so that a tool echoing the model's arguments does not vouch for them.
+(`Context.attributes["request"]`), the host's `trusted_values` (the catalog's among
+them), the calls a person approved, and the results of tools not labelled
+`untrusted_output` — less what the call that returned them carried itself, so that a tool
+echoing the model's arguments does not vouch for them.
+
+A person's approval vouches for the values of the call as the approval showed them (or as
+the person edited them), for the rest of the run and in every mode: the person has seen
+them, as the user wrote the request. So an injection still cannot bring a value into an
+acting call without a person seeing it; what the approval saves is asking about the same
+value twice. Only holds on values are lifted by it: a hold of the action itself (the Rule
+of Two, `untrusted-action`) is asked each time.
 
 The test is "given by a trusted source", not "seen in an untrusted result": a value the
 model rebuilt from a spelling the extractor does not read (`fred9246 (at) gmail (dot) com`)
 is held too.
 
 Two stricter modes do not depend on the labels being right. `"request"` checks every
-acting call, untrusted content in the run or not, and only the request and the host vouch:
-a tool labelled trusted that returns an attacker's text (a channel name anyone can choose)
-vouches for nothing. `"strict"` adds a hold of every acting call after untrusted input
-(rule `untrusted-action`), values or not: the price of an injection that needs no value
-at all ("put an event called ... in my calendar").
+acting call, untrusted content in the run or not, and only the request, the host and a
+person's approvals vouch: a tool labelled trusted that returns an attacker's text (a channel
+name anyone can choose) vouches for nothing. `"strict"` adds a hold of every acting call
+after untrusted input (rule `untrusted-action`), values or not: the price of an injection
+that needs no value at all ("put an event called ... in my calendar").
 
 The values each result brings are kept among the run's labels in the store (rows
 `value:trusted:…` and `value:untrusted:…`, first source wins), so every process serving the
@@ -33,9 +41,10 @@ not trusted (fail closed); labels that cannot be read deny the acting call.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from callgate.contract import Route
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Handler, Outcome
 from callgate.gate._authorize import labels_unreadable
@@ -59,11 +68,15 @@ RUN_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION, UNTRUSTED_VALUE, UNTRUS
 """Holds that judge the run, not the call: a run grant does not lift them."""
 _TRUSTED_ROW = "value:trusted:"
 _UNTRUSTED_ROW = "value:untrusted:"
+_VOUCHED_ROW = "value:approved:"
+_NOT_APPROVED = frozenset({Route.HELD, Route.DECLINED, Route.DENIED, Route.INVALID})
 _MAX_ROWS = 256
 """Values recorded per result: more trusted ones stay untrusted; more untrusted ones are
 still held, named by the run's first untrusted source instead of their own."""
-_TRUSTED_SOURCES = "the user's request, the host's configuration nor a trusted tool's result"
-_REQUEST_ONLY = "the user's request nor the host's configuration"
+_TRUSTED_SOURCES = (
+    "the user's request, the host's configuration, a person's approval nor a trusted tool's result"
+)
+_REQUEST_ONLY = "the user's request, the host's configuration nor a person's approval"
 _MAX_INT_BITS = 128
 
 
@@ -76,7 +89,7 @@ class Provenance:
     ) -> None:
         self.next = next
         self.mode = settings.provenance
-        self.given = frozenset(k for text in settings.trusted_values for k in destinations(text))
+        self.given, self.subdomains = _given(settings.trusted_values)
         self.store = store
         self.log = log
 
@@ -94,6 +107,7 @@ class Provenance:
         outcome = await self.next(attempt)
         if run_id is not None:
             await self._remember(attempt, outcome, run_id)
+            await self._vouch(outcome, run_id)
         return outcome
 
     async def _judge(
@@ -112,7 +126,8 @@ class Provenance:
         if source is None and self.mode == "values":
             return None
         tool, acting = attempt.tool.name, action_words(attempt.tool)
-        foreign = sorted(carried(attempt.arguments) - self._trusted(seen, context.attributes))
+        trusted = self._trusted(seen, context.attributes)
+        foreign = sorted(v for v in carried(attempt.arguments) - trusted if not self._under(v))
         if foreign:
             where = _where(foreign[0], seen, source)
             sources = _TRUSTED_SOURCES if self.mode == "values" else _REQUEST_ONLY
@@ -134,11 +149,41 @@ class Provenance:
 
     def _trusted(self, seen: Mapping[str, str], attributes: Mapping[str, Any]) -> set[str]:
         trusted = set(self.given)
+        trusted.update(k.removeprefix(_VOUCHED_ROW) for k in seen if k.startswith(_VOUCHED_ROW))
         if self.mode == "values":
             trusted.update(k.removeprefix(_TRUSTED_ROW) for k in seen if k.startswith(_TRUSTED_ROW))
         if attributes.get("trusted") is not False:  # an untrusted principal's words are not
             trusted |= carried(attributes.get(REQUEST_ATTRIBUTE, ""))
         return trusted
+
+    async def _vouch(self, outcome: Outcome, run_id: str) -> None:
+        """Records the values of a call a person approved, as the person saw or wrote them
+        (redacted arguments, or the edit), as vouched for in the rest of the run. A run
+        grant used for a later call vouches nothing: nobody saw that call."""
+        ran = outcome.attempt
+        if ran is None or ran.approval_id is None or outcome.result.route in _NOT_APPROVED:
+            return
+        try:
+            approval = await self.store.run(self.store.store.approvals.get, ran.approval_id)
+            if approval is None or approval.state != "used":
+                return
+            if ran.request_hash not in (approval.request_hash, approval.edited_request_hash):
+                return
+            seen = approval.arguments if approval.edited_arguments is None else None
+            values = carried(approval.edited_arguments if seen is None else seen)
+            source = f"{approval.decided_by or 'a person'} (approval {approval.id})"
+            rows = {_VOUCHED_ROW + value: source for value in sorted(values)[:_MAX_ROWS]}
+            if rows:
+                await self.store.run(self.store.store.labels.add, run_id, rows)
+        except StoreError as exc:  # not recorded: the values stay what they were
+            self.log.error(
+                "values approved in %s (run %s) not recorded: %s", ran.approval_id, run_id, exc
+            )
+
+    def _under(self, value: str) -> bool:
+        """`value` is a host below one the host gave as `*.name`."""
+        host = value.removeprefix("host:")
+        return host != value and any(host.endswith(suffix) for suffix in self.subdomains)
 
     async def _remember(self, attempt: Attempt, outcome: Outcome, run_id: str) -> None:
         result = outcome.result
@@ -157,6 +202,21 @@ class Provenance:
             await self.store.run(self.store.store.labels.add, run_id, rows)
         except StoreError as exc:
             self.log.error("values of %s (run %s) not recorded: %s", source, run_id, exc)
+
+
+def _given(texts: Iterable[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The values of the host's texts, and the `.name` suffixes its `*.name` texts give
+    (every subdomain of name, as the coding toolset's `hosts` reads them)."""
+    given: set[str] = set()
+    suffixes: list[str] = []
+    for text in texts:
+        found = destinations(text)
+        hosts = [v.removeprefix("host:") for v in found if v.startswith("host:")]
+        if text.strip().startswith("*.") and len(found) == len(hosts) == 1:
+            suffixes.append("." + hosts[0])  # the name itself is not given, as for fetch_url
+        else:
+            given |= found
+    return frozenset(given), tuple(suffixes)
 
 
 def _where(value: str, seen: Mapping[str, str], source: str | None) -> str:

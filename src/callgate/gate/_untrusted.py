@@ -119,16 +119,18 @@ class UntrustedResults:
     (`callgate.gate._provenance`); each mode holds what the one before it holds, and more:
     `"values"`: once untrusted content entered its run, no host, e-mail address, account,
     card or phone number that no trusted source gave — the user's request
-    (`Context.attributes["request"]`), `trusted_values`, the result of a tool not labelled
-    `untrusted_output` — else it is held (rule `untrusted-value`); `"request"`: the same for
-    every acting call, untrusted content or not, with only the request and `trusted_values`
-    vouching (tool results never do, whatever their labels); `"strict"`: `"request"`, and
+    (`Context.attributes["request"]`), `trusted_values`, a call a person approved, the
+    result of a tool not labelled `untrusted_output` — else it is held (rule
+    `untrusted-value`); `"request"`: the same for every acting call, untrusted content or
+    not, with only the request, `trusted_values` and approvals vouching (tool results never
+    do, whatever their labels); `"strict"`: `"request"`, and
     once untrusted content entered the run every acting call is held (rule
     `untrusted-action`), two legs of the Rule of Two being enough. `"off"`: none of these."""
     trusted_values: Collection[str] = ()
     """Texts the host vouches for, read for hosts, addresses and numbers as the request is:
     its own domains, mailboxes and accounts (`["acme.com", "billing@acme.com"]`; one bare
-    text is refused, not read letter by letter)."""
+    text is refused, not read letter by letter); `*.acme.dev` vouches for every subdomain of
+    acme.dev. A gate adds its catalog's `trusted_values` (the coding toolset's hosts)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ignore", frozenset(self.ignore))
@@ -138,6 +140,9 @@ class UntrustedResults:
                 f"not {self.trusted_values!r}"
             )
         object.__setattr__(self, "trusted_values", tuple(self.trusted_values))
+        odd = [v for v in self.trusted_values if not isinstance(v, str)]
+        if odd:
+            raise ValueError(f"trusted_values holds texts, not {type(odd[0]).__name__} {odd[0]!r}")
         if self.provenance not in get_args(ProvenanceMode):
             modes = ", ".join(repr(m) for m in get_args(ProvenanceMode))
             raise ValueError(f"provenance must be one of {modes}, not {self.provenance!r}")

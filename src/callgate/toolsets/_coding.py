@@ -52,7 +52,9 @@ class CodingCatalog(Catalog):
     """The coding tools, with the policy that decides what each call may do by itself."""
 
     def __init__(self, tools: Iterable[Tool], *, guard: Guard, workspace: Workspace) -> None:
-        super().__init__(tools)
+        # The hosts fetch_url reaches without asking are the host's own word: a gate's
+        # value provenance takes them as given too (`Catalog.trusted_values`).
+        super().__init__(tools, trusted_values=sorted(guard.hosts))
         self.guard = guard
         self.workspace = workspace
         guard.fingerprints = frozenset(t.fingerprint for t in self)
@@ -90,11 +92,13 @@ def coding_tools(
 
     `allow`: commands `run_command` runs without asking (program and first arguments,
     e.g. "git diff"). `hosts`: host names `fetch_url` reaches without asking (`*.python.org`
-    for subdomains). `private` / `untrusted`: the Rule of Two labels of the workspace's
-    contents. `secrets`: secret files are readable private data (`"private"`), need a
-    person (`"ask"`) or are refused (`"deny"`). `overwrite="allow"` lets `write_file`
-    replace existing files without asking. `env`: extra environment for commands (the
-    rest of the environment is dropped but for PATH, HOME, locale and terminal).
+    for subdomains), and trusted values of a gate's value provenance over the catalog
+    (`CodingCatalog.trusted_values`). `private` / `untrusted`: the Rule of Two labels of
+    the workspace's contents. `secrets`: secret files are readable private data
+    (`"private"`), need a person (`"ask"`) or are refused (`"deny"`). `overwrite="allow"`
+    lets `write_file` replace existing files without asking. `env`: extra environment for
+    commands (the rest of the environment is dropped but for PATH, HOME, locale and
+    terminal).
     `unsafe_allow_loopback` lets `fetch_url` reach 127.0.0.1, for tests against a local
     server only.
     """
