@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-from collections.abc import Coroutine, Generator
+from collections.abc import Coroutine, Generator, Mapping
 from concurrent.futures import Executor
 from typing import Any
 
@@ -29,7 +29,7 @@ async def finish_async(coro: Coroutine[Any, Any, Any], pending: Any, seconds: fl
 
 
 async def run_in_thread(
-    executor: Any, kwargs: dict[str, Any], seconds: float, threads: Executor
+    executor: Any, kwargs: Mapping[str, Any], seconds: float, threads: Executor
 ) -> Any:
     """A sync executor in a worker thread. One that overruns keeps its thread until it
     returns (Python cannot stop a thread): the gate stops waiting and reports the timeout.
