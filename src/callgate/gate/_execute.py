@@ -11,7 +11,6 @@ import collections
 import secrets
 import time
 from collections.abc import Mapping
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +18,7 @@ import pydantic
 
 from callgate._backoff import Clock
 from callgate._errors import ConflictError, OutcomeUnknownError, ToolError, TransientError
+from callgate._threads import Threads
 from callgate.contract import CallContext, Effect, Timings, Tool, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Outcome
@@ -49,7 +49,7 @@ class Execute:
         *,
         settings: ExecutionSettings,
         max_concurrency: int,
-        threads: Executor,
+        threads: Threads,
         processes: ProcessRunner,
         clock: Clock,
         log: GateLog,
@@ -181,7 +181,7 @@ class Execute:
         return Outcome(result=result, attempt=attempt, transient=transient)
 
     def _completed(self, attempt: Attempt, value: Any, timings: Timings) -> ToolResult:
-        call, entry = attempt.call, attempt.entry
+        call, entry = attempt.request.call, attempt.entry
         content, structured, checked = render_value(value, self.settings.max_result_chars)
         if entry.output is not None:
             problems = check_result(entry.output, checked)
