@@ -18,6 +18,7 @@ import pydantic
 
 from callgate._backoff import Clock
 from callgate._errors import ConflictError, OutcomeUnknownError, ToolError, TransientError
+from callgate._fast import fast_builder
 from callgate._threads import Threads
 from callgate.contract import CallContext, Effect, Timings, Tool, ToolResult
 from callgate.gate import _outcome
@@ -114,7 +115,7 @@ class Execute:
             else:
                 slots.free += 1
         elapsed = (time.perf_counter() - t0) * 1000
-        timings = Timings(
+        timings = _build_timings(
             started_at=attempt.request.received_at, total_ms=elapsed, execute_ms=elapsed
         )
         return Outcome(result=self._completed(attempt, value, timings), attempt=attempt)
@@ -246,6 +247,9 @@ class Slots:
                 waiter.set_result(None)
                 return
         self.free += 1
+
+
+_build_timings = fast_builder(Timings)
 
 
 def _timings(started: float, t0: float) -> Timings:
