@@ -105,6 +105,9 @@ class Execute:
                 else:
                     left = seconds - (time.perf_counter() - t0)
                     value = await finish_async(coro, pending, left)
+            elif tool.run_in == "inline" and executor is not None:
+                # Declared non-blocking: it runs right here, and no deadline can interrupt it.
+                value = executor(**kwargs)
             else:
                 value = await self._invoke_sync(tool, kwargs, seconds)
         except Exception as exc:
@@ -148,9 +151,6 @@ class Execute:
         executor = tool.executor
         if executor is None:
             raise ToolError("this tool has no executor on this host")
-        if tool.run_in == "inline":
-            # Declared non-blocking: it runs right here, and no deadline can interrupt it.
-            return executor(**kwargs)
         if tool.run_in == "process":
             return await self.processes.run(executor, kwargs, seconds=seconds)
         return await run_in_thread(executor, kwargs, seconds, self.threads)
