@@ -159,6 +159,31 @@ def test_write_timeout_is_unknown_outcome_not_timeout() -> None:
     assert "Do not call it again" in result.content
 
 
+def test_a_write_whose_deadline_passed_while_no_thread_was_free_never_runs() -> None:
+    release = threading.Event()
+    moved: list[str] = []
+
+    @tool(effect="read", timeout=0.05)
+    def stuck(query: str) -> str:
+        """Hang past the deadline, keeping the one worker thread."""
+        release.wait(5)
+        return "late"
+
+    @tool(effect="write", timeout=0.1)
+    def transfer(query: str) -> str:
+        """Move money."""
+        moved.append(query)
+        return "moved"
+
+    with Gate([stuck, transfer], max_concurrency=1) as gate:
+        assert gate.call_sync(calls("stuck")[0]).route == "timeout"
+        result = gate.call_sync(calls("transfer")[0])
+        release.set()
+        time.sleep(0.1)  # the thread is free again: the given-up write must still not run
+    assert result.route == "unknown_outcome"
+    assert moved == []
+
+
 def test_a_timeout_error_raised_by_the_tool_is_not_the_gate_deadline() -> None:
     @tool(effect="read", timeout=10)
     def upstream(query: str) -> str:

@@ -4,6 +4,11 @@ A `Request` goes in; the first step checks it and hands an `Attempt` (a call who
 exists and whose arguments passed the schema) down; every step hands back an `Outcome` (the
 result, the attempt as the innermost step saw it, and what the record step must still
 write). Values are passed down and results passed up: no step reaches into another's state.
+
+These records are made on every call's path and never leave the gate, so they are plain
+slotted dataclasses (a frozen one sets each field through `object.__setattr__`, which costs
+more than the validation of a call): no step changes one it was handed; a step that needs
+other values makes a new one (`dataclasses.replace`).
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from callgate._errors import shown
-from callgate._fast import fast_init
 from callgate.contract import CompiledTool, Context, Tool, ToolCall, ToolResult
 from callgate.gate._decision import Decision
 from callgate.schema import content_hash
@@ -55,8 +59,7 @@ class Refusal:
         return stopped_notice(result, self.detail)
 
 
-@fast_init
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Request:
     """One proposed call as it enters the gate."""
 
@@ -72,8 +75,7 @@ class Request:
     refusal: Refusal | None = None
 
 
-@fast_init
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Attempt:
     """A valid call and what the steps before this one decided about it."""
 
@@ -112,8 +114,7 @@ class Attempt:
         return {**self.arguments, **self.injected}
 
 
-@fast_init
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Claimed:
     """A key the dedupe step claimed: the record step finishes it with the receipt."""
 
@@ -121,8 +122,7 @@ class Claimed:
     owner: str
 
 
-@fast_init
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Outcome:
     """What a step hands back up."""
 

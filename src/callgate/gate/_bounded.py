@@ -9,11 +9,10 @@ armed and the rest of the coroutine awaited under it.
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import functools
-from collections.abc import Coroutine, Generator
-from concurrent.futures import Executor
+from collections.abc import Coroutine, Generator, Mapping
 from typing import Any
+
+from callgate._threads import Threads
 
 __all__ = ["Continue", "Expired", "finish_async", "in_task", "run_in_thread"]
 
@@ -29,16 +28,25 @@ async def finish_async(coro: Coroutine[Any, Any, Any], pending: Any, seconds: fl
 
 
 async def run_in_thread(
-    executor: Any, kwargs: dict[str, Any], seconds: float, threads: Executor
+    executor: Any, kwargs: Mapping[str, Any], seconds: float, threads: Threads
 ) -> Any:
     """A sync executor in a worker thread. One that overruns keeps its thread until it
     returns (Python cannot stop a thread): the gate stops waiting and reports the timeout.
     The thread runs in a copy of the caller's context, as `asyncio.to_thread` does, so a
-    span or a contextvar the tool reads is the call's."""
+    span or a contextvar the tool reads is the call's. The deadline is a timer on the
+    thread's future, not `asyncio.timeout`: waiting on a future needs no task."""
     loop = asyncio.get_running_loop()
-    run = functools.partial(contextvars.copy_context().run, executor, **kwargs)
-    work = loop.run_in_executor(threads, run)
-    return await _deadline(work, seconds)
+    work = threads.start(loop, executor, kwargs)
+    timer = loop.call_later(max(seconds, 0.0), _expire, work)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+
+
+def _expire(work: asyncio.Future[Any]) -> None:
+    if not work.done():
+        work.set_exception(Expired())
 
 
 async def _deadline(awaitable: Any, seconds: float) -> Any:

@@ -11,7 +11,6 @@ import collections
 import secrets
 import time
 from collections.abc import Mapping
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +18,8 @@ import pydantic
 
 from callgate._backoff import Clock
 from callgate._errors import ConflictError, OutcomeUnknownError, ToolError, TransientError
+from callgate._fast import fast_builder
+from callgate._threads import Threads
 from callgate.contract import CallContext, Effect, Timings, Tool, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Outcome
@@ -49,7 +50,7 @@ class Execute:
         *,
         settings: ExecutionSettings,
         max_concurrency: int,
-        threads: Executor,
+        threads: Threads,
         processes: ProcessRunner,
         clock: Clock,
         log: GateLog,
@@ -71,10 +72,18 @@ class Execute:
         seconds = tool.timeout or self.settings.default_timeout
         if attempt.number > 1:
             seconds = max(attempt.deadline - self.clock.monotonic(), 0.001)
-        kwargs = self._arguments(attempt)
-        if isinstance(kwargs, Outcome):
-            return kwargs
-        slots = self._slot()
+        arguments = attempt.arguments
+        plain = tool.arguments_model is None and tool.context_parameter is None
+        if plain and not attempt.injected and _numbers_as_declared(tool, arguments):
+            # The checked arguments as they are: unpacking gives the executor its own copy.
+            kwargs: Mapping[str, Any] = arguments
+        else:
+            converted = self._arguments(attempt)
+            if isinstance(converted, Outcome):
+                return converted
+            kwargs = converted
+        loop = asyncio.get_running_loop()
+        slots = self._slots if loop is self._loop and self._slots is not None else self._slot()
         if slots.free > 0 and not slots.waiters:
             slots.free -= 1  # the uncontended case, without a call
         else:
@@ -86,7 +95,7 @@ class Execute:
                 # and its deadline is armed only if it does suspend (see `_bounded`). Only in
                 # a task, though: asyncio.timeout, anyio and so httpx need one, and the first
                 # step of a synchronous call (`_sync`) has none until it suspends.
-                if asyncio.current_task() is None:
+                if asyncio.current_task(loop) is None:
                     await asyncio.sleep(0)
                 coro = executor(**kwargs)
                 try:
@@ -96,24 +105,28 @@ class Execute:
                 else:
                     left = seconds - (time.perf_counter() - t0)
                     value = await finish_async(coro, pending, left)
+            elif tool.run_in == "inline" and executor is not None:
+                # Declared non-blocking: it runs right here, and no deadline can interrupt it.
+                value = executor(**kwargs)
             else:
                 value = await self._invoke_sync(tool, kwargs, seconds)
         except Exception as exc:
             return self._failure(attempt, exc, seconds, t0)
         finally:
-            slots.release()
-        timings = _timings(attempt.request.received_at, t0)
+            if slots.waiters:
+                slots.release()
+            else:
+                slots.free += 1
+        elapsed = (time.perf_counter() - t0) * 1000
+        timings = _build_timings(
+            started_at=attempt.request.received_at, total_ms=elapsed, execute_ms=elapsed
+        )
         return Outcome(result=self._completed(attempt, value, timings), attempt=attempt)
 
     def _arguments(self, attempt: Attempt) -> dict[str, Any] | Outcome:
-        """The executor's keyword arguments: typed by the function's own model, with the
-        `CallContext` and the server-side values, when the tool has them."""
+        """The executor's keyword arguments, typed by the function's own model, with the
+        `CallContext` and the server-side values (for a tool that has any of them)."""
         tool = attempt.entry.tool
-        arguments = attempt.arguments
-        plain = tool.arguments_model is None and tool.context_parameter is None
-        if plain and not attempt.injected and _numbers_as_declared(tool, arguments):
-            # The checked arguments as they are: unpacking gives the executor its own copy.
-            return arguments  # type: ignore[return-value]
         ctx = None
         if tool.context_parameter is not None:
             ctx = CallContext(
@@ -134,13 +147,10 @@ class Execute:
         kwargs.update(attempt.injected)
         return kwargs
 
-    async def _invoke_sync(self, tool: Tool, kwargs: dict[str, Any], seconds: float) -> Any:
+    async def _invoke_sync(self, tool: Tool, kwargs: Mapping[str, Any], seconds: float) -> Any:
         executor = tool.executor
         if executor is None:
             raise ToolError("this tool has no executor on this host")
-        if tool.run_in == "inline":
-            # Declared non-blocking: it runs right here, and no deadline can interrupt it.
-            return executor(**kwargs)
         if tool.run_in == "process":
             return await self.processes.run(executor, kwargs, seconds=seconds)
         return await run_in_thread(executor, kwargs, seconds, self.threads)
@@ -172,7 +182,7 @@ class Execute:
         return Outcome(result=result, attempt=attempt, transient=transient)
 
     def _completed(self, attempt: Attempt, value: Any, timings: Timings) -> ToolResult:
-        call, entry = attempt.call, attempt.entry
+        call, entry = attempt.request.call, attempt.entry
         content, structured, checked = render_value(value, self.settings.max_result_chars)
         if entry.output is not None:
             problems = check_result(entry.output, checked)
@@ -237,6 +247,9 @@ class Slots:
                 waiter.set_result(None)
                 return
         self.free += 1
+
+
+_build_timings = fast_builder(Timings)
 
 
 def _timings(started: float, t0: float) -> Timings:

@@ -7,12 +7,12 @@ import dataclasses
 import time
 import uuid
 from collections.abc import Coroutine, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from callgate._backoff import SYSTEM_CLOCK, Clock
 from callgate._errors import UserError
+from callgate._threads import Threads
 from callgate.contract import ApprovalDecision, Catalog, Context, Tool, ToolCall, ToolResult
 from callgate.gate._approvals import Approvals, approval_context
 from callgate.gate._attempt import Refusal, Request
@@ -90,7 +90,7 @@ class Gate:
             store = open_store("sqlite://:memory:")
         self.store: Store | None = store
         self._io = AsyncStore(store) if store is not None else None
-        self._threads = ThreadPoolExecutor(max_concurrency, thread_name_prefix="callgate-tool")
+        self._threads = Threads(max_concurrency, name="callgate-tool")
         self._processes = ProcessRunner()
         self._sync = SyncRunner()
         # Without one of its own, the gate takes the one `callgate.telemetry.instrument()`

@@ -11,6 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from callgate._fast import fast_builder
 from callgate.contract import CompiledTool, Route, Timings, ToolCall, ToolResult
 from callgate.schema import FieldError
 
@@ -95,7 +96,7 @@ def completed(
     call: ToolCall, tool: str, content: str, structured: Any, timings: Timings
 ) -> ToolResult:
     """What the tool returned (the common case, built directly: it is on every call's path)."""
-    return ToolResult(
+    return _build_result(
         call_id=call.id,
         name=tool,
         route=Route.COMPLETED,
@@ -103,6 +104,9 @@ def completed(
         structured=structured,
         timings=timings,
     )
+
+
+_build_result = fast_builder(ToolResult)
 
 
 def unknown_tool(

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Awaitable
 
 from callgate._backoff import Clock
 from callgate._errors import UserError
-from callgate.contract import Catalog, Effect
+from callgate.contract import Catalog, Effect, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._arguments import Rejected, check_arguments
 from callgate.gate._attempt import Attempt, Handler, Outcome, Request, derive_key, request_hash
@@ -38,24 +39,25 @@ class Prepare:
         self.binds = binds
         """Compute the request hash: only a gate with a store binds anything to it."""
 
-    async def __call__(self, request: Request) -> Outcome:
+    def __call__(self, request: Request) -> Awaitable[Outcome]:
+        # Not a coroutine: a valid call gets the rest of the chain's awaitable itself, so
+        # this step adds no frame to the call's path.
         call = request.call
         if request.refusal is not None:
-            return Outcome(result=_outcome.refused(call, request.refusal))
+            return _stopped(_outcome.refused(call, request.refusal))
         entry = self.catalog.compiled(call.name)
         if entry is None:
-            return Outcome(
-                result=_outcome.unknown_tool(call, self.catalog.suggest(call.name),
-                                             self.catalog.names)
-            )  # fmt: skip
+            return _stopped(
+                _outcome.unknown_tool(call, self.catalog.suggest(call.name), self.catalog.names)
+            )
         arguments = check_arguments(entry, call.arguments, self.limits)
         if isinstance(arguments, Rejected):
-            return Outcome(result=_outcome.rejected(call, entry, arguments))
+            return _stopped(_outcome.rejected(call, entry, arguments))
         tool = entry.tool
         try:
             injected = context_values(tool, request.context) if tool.server_parameters else {}
         except MissingContext as exc:
-            return Outcome(result=_outcome.denied(call, tool.name, str(exc), rule_id=None))
+            return _stopped(_outcome.denied(call, tool.name, str(exc), rule_id=None))
         key = None
         if tool.effect is not Effect.READ:
             key = derive_key(tool, call, request.context, request.request_id)
@@ -79,7 +81,11 @@ class Prepare:
                 "arguments, principal or run differ); pass the original call and context to "
                 "resume() — stored arguments may have been redacted"
             )
-        return await self.next(attempt)
+        return self.next(attempt)
+
+
+async def _stopped(result: ToolResult) -> Outcome:
+    return Outcome(result=result)
 
 
 def with_arguments(attempt: Attempt, arguments: dict[str, object]) -> Attempt:

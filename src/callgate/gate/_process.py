@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from typing import Any, BinaryIO, cast
 
 from callgate._errors import ToolError
@@ -59,7 +60,7 @@ class _Worker:
             self.kill()
             raise ProcessFailure("the worker process did not start")
 
-    def ask(self, call: tuple[str, str, dict[str, Any]]) -> tuple[str, Any]:
+    def ask(self, call: tuple[str, str, Mapping[str, Any]]) -> tuple[str, Any]:
         """Send one call and wait for its answer (blocking: run it in a thread)."""
         write_frame(cast(BinaryIO, self.process.stdin), call)
         answer: tuple[str, Any] = read_frame(cast(BinaryIO, self.process.stdout))
@@ -92,7 +93,7 @@ class ProcessRunner:
         self._lock = threading.Lock()
         self._closed = False
 
-    async def run(self, executor: Any, kwargs: dict[str, Any], *, seconds: float) -> Any:
+    async def run(self, executor: Any, kwargs: Mapping[str, Any], *, seconds: float) -> Any:
         reference = executor_reference(executor)
         if reference is None:
             raise ToolError("this tool cannot run in a worker process on this host")

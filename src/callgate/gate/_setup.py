@@ -17,11 +17,11 @@ the one above.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from callgate._backoff import Clock
 from callgate._errors import UserError
+from callgate._threads import Threads
 from callgate.contract import Catalog
 from callgate.gate._approve import Approve
 from callgate.gate._attempt import Handler, Outcome, Request
@@ -68,7 +68,7 @@ def build_chain(
     retry: RetrySettings,
     redactor: Redactor,
     clock: Clock,
-    threads: Executor,
+    threads: Threads,
     processes: ProcessRunner,
     log: GateLog,
     durable: Durable | None,

@@ -50,7 +50,11 @@ class SyncRunner:
             return done.value  # type: ignore[no-any-return]
         finally:
             asyncio._set_running_loop(None)
-        return loop.run_until_complete(_finish(coro, pending))
+        # The rest runs as a task that stops the loop itself as it ends, so the loop turns no
+        # more than the call needs (`run_until_complete` would turn once more to stop).
+        task = loop.create_task(_finish(coro, pending, loop))
+        loop.run_forever()
+        return task.result()
 
     def close(self) -> None:
         with self._lock:
@@ -73,5 +77,15 @@ def _close_loops(loops: list[asyncio.AbstractEventLoop]) -> None:
     loops.clear()
 
 
-async def _finish(coro: Coroutine[Any, Any, T], pending: Any) -> T:
-    return await Continue(coro, pending)  # type: ignore[no-any-return]
+async def _finish(coro: Coroutine[Any, Any, T], pending: Any, loop: asyncio.AbstractEventLoop) -> T:
+    try:
+        if pending is None:
+            # A bare yield (`asyncio.sleep(0)`: "let the loop turn once", the gate's way into
+            # a task): this task's first step already is a turn of the loop.
+            try:
+                pending = coro.send(None)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+        return await Continue(coro, pending)  # type: ignore[no-any-return]
+    finally:
+        loop.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Awaitable
 
 from callgate.contract import Route
 from callgate.gate import _outcome
@@ -20,7 +21,12 @@ class Verify:
         self.next = next
         self.log = log
 
-    async def __call__(self, attempt: Attempt) -> Outcome:
+    def __call__(self, attempt: Attempt) -> Awaitable[Outcome]:
+        if attempt.entry.tool.read_back is None:
+            return self.next(attempt)  # the awaitable itself: no frame of this step's own
+        return self._verified(attempt)
+
+    async def _verified(self, attempt: Attempt) -> Outcome:
         outcome = await self.next(attempt)
         hook = attempt.tool.read_back
         if hook is None or outcome.result.route is not Route.COMPLETED:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -112,7 +113,7 @@ def defaults_filler(schema: Mapping[str, Any] | bool) -> Callable[[Any], Any]:
         return lambda instance: fill_defaults(schema, instance)
     assert isinstance(props, Mapping)
     pairs = tuple((name, p["default"]) for name, p in props.items() if "default" in p)
-    return lambda instance: _fill_flat(pairs, instance)
+    return functools.partial(_fill_flat, pairs)
 
 
 _FLAT_KEYS = frozenset(

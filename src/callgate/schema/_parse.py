@@ -57,6 +57,23 @@ def parse_arguments(
     I-JSON rules). Duplicate keys keep the last value, as every JSON reader here does.
     The result is always a new object the caller may mutate.
     """
+    if type(raw) is str and raw:
+        # The common case in one frame: a text no limit could stop, read by pydantic-core.
+        size = len(raw)
+        depth, digits = limits.max_depth, limits.max_integer_digits
+        plain = (  # `_may_break_limits`, stricter: only ASCII text without escapes
+            size * 4 <= limits.max_bytes
+            and size <= limits.max_string_chars
+            and (size <= depth or raw.count("{") + raw.count("[") <= depth)
+            and (size <= digits or _long_digits(digits).search(raw) is None)
+            and raw.isascii()
+            and "\\u" not in raw
+        )
+        if plain:
+            value = _read_plain(raw)
+            if value is not None:
+                return value
+        return _parse_text(raw, limits)
     if raw is None:
         return {}
     if isinstance(raw, bytes):

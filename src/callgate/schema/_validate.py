@@ -31,7 +31,7 @@ def check(
         if too_deep:
             return too_deep
     try:
-        if compiled.is_valid(instance):
+        if compiled.validator.is_valid(instance):
             return []
         return describe_errors(
             compiled.iter_errors(instance), compiled.schema, instance=instance, root=root

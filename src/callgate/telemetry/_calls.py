@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from opentelemetry import context as otel_context
@@ -76,7 +75,7 @@ class TraceCalls:
         ctx = trace.set_span_in_context(span)
         if asyncio.current_task() is None:
             loop = asyncio.get_running_loop()
-            return await loop.create_task(_awaited(self.next(request)), context=_copied(ctx))
+            return await loop.create_task(_awaited(self.next, request), context=_copied(ctx))
         token = otel_context.attach(ctx)
         try:
             return await self.next(request)
@@ -162,8 +161,8 @@ def _approval_events(span: Span, request: Request, result: ToolResult) -> None:
     span.add_event(n.DECIDED_EVENT, decided)
 
 
-async def _awaited(step: Awaitable[Outcome]) -> Outcome:
-    return await step
+async def _awaited(step: Chain, request: Request) -> Outcome:
+    return await step(request)  # the step's first part, too, runs in the task's context
 
 
 def _copied(ctx: otel_context.Context) -> Any:
