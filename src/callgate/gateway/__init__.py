@@ -35,6 +35,7 @@ from callgate.gateway._limits import (  # noqa: E402
 )
 from callgate.gateway._oauth import AccessTokens, OAuthSettings, parse_oauth  # noqa: E402
 from callgate.gateway._results import (  # noqa: E402
+    FINDINGS_META,
     RETRY_AFTER_META,
     ROUTE_META,
     RULE_META,
@@ -48,6 +49,7 @@ from callgate.gateway._settings import GatewaySettings, load_settings, parse_set
 __all__ = [
     "APPROVAL_INPUT",
     "APPROVAL_SCHEMA",
+    "FINDINGS_META",
     "LIMIT_RULE_PREFIX",
     "QUARANTINE_RULE",
     "RETRY_AFTER_META",

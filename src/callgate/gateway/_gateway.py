@@ -48,7 +48,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from callgate import __version__
 from callgate.contract import Catalog, Context, Route, Tool, ToolCall, ToolResult
 from callgate.dialects import render_tools
-from callgate.gate import Gate, Policy, Redactor, Refusal
+from callgate.gate import Gate, Policy, Redactor, Refusal, UntrustedResults
 from callgate.gateway._elicitation import Elicitation, Held, can_elicit, is_held
 from callgate.gateway._identity import CallerToken, Credentials, Identity
 from callgate.gateway._limits import CallLimits, with_limits
@@ -56,6 +56,7 @@ from callgate.gateway._readables import Readables
 from callgate.gateway._results import to_call_result
 from callgate.gateway._runs import RUN_PREFIX, request_id, run_id, run_of
 from callgate.gateway._settings import GatewaySettings
+from callgate.lint import scan_text
 from callgate.mcp import IDEMPOTENCY_META, PinBook, Quarantined, UpstreamConfig, Upstreams
 from callgate.mcp._readables import KIND_META
 from callgate.mcp._resources import Shelf
@@ -80,7 +81,9 @@ class Gateway:
     """An MCP server that routes every call through one `Gate` (see the module docstring).
 
     `store` defaults to the embedded SQLite file `callgate.db`; `policy` to `Policy()`
-    (reads allowed, writes and irreversible calls held for a person).
+    (reads allowed, writes and irreversible calls held for a person); `untrusted` to
+    spotlighting and the scan's detector (`S012`, a long text, is no evidence in a result):
+    a high finding in an untrusted result holds the run's later acting calls.
     """
 
     def __init__(
@@ -93,6 +96,7 @@ class Gateway:
         settings: GatewaySettings | None = None,
         transport: GatewayTransport = "stdio",
         redactor: Redactor | None = None,
+        untrusted: UntrustedResults | None = None,
         errlog: TextIO | None = None,
     ) -> None:
         self.settings = settings or GatewaySettings()
@@ -113,6 +117,7 @@ class Gateway:
             policy=with_limits(self.policy, self.limits),
             store=self.store,
             redactor=self.redactor,
+            untrusted=untrusted or UntrustedResults(detector=scan_text, ignore={"S012"}),
             lease_margin=self.settings.lease_margin,
         )
         self.elicitation = Elicitation(

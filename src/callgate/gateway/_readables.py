@@ -26,7 +26,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 
 from callgate.contract import Context, Route, Tool, ToolCall, ToolResult
 from callgate.gate import Refusal
-from callgate.gateway._results import ROUTE_META, RULE_META, held_text
+from callgate.gateway._results import FINDINGS_META, ROUTE_META, RULE_META, held_text
 from callgate.gateway._runs import request_id, run_id, run_of
 from callgate.mcp._readables import KIND_META, PROMPT_TOOL_PREFIX, reader_name
 from callgate.mcp._uris import gateway_uri, split_uri
@@ -214,7 +214,7 @@ def _data(result: ToolResult) -> dict[str, Any]:
     if result.approval_id:
         data["callgate/approval-id"] = result.approval_id
     if result.findings:
-        data["callgate/findings"] = list(result.findings)
+        data[FINDINGS_META] = list(result.findings)
     return data
 
 

@@ -5,7 +5,10 @@ says its tools changed (or reconnects), its tools are listed again, scanned toge
 every other server's (so a tool that names another server's tool is caught), checked
 against their pins, and turned into `Tool`s named `PREFIX_TOOL`. Tools that changed, widen
 their annotations, carry a high scan finding, collide with another name, or cannot be
-compiled are quarantined: not offered, not callable, each with its reasons.
+compiled are quarantined: not offered, not callable, each with its reasons. A server's
+resources, templates and prompts are listed with its tools and judged the same way
+(`_resources.py`): prompts become read tools beside the server's tools, resources a `Shelf`
+read through one reader tool.
 """
 
 from __future__ import annotations
