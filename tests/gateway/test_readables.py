@@ -259,6 +259,7 @@ async def test_a_changed_description_is_quarantined_until_approved(tmp_path: Pat
     assert "callgate pins show docs/resource:file:///guide.md" in refused.error.message
     assert "changed since it was pinned" in refused.error.message
     assert "gateway:quarantine" in str(prompt_refused.value.error.data)
+    assert "it is quarantined" in prompt_refused.value.error.message
     from callgate.mcp import PinBook
 
     book = PinBook(store)

@@ -121,6 +121,9 @@ class Readables:
         meta = dict(params.meta or {})
         arguments = {"uri": split[1]}
         located = gateway.shelf(server.name).locate(split[1])
+        if located.held is not None:  # approved meanwhile, perhaps in another process
+            await gateway.recheck(force=True)
+            located = gateway.shelf(server.name).locate(split[1])
         if located.item is None:
             refusal = (
                 gateway.refusal(located.held)
@@ -131,8 +134,9 @@ class Readables:
                     detail=f"the server {server.name!r} lists no resource or template for it",
                 )
             )
-            raise _error(await self._read(ctx, reader, arguments, meta, refusal=refusal))
+            await self._read(ctx, reader, arguments, meta, refusal=refusal)
         result = await self._read(ctx, reader, arguments, meta)
+        assert located.item is not None
         tool = gateway.catalog.resolve(reader)
         spotlighted = tool is not None and "untrusted_output" in tool.labels
         mime = None if spotlighted else located.item.declaration.get("mimeType")
@@ -150,22 +154,28 @@ class Readables:
         *,
         refusal: Refusal | None = None,
     ) -> ToolResult:
-        """The read call `name` through the gate (or refused by it), as the caller; the
-        result when it completed, the client's error otherwise."""
+        """The read call `name` through the gate as the caller (or `refusal` routed through
+        it): the result when it completed; the client's error is raised otherwise."""
         gateway = self.gateway
         identity = gateway.identity()
         context = identity.context(run_of(identity, meta))
         call = ToolCall(id=str(ctx.request_id or name), name=name, arguments=arguments)
-        found = gateway.upstreams.quarantined().get(name) if gateway.upstreams else None
-        if refusal is None and found is not None:
-            refusal = gateway.refusal(found)
+        refusal = refusal or await self._quarantined(name)
         if refusal is not None:
-            return await gateway.gate.refuse(call, refusal, context=context)
+            raise _error(await gateway.gate.refuse(call, refusal, context=context))
         rid = request_id(identity, name, arguments, None, run=context.run_id)
         result = await gateway.gate.call(call, context=context, request_id=rid)
         if result.route in _DONE and not result.is_error:
             return result
         raise _error(result)
+
+    async def _quarantined(self, name: str) -> Refusal | None:
+        upstreams = self.gateway.upstreams
+        if upstreams is None or name not in upstreams.quarantined():
+            return None
+        await self.gateway.recheck(force=True)  # approved meanwhile, perhaps elsewhere
+        found = upstreams.quarantined().get(name)
+        return self.gateway.refusal(found) if found is not None else None
 
     async def _listing(self, ctx: ServerRequestContext[Any, Any]) -> Context:
         self.gateway.remember(ctx)
