@@ -14,7 +14,9 @@ import anyio
 import mcp_types
 import pytest
 from mcp import Client, MCPError
+from typer.testing import CliRunner
 
+from callgate.cli import app
 from callgate.gate import Policy, Rule
 from callgate.gateway import Gateway, GatewaySettings, Identity, parse_limits
 from callgate.mcp import parse_upstreams
@@ -260,11 +262,12 @@ async def test_a_changed_description_is_quarantined_until_approved(tmp_path: Pat
     assert "changed since it was pinned" in refused.error.message
     assert "gateway:quarantine" in str(prompt_refused.value.error.data)
     assert "it is quarantined" in prompt_refused.value.error.message
-    from callgate.mcp import PinBook
-
-    book = PinBook(store)
-    book.approve("docs", "resource:file:///guide.md", by="ops")
-    book.approve("docs", "prompt:review", by="ops")
+    url = ["--store", f"sqlite:///{tmp_path / 'gw.db'}"]
+    runner = CliRunner()
+    shown = runner.invoke(app, ["pins", "show", "docs/resource:file:///guide.md", *url])
+    assert shown.exit_code == 0 and "evil.example" in shown.output
+    for key in ("docs/resource:file:///guide.md", "docs/prompt:review"):
+        assert runner.invoke(app, ["pins", "approve", key, *url]).exit_code == 0
     gw = gateway(entry, store)
     async with client_of(gw) as client:
         assert "Guide" in only_text(await client.read_resource(GUIDE))
