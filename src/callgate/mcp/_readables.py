@@ -79,13 +79,18 @@ def readables(
     templates: Iterable[mcp_types.ResourceTemplate],
     prompts: Iterable[mcp_types.Prompt],
 ) -> list[Readable]:
-    """The normalised listing of a server, first of each key kept."""
+    """The normalised listing of a server, first of each key kept; a URI, template or name
+    longer than `MAX_URI` is left out."""
     listed: list[tuple[ReadableKind, str, Any]] = [
         *(("resource", r.uri, r) for r in resources),
         *(("template", t.uri_template, t) for t in templates),
         *(("prompt", p.name, p) for p in prompts),
     ]
-    items = [Readable(kind=k, key=f"{k}:{key}", declaration=_declared(x)) for k, key, x in listed]
+    items = [
+        Readable(kind=k, key=f"{k}:{key}", declaration=_declared(x))
+        for k, key, x in listed
+        if len(key) <= MAX_URI  # a longer URI could never be read through the gateway
+    ]
     unique: dict[str, Readable] = {}
     for item in items:
         unique.setdefault(item.key, item)
