@@ -4,7 +4,7 @@ left out, and nothing raises (names, URIs and descriptions of any text)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import mcp_types
 from hypothesis import HealthCheck, given, settings
@@ -56,8 +56,12 @@ def test_any_listing_is_judged_without_raising(tmp_path: Path, listing: Any) -> 
     try:
         items = readables(*listing)
         built = build(
-            SERVER, items, connection=_NoConnection(), pins=PinBook(store), max_description=100
-        )  # type: ignore[arg-type]
+            SERVER,
+            items,
+            connection=cast(Any, _NoConnection()),
+            pins=PinBook(store),
+            max_description=100,
+        )
         judged = (
             set(built.shelf.resources)
             | {str(t) for t, _ in built.shelf.templates}
