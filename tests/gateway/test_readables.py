@@ -350,3 +350,30 @@ async def test_an_upstreams_list_changed_re_pins_at_once_and_is_passed_on(tmp_pa
 
 def _held(gw: Gateway) -> set[str]:
     return {p.tool_name for p in gw.pins.reviews() if p.held}
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_a_held_read_is_asked_of_a_client_that_can_elicit(mode: str) -> None:
+    asked: list[str] = []
+
+    async def approve(
+        context: Any, params: mcp_types.ElicitRequestParams
+    ) -> mcp_types.ElicitResult:
+        asked.append(params.message)
+        return mcp_types.ElicitResult(action="accept", content={"approve": True})
+
+    policy = Policy(
+        [Rule.ask("docs-reads-asked", "a person sees what is read", tools=["resources-docs"])]
+    )
+    gw = gateway(library(), policy=policy)
+    async with running(gw):
+        async with Client(gw.server, mode=mode, elicitation_callback=approve) as client:
+            guide = await client.read_resource(GUIDE)
+        async with Client(gw.server, mode=mode) as plain:  # cannot be asked
+            held = await read_error(plain, "callgate://docs/file:///notes/x")
+    gw.close()
+    assert "Guide" in only_text(guide)
+    (question,) = asked
+    assert "resources-docs" in question and "docs-reads-asked" in question
+    assert data(held)["callgate/route"] == "held"
+    assert "callgate approvals approve" in held.error.message

@@ -26,6 +26,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 
 from callgate.contract import Context, Route, Tool, ToolCall, ToolResult
 from callgate.gate import Refusal
+from callgate.gateway._elicitation import Asked, Held, can_elicit, is_held
 from callgate.gateway._results import FINDINGS_META, ROUTE_META, RULE_META, held_text
 from callgate.gateway._runs import request_id, run_id, run_of
 from callgate.mcp._readables import KIND_META, PROMPT_TOOL_PREFIX, reader_name
@@ -59,7 +60,7 @@ class Readables:
 
     async def get_prompt(
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.GetPromptRequestParams
-    ) -> mcp_types.GetPromptResult:
+    ) -> mcp_types.GetPromptResult | mcp_types.InputRequiredResult:
         gateway = self.gateway
         gateway.remember(ctx)
         name = f"{PROMPT_TOOL_PREFIX}{params.name}"
@@ -67,7 +68,9 @@ class Readables:
         if tool is None or _kind(tool) != "prompt":
             raise MCPError(INVALID_PARAMS, f"unknown prompt {params.name[:100]!r}")
         arguments: dict[str, Any] = dict(params.arguments or {})
-        result = await self._read(ctx, name, arguments, dict(params.meta or {}))
+        result = await self._read(ctx, params, name, arguments)
+        if isinstance(result, mcp_types.InputRequiredResult):
+            return result
         try:
             answer = mcp_types.GetPromptResult.model_validate(result.structured)
         except pydantic.ValidationError:
@@ -106,7 +109,7 @@ class Readables:
 
     async def read_resource(
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.ReadResourceRequestParams
-    ) -> mcp_types.ReadResourceResult:
+    ) -> mcp_types.ReadResourceResult | mcp_types.InputRequiredResult:
         gateway = self.gateway
         gateway.remember(ctx)
         split = split_uri(params.uri)
@@ -118,7 +121,6 @@ class Readables:
                 "callgate://SERVER/URI, as resources/list shows them",
             )
         reader = reader_name(server)
-        meta = dict(params.meta or {})
         arguments = {"uri": split[1]}
         located = gateway.shelf(server.name).locate(split[1])
         if located.held is not None:  # approved meanwhile, perhaps in another process
@@ -134,8 +136,10 @@ class Readables:
                     detail=f"the server {server.name!r} lists no resource or template for it",
                 )
             )
-            await self._read(ctx, reader, arguments, meta, refusal=refusal)
-        result = await self._read(ctx, reader, arguments, meta)
+            await self._read(ctx, params, reader, arguments, refusal=refusal)
+        result = await self._read(ctx, params, reader, arguments)
+        if isinstance(result, mcp_types.InputRequiredResult):
+            return result
         assert located.item is not None
         tool = gateway.catalog.resolve(reader)
         spotlighted = tool is not None and "untrusted_output" in tool.labels
@@ -148,23 +152,31 @@ class Readables:
     async def _read(
         self,
         ctx: ServerRequestContext[Any, Any],
+        params: Asked,
         name: str,
         arguments: dict[str, Any],
-        meta: dict[str, Any],
         *,
         refusal: Refusal | None = None,
-    ) -> ToolResult:
+    ) -> ToolResult | mcp_types.InputRequiredResult:
         """The read call `name` through the gate as the caller (or `refusal` routed through
-        it): the result when it completed; the client's error is raised otherwise."""
+        it): the result when it completed, or the question for a 2026-07-28 client when it
+        is held and the client can be asked; the client's error is raised otherwise."""
         gateway = self.gateway
         identity = gateway.identity()
-        context = identity.context(run_of(identity, meta))
+        context = identity.context(run_of(identity, dict(params.meta or {})))
         call = ToolCall(id=str(ctx.request_id or name), name=name, arguments=arguments)
         refusal = refusal or await self._quarantined(name)
         if refusal is not None:
             raise _error(await gateway.gate.refuse(call, refusal, context=context))
         rid = request_id(identity, name, arguments, None, run=context.run_id)
         result = await gateway.gate.call(call, context=context, request_id=rid)
+        if is_held(result) and gateway.settings.elicitation and identity.elicit and can_elicit(ctx):
+            source = _source(gateway, name)
+            held = Held(call=call, context=context, request_id=rid, result=result, source=source)
+            asked = await gateway.elicitation.ask(ctx, held, params)
+            if isinstance(asked, mcp_types.InputRequiredResult):
+                return asked
+            result = asked
         if result.route in _DONE and not result.is_error:
             return result
         raise _error(result)
@@ -191,6 +203,11 @@ class Readables:
             return []
         readers = {t.name for t in self.gateway.offered(context) if _kind(t) == "resources"}
         return [s for s in upstreams.config.servers if reader_name(s) in readers]
+
+
+def _source(gateway: Gateway, name: str) -> str | None:
+    tool = gateway.catalog.resolve(name)
+    return tool.source if tool is not None else None
 
 
 def _kind(tool: Tool) -> str | None:
