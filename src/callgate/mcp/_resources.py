@@ -29,7 +29,7 @@ from callgate.mcp._readables import Readable, pin_tool, prompt_tool, reader_tool
 from callgate.mcp._results import prompt_value, resource_text
 from callgate.mcp._uris import MAX_URI
 
-__all__ = ["Located", "Shelf", "build"]
+__all__ = ["Built", "Located", "Shelf", "build"]
 
 log = logging.getLogger("callgate.mcp")
 
