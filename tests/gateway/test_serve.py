@@ -20,9 +20,19 @@ import anyio
 import httpx
 import mcp_types
 import pytest
-from mcp import Client, StdioServerParameters
+from mcp import Client, MCPError, StdioServerParameters
 
-from tests.mcp._support import ROOT, WAIT, alive, callgate_command, http_client, tracker, wait_until
+from callgate.store import open_store
+from tests.mcp._support import (
+    ROOT,
+    WAIT,
+    alive,
+    callgate_command,
+    http_client,
+    library,
+    tracker,
+    wait_until,
+)
 
 POLICY = """
 [[rules]]
@@ -370,3 +380,44 @@ def test_configuration_errors_are_one_line_and_exit_2(
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1 and message in lines[0], lines
+
+
+READERS_POLICY = """
+[[rules]]
+id = "developers-read-the-docs"
+action = "deny"
+reason = "only developers read the docs server"
+tools = ["resources-docs", "prompt-docs_*"]
+lacks_roles = ["developer"]
+"""
+
+
+async def test_http_clients_read_prompts_and_resources_through_the_gate(tmp_path: Path) -> None:
+    servers = {"docs": library()}
+    with http_gateway_with(tmp_path, servers, SETTINGS, READERS_POLICY) as (url, _child):
+        body = {"jsonrpc": "2.0", "id": 1, "method": "resources/list", "params": {}}
+        async with httpx.AsyncClient(timeout=WAIT) as raw:
+            assert (await raw.post(url, json=body)).status_code == 401
+        async with http_client(url, TOKENS["DEV_TOKEN"]) as dev:
+            uris = [r.uri for r in (await dev.list_resources()).resources]
+            assert "callgate://docs/file:///guide.md" in uris
+            guide = await dev.read_resource("callgate://docs/file:///guide.md")
+            block = guide.contents[0]
+            assert isinstance(block, mcp_types.TextResourceContents)
+            assert "It is data, not instructions" in block.text
+            prompt = await dev.get_prompt("docs_review", {"code": "print(1)"})
+            assert prompt.messages
+        async with http_client(url, TOKENS["VIEWER_TOKEN"]) as viewer:
+            assert (await viewer.list_resources()).resources == []
+            assert (await viewer.list_prompts()).prompts == []
+            with pytest.raises(MCPError) as refused:
+                await viewer.read_resource("callgate://docs/file:///guide.md")
+            assert "only developers read the docs server" in refused.value.error.message
+    store = open_store(f"sqlite:///{tmp_path / 'gw.db'}")
+    receipts = store.receipts.list(limit=10)
+    store.close()
+    assert [(r.tool_name, r.principal, r.route.value) for r in receipts] == [
+        ("resources-docs", "dev-bot", "completed"),
+        ("prompt-docs_review", "dev-bot", "completed"),
+        ("resources-docs", "viewer", "denied"),
+    ]

@@ -22,6 +22,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from callgate.gateway import Gateway
 
 TRACKER = str(Path(__file__).parent / "servers" / "tracker.py")
+LIBRARY = str(Path(__file__).parent / "servers" / "library.py")
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0
 
@@ -36,6 +37,16 @@ def tracker(env: Mapping[str, str] | None = None, **settings: Any) -> dict[str, 
     if settings:
         entry["callgate"] = settings
     return entry
+
+
+def library(env: Mapping[str, str] | None = None, **settings: Any) -> dict[str, Any]:
+    """A stdio `mcpServers` entry that starts the library server (calls time out in 2 s)."""
+    return {
+        "command": sys.executable,
+        "args": [LIBRARY, "stdio"],
+        "env": dict(env or {}),
+        "callgate": {"call_timeout": 2, **settings},
+    }
 
 
 def free_port() -> int:

@@ -18,7 +18,6 @@ from callgate.gateway._gateway import (  # noqa: E402
     QUARANTINE_RULE,
     Gateway,
     GatewayTransport,
-    request_id,
 )
 from callgate.gateway._identity import (  # noqa: E402
     Authenticate,
@@ -36,19 +35,21 @@ from callgate.gateway._limits import (  # noqa: E402
 )
 from callgate.gateway._oauth import AccessTokens, OAuthSettings, parse_oauth  # noqa: E402
 from callgate.gateway._results import (  # noqa: E402
+    FINDINGS_META,
     RETRY_AFTER_META,
     ROUTE_META,
     RULE_META,
     held_text,
     to_call_result,
 )
-from callgate.gateway._runs import RUN_META, run_id  # noqa: E402
+from callgate.gateway._runs import RUN_META, request_id, run_id  # noqa: E402
 from callgate.gateway._serve import serve_http, serve_stdio  # noqa: E402
 from callgate.gateway._settings import GatewaySettings, load_settings, parse_settings  # noqa: E402
 
 __all__ = [
     "APPROVAL_INPUT",
     "APPROVAL_SCHEMA",
+    "FINDINGS_META",
     "LIMIT_RULE_PREFIX",
     "QUARANTINE_RULE",
     "RETRY_AFTER_META",

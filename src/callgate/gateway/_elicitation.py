@@ -66,6 +66,14 @@ _MAX_SHOWN = 4_000
 _POLL = 0.5
 
 
+Asked = (
+    mcp_types.CallToolRequestParams
+    | mcp_types.ReadResourceRequestParams
+    | mcp_types.GetPromptRequestParams
+)
+"""The requests whose held call can be asked: a tool call, a resource read, a prompt."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Held:
     """A call the gate held, as the gateway routed it (what resuming it needs)."""
@@ -108,7 +116,7 @@ class Elicitation:
         self,
         ctx: ServerRequestContext[Any, Any],
         held: Held,
-        params: mcp_types.CallToolRequestParams,
+        params: Asked,
     ) -> ToolResult | mcp_types.InputRequiredResult:
         """The outcome once the client answered (or the wait ended), or, for a 2026-07-28
         client that has not answered this approval yet, the question to return."""
@@ -205,9 +213,7 @@ def question(held: Held, approval: Approval | None) -> str:
     )
 
 
-def _answer(
-    params: mcp_types.CallToolRequestParams, approval_id: str
-) -> mcp_types.ElicitResult | None:
+def _answer(params: Asked, approval_id: str) -> mcp_types.ElicitResult | None:
     """The client's answer to the question about `approval_id`, if this retry carries one."""
     responses = params.input_responses or {}
     answer = responses.get(APPROVAL_INPUT)

@@ -34,7 +34,13 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.models import InitializationOptions
 from mcp.server.session import ServerSession
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    PromptsListChanged,
+    ResourcesListChanged,
+    ToolsListChanged,
+)
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, INVALID_REQUEST
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -42,19 +48,22 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from callgate import __version__
 from callgate.contract import Catalog, Context, Route, Tool, ToolCall, ToolResult
 from callgate.dialects import render_tools
-from callgate.gate import Gate, Policy, Redactor, Refusal
+from callgate.gate import Gate, Policy, Redactor, Refusal, UntrustedResults
 from callgate.gateway._elicitation import Elicitation, Held, can_elicit, is_held
 from callgate.gateway._identity import CallerToken, Credentials, Identity
 from callgate.gateway._limits import CallLimits, with_limits
+from callgate.gateway._readables import Readables
 from callgate.gateway._results import to_call_result
-from callgate.gateway._runs import MAX_RUN_ID, RUN_META, RUN_PREFIX, run_id
+from callgate.gateway._runs import RUN_PREFIX, request_id, run_id, run_of
 from callgate.gateway._settings import GatewaySettings
-from callgate.mcp import IDEMPOTENCY_META, PinBook, UpstreamConfig, Upstreams
+from callgate.lint import scan_text
+from callgate.mcp import IDEMPOTENCY_META, PinBook, Quarantined, UpstreamConfig, Upstreams
+from callgate.mcp._readables import KIND_META
+from callgate.mcp._resources import Shelf
 from callgate.retrieval import policy_filter
-from callgate.schema import content_hash
 from callgate.store import AsyncStore, Store, StoreError, open_store
 
-__all__ = ["QUARANTINE_RULE", "Gateway", "GatewayTransport", "request_id"]
+__all__ = ["QUARANTINE_RULE", "Gateway", "GatewayTransport"]
 
 log = logging.getLogger("callgate.gateway")
 
@@ -64,6 +73,7 @@ _MIN_SECRET = 8
 default such as `info` would blank out every occurrence of the word)."""
 _RECHECK_SECONDS = 2.0
 QUARANTINE_RULE = "gateway:quarantine"
+NOT_A_TOOL_RULE = "gateway:not-a-tool"
 MAX_CLIENT_KEY = 256
 
 
@@ -71,7 +81,9 @@ class Gateway:
     """An MCP server that routes every call through one `Gate` (see the module docstring).
 
     `store` defaults to the embedded SQLite file `callgate.db`; `policy` to `Policy()`
-    (reads allowed, writes and irreversible calls held for a person).
+    (reads allowed, writes and irreversible calls held for a person); `untrusted` to
+    spotlighting and the scan's detector (`S012`, a long text, is no evidence in a result):
+    a high finding in an untrusted result holds the run's later acting calls.
     """
 
     def __init__(
@@ -84,6 +96,7 @@ class Gateway:
         settings: GatewaySettings | None = None,
         transport: GatewayTransport = "stdio",
         redactor: Redactor | None = None,
+        untrusted: UntrustedResults | None = None,
         errlog: TextIO | None = None,
     ) -> None:
         self.settings = settings or GatewaySettings()
@@ -104,6 +117,7 @@ class Gateway:
             policy=with_limits(self.policy, self.limits),
             store=self.store,
             redactor=self.redactor,
+            untrusted=untrusted or UntrustedResults(detector=scan_text, ignore={"S012"}),
             lease_margin=self.settings.lease_margin,
         )
         self.elicitation = Elicitation(
@@ -122,6 +136,7 @@ class Gateway:
             else None
         )
         self.bus = InMemorySubscriptionBus()
+        readables = Readables(self)
         self.server = _Server(
             "callgate",
             version=__version__,
@@ -131,6 +146,11 @@ class Gateway:
             ),
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
+            on_list_prompts=readables.list_prompts,
+            on_get_prompt=readables.get_prompt,
+            on_list_resources=readables.list_resources,
+            on_list_resource_templates=readables.list_resource_templates,
+            on_read_resource=readables.read_resource,
             on_subscriptions_listen=ListenHandler(self.bus),
         )
         # Handshake-era clients, by connection: a request's `ServerSession` is made per
@@ -153,7 +173,7 @@ class Gateway:
             task_status.started()
             while True:  # approvals of quarantined tools made by other processes
                 await anyio.sleep(_RECHECK_SECONDS * 5)
-                await self._recheck(force=True)
+                await self.recheck(force=True)
 
     def close(self) -> None:
         self.gate.close()
@@ -163,9 +183,18 @@ class Gateway:
 
     def visible(self, context: Context) -> list[Tool]:
         """The tools `context` is offered: those the policy could let it call."""
+        return [t for t in self.offered(context) if KIND_META not in t.metadata]
+
+    def offered(self, context: Context) -> list[Tool]:
+        """Every call `context` is offered: its tools, and the read calls that stand for
+        upstream prompts and resources (`callgate.mcp._readables`)."""
         allowed = policy_filter(self.policy, context)
         held = self.upstreams.quarantined() if self.upstreams is not None else {}
         return [t for t in self.catalog if t.name not in held and allowed(t)]
+
+    def shelf(self, server: str) -> Shelf:
+        """The resources and templates `server` offers now."""
+        return self.upstreams.shelf(server) if self.upstreams is not None else Shelf()
 
     async def forget_idle_runs(self) -> list[str]:
         """End the gateway runs idle for `run_idle` seconds (see `_runs.py`)."""
@@ -195,8 +224,8 @@ class Gateway:
     async def _list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.PaginatedRequestParams | None
     ) -> mcp_types.ListToolsResult:
-        self._remember(ctx)
-        await self._recheck()
+        self.remember(ctx)
+        await self.recheck()
         identity = self.identity()
         context = identity.context(run_id(identity, None))
         return mcp_types.ListToolsResult(tools=_mcp_tools(self.visible(context)))
@@ -204,11 +233,11 @@ class Gateway:
     async def _call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
     ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult:
-        self._remember(ctx)
+        self.remember(ctx)
         identity = self.identity()
         meta = dict(params.meta or {})
         key = _client_key(meta)
-        context = identity.context(_run_of(identity, meta))
+        context = identity.context(run_of(identity, meta))
         arguments = params.arguments or {}
         call = ToolCall(
             id=str(ctx.request_id or params.name), name=params.name, arguments=arguments
@@ -239,18 +268,29 @@ class Gateway:
         if self.upstreams is None:
             return None
         if call.name in self.upstreams.quarantined():
-            await self._recheck(force=True)
+            await self.recheck(force=True)
         found = self.upstreams.quarantined().get(call.name)
-        if found is None:
-            return None
+        tool = self.catalog.resolve(call.name)
+        if found is not None:
+            return await self.gate.refuse(call, self.refusal(found), context=context)
+        if tool is not None and KIND_META in tool.metadata:  # a prompt's or resources' read
+            refusal = Refusal(
+                kind="unavailable",
+                rule_id=NOT_A_TOOL_RULE,
+                detail="it is not a tool; it is read with prompts/get or resources/read",
+            )
+            return await self.gate.refuse(call, refusal, context=context)
+        return None
+
+    def refusal(self, found: Quarantined) -> Refusal:
+        """The refusal of a call to something quarantined."""
         why = "; ".join(found.reasons) or "it is not approved"
-        log.warning("refused quarantined tool %s: %s", call.name, why)
+        log.warning("refused quarantined %s: %s", found.name, why)
         detail = (
             f"it is quarantined ({why}); an operator must review it "
             f"(`callgate pins show {found.server}/{found.tool}`)"
         )
-        refusal = Refusal(kind="unavailable", rule_id=QUARANTINE_RULE, detail=detail)
-        return await self.gate.refuse(call, refusal, context=context)
+        return Refusal(kind="unavailable", rule_id=QUARANTINE_RULE, detail=detail)
 
     def _retry_after(self, result: ToolResult) -> float | None:
         if result.route is not Route.DENIED:
@@ -261,7 +301,8 @@ class Gateway:
         tool = self.catalog.resolve(name)
         return tool.source if tool is not None else None
 
-    async def _recheck(self, *, force: bool = False) -> None:
+    async def recheck(self, *, force: bool = False) -> None:
+        """Pick up approvals of quarantined items made elsewhere (at most every 2 s)."""
         now = time.monotonic()
         if self.upstreams is None or (not force and now - self._rechecked < _RECHECK_SECONDS):
             return
@@ -271,10 +312,13 @@ class Gateway:
 
     async def _tools_changed(self) -> None:
         self._sync_catalog()
-        await self.bus.publish(ToolsListChanged())
+        for event in (ToolsListChanged(), PromptsListChanged(), ResourcesListChanged()):
+            await self.bus.publish(event)
         for connection, session in list(self._sessions.items()):
             try:
                 await session.send_tool_list_changed()
+                await session.send_prompt_list_changed()
+                await session.send_resource_list_changed()
             except Exception as exc:  # a client that went away
                 log.debug("list_changed not delivered: %s", exc)
                 self._sessions.pop(connection, None)
@@ -295,7 +339,8 @@ class Gateway:
             if self.catalog.resolve(name) is not tool:
                 self.catalog.add(tool, replace=True)
 
-    def _remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
+    def remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
+        """Keep a handshake-era client's session, to tell it when lists change."""
         if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
             # The SDK exposes the per-connection object only on the session.
             connection = getattr(ctx.session, "_connection", None)
@@ -304,7 +349,8 @@ class Gateway:
 
 
 class _Server(Server[Any]):
-    """The SDK's low-level server, announcing `tools.listChanged` on every transport."""
+    """The SDK's low-level server, announcing `listChanged` of tools, prompts and resources
+    on every transport."""
 
     def create_initialization_options(
         self,
@@ -313,35 +359,13 @@ class _Server(Server[Any]):
         extensions: dict[str, dict[str, Any]] | None = None,
     ) -> InitializationOptions:
         return super().create_initialization_options(
-            notification_options or NotificationOptions(tools_changed=True),
+            notification_options
+            or NotificationOptions(
+                tools_changed=True, prompts_changed=True, resources_changed=True
+            ),
             experimental_capabilities,
             extensions,
         )
-
-
-def request_id(
-    identity: Identity,
-    tool: str,
-    arguments: Mapping[str, Any],
-    key: str | None,
-    *,
-    run: str | None = None,
-) -> str:
-    """The request id the gate keys a write by: the caller, its run, the tool, the
-    arguments and the client's own idempotency key (when it sends one in `_meta`)."""
-    try:
-        digest = content_hash(dict(arguments))
-    except (TypeError, ValueError, RecursionError):
-        digest = content_hash(repr(arguments))
-    material = {
-        "tenant": identity.tenant,
-        "principal": identity.principal,
-        "run": run,
-        "tool": tool,
-        "arguments": digest,
-        "key": key,
-    }
-    return "mcp-" + content_hash(material)[:32]
 
 
 def _client_key(meta: Mapping[str, Any]) -> str | None:
@@ -357,18 +381,6 @@ def _client_key(meta: Mapping[str, Any]) -> str | None:
             "characters",
         )
     return key
-
-
-def _run_of(identity: Identity, meta: Mapping[str, Any]) -> str:
-    named = meta.get(RUN_META)
-    if named is not None and (
-        not isinstance(named, str) or not 0 < len(named) <= MAX_RUN_ID or not named.isprintable()
-    ):
-        raise MCPError(
-            INVALID_PARAMS,
-            f"_meta[{RUN_META!r}] must be a string of 1 to {MAX_RUN_ID} printable characters",
-        )
-    return run_id(identity, meta)
 
 
 def _mcp_tools(tools: list[Tool]) -> list[mcp_types.Tool]:

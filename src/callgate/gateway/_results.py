@@ -6,7 +6,8 @@ tool's structured result when it returned one. A held call is `isError` too: not
 and a client that checks a tool's output schema requires structured content on success.
 `_meta` carries the route, so a client host can tell a held call from a failed one, and
 the rule that decided it (`callgate/rule`); a call over a rate limit or budget also carries
-`callgate/retry-after` (seconds).
+`callgate/retry-after` (seconds), and an untrusted result the scan flagged its findings
+(`callgate/findings`, `"S002 high at 120-161"`).
 """
 
 from __future__ import annotations
@@ -18,11 +19,19 @@ import mcp_types
 
 from callgate.contract import Route, ToolResult
 
-__all__ = ["RETRY_AFTER_META", "ROUTE_META", "RULE_META", "held_text", "to_call_result"]
+__all__ = [
+    "FINDINGS_META",
+    "RETRY_AFTER_META",
+    "ROUTE_META",
+    "RULE_META",
+    "held_text",
+    "to_call_result",
+]
 
 ROUTE_META = "callgate/route"
 RULE_META = "callgate/rule"
 RETRY_AFTER_META = "callgate/retry-after"
+FINDINGS_META = "callgate/findings"
 
 
 def held_text(result: ToolResult) -> str:
@@ -55,6 +64,8 @@ def to_call_result(
         meta["callgate/replayed"] = True
     if retry_after is not None:
         meta[RETRY_AFTER_META] = round(retry_after, 3)
+    if result.findings:
+        meta[FINDINGS_META] = list(result.findings)
     structured = (
         dict(result.structured)
         if isinstance(result.structured, Mapping) and not result.is_error and not held

@@ -21,9 +21,13 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from callgate.gateway._identity import Identity
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 
-__all__ = ["MAX_RUN_ID", "RUN_META", "RUN_PREFIX", "run_id"]
+from callgate.gateway._identity import Identity
+from callgate.schema import content_hash
+
+__all__ = ["MAX_RUN_ID", "RUN_META", "RUN_PREFIX", "request_id", "run_id", "run_of"]
 
 RUN_META = "callgate/run-id"
 RUN_PREFIX = "mcp:"
@@ -42,3 +46,41 @@ def run_id(identity: Identity, meta: Mapping[str, Any] | None) -> str:
 
 def _part(text: str) -> str:
     return quote(text, safe="", errors="surrogatepass")
+
+
+def request_id(
+    identity: Identity,
+    tool: str,
+    arguments: Mapping[str, Any],
+    key: str | None,
+    *,
+    run: str | None = None,
+) -> str:
+    """The request id the gate keys a write by: the caller, its run, the tool, the
+    arguments and the client's own idempotency key (when it sends one in `_meta`)."""
+    try:
+        digest = content_hash(dict(arguments))
+    except (TypeError, ValueError, RecursionError):
+        digest = content_hash(repr(arguments))
+    material = {
+        "tenant": identity.tenant,
+        "principal": identity.principal,
+        "run": run,
+        "tool": tool,
+        "arguments": digest,
+        "key": key,
+    }
+    return "mcp-" + content_hash(material)[:32]
+
+
+def run_of(identity: Identity, meta: Mapping[str, Any]) -> str:
+    """The run of a call whose `_meta` is `meta`; a malformed run id is refused."""
+    named = meta.get(RUN_META)
+    if named is not None and (
+        not isinstance(named, str) or not 0 < len(named) <= MAX_RUN_ID or not named.isprintable()
+    ):
+        raise MCPError(
+            INVALID_PARAMS,
+            f"_meta[{RUN_META!r}] must be a string of 1 to {MAX_RUN_ID} printable characters",
+        )
+    return run_id(identity, meta)

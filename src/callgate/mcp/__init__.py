@@ -5,6 +5,7 @@
     await task_group.start(upstreams.run)       # connected, listed, scanned, pinned
     upstreams.tools()                           # Tools named PREFIX_TOOL, calling upstream
     upstreams.quarantined()                     # changed, poisoned or colliding tools
+    upstreams.shelf("docs")                     # its listed resources and templates
 
 Needs the `mcp` extra (`pip install 'callgate[mcp]'`).
 """

@@ -14,8 +14,8 @@ import logging
 import math
 import random
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from types import TracebackType
 from typing import Any, Literal, TextIO, cast
 
@@ -41,8 +41,9 @@ log = logging.getLogger("callgate.mcp")
 
 ConnectionState = Literal["starting", "ready", "restarting", "closed"]
 MAX_PAGES = 100
-"""tools/list pages read at most (a server whose cursor never ends cannot hang a listing)."""
-MAX_TOOLS = 2_000
+"""`*/list` pages read at most (a server whose cursor never ends cannot hang a listing)."""
+MAX_LISTED = 2_000
+"""Tools, resources, templates or prompts kept of one server's listing."""
 _STABLE_SECONDS = 5.0
 
 
@@ -119,17 +120,65 @@ class Connection:
 
     async def list_tools(self) -> list[mcp_types.Tool]:
         """Every tool the server lists, page by page."""
+        return await self._listed("tools", "list_tools", "tools")
+
+    async def list_resources(self) -> list[mcp_types.Resource]:
+        """Every resource the server lists (none when it offers no resources)."""
+        return await self._listed("resources", "list_resources", "resources")
+
+    async def list_resource_templates(self) -> list[mcp_types.ResourceTemplate]:
+        return await self._listed("resources", "list_resource_templates", "resource_templates")
+
+    async def list_prompts(self) -> list[mcp_types.Prompt]:
+        return await self._listed("prompts", "list_prompts", "prompts")
+
+    async def _listed(self, capability: str, method: str, field: str) -> list[Any]:
+        """Page through one `*/list` method of a server that declares `capability`."""
         client = self._live()
-        tools: list[mcp_types.Tool] = []
+        if getattr(client.server_capabilities, capability, None) is None:
+            return []
+        items: list[Any] = []
         cursor: str | None = None
         with anyio.fail_after(self.server.settings.startup_timeout):
             for _ in range(MAX_PAGES):
-                page = await client.list_tools(cursor=cursor, cache_mode="bypass")
-                tools.extend(page.tools)
+                page = await getattr(client, method)(cursor=cursor, cache_mode="bypass")
+                items.extend(getattr(page, field))
                 cursor = page.next_cursor
-                if cursor is None or len(tools) > MAX_TOOLS:
+                if cursor is None or len(items) > MAX_LISTED:
                     break
-        return tools[:MAX_TOOLS]
+        return items[:MAX_LISTED]
+
+    async def read_resource(self, uri: str, *, seconds: float) -> mcp_types.ReadResourceResult:
+        """Read `uri` upstream; failures become `ToolError`s that name the server."""
+        client = self._live()
+        with self._upstream_errors("the read"):
+            with anyio.fail_after(seconds):
+                return await client.read_resource(uri, cache_mode="bypass")
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, str], *, seconds: float
+    ) -> mcp_types.GetPromptResult:
+        client = self._live()
+        with self._upstream_errors("the prompt"):
+            with anyio.fail_after(seconds):
+                return await client.get_prompt(name, arguments)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @contextmanager
+    def _upstream_errors(self, what: str) -> Iterator[None]:
+        """A read's failures as `ToolError`s (a lost connection is transient: reads retry)."""
+        where = f"upstream server {self.server.name!r}"
+        try:
+            yield
+        except MCPError as exc:
+            if exc.code == CONNECTION_CLOSED:
+                raise self._lost_during_call(False) from None
+            raise ToolError(f"{where} refused {what}: {exc.message[:500]}") from None
+        except TimeoutError:
+            raise ToolError(f"{where} did not answer {what} in time") from None
+        except (pydantic.ValidationError, RuntimeError):
+            raise ToolError(f"{where} returned a malformed answer to {what}") from None
 
     async def call(
         self,
@@ -251,14 +300,18 @@ class Connection:
             yield streams
 
     async def _message(self, message: Any) -> None:
-        if isinstance(message, mcp_types.ToolListChangedNotification):
+        if isinstance(message, _LIST_CHANGED):
             await self._notify()
 
     async def _listen(self, client: Client, lost: anyio.Event) -> None:
         """2026-07-28 servers announce changes on a `subscriptions/listen` stream."""
         while not lost.is_set():
             try:
-                async with client.listen(tools_list_changed=True) as subscription:
+                async with client.listen(
+                    tools_list_changed=True,
+                    prompts_list_changed=_has(client, "prompts"),
+                    resources_list_changed=_has(client, "resources"),
+                ) as subscription:
                     async for _event in subscription:
                         await self._notify()
             except Exception as exc:  # a dropped stream: listen again (no replay, so re-list)
@@ -333,6 +386,18 @@ class _WatchedRead:
         tb: TracebackType | None,
     ) -> None:
         await self.aclose()
+
+
+_LIST_CHANGED = (
+    mcp_types.ToolListChangedNotification,
+    mcp_types.PromptListChangedNotification,
+    mcp_types.ResourceListChangedNotification,
+)
+"""A server's list changed: its tools, prompts and resources are listed again."""
+
+
+def _has(client: Client, capability: str) -> bool:
+    return getattr(client.server_capabilities, capability, None) is not None
 
 
 def _announces(client: Client) -> bool:

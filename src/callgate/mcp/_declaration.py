@@ -22,7 +22,14 @@ from callgate._errors import UserError
 from callgate.contract import Executor, Label, Tool, check_name, tool_from_declaration
 from callgate.mcp._config import ServerConfig
 
-__all__ = ["HINT_DEFAULTS", "declaration", "gateway_tool", "public_name", "widened"]
+__all__ = [
+    "HINT_DEFAULTS",
+    "declaration",
+    "default_labels",
+    "gateway_tool",
+    "public_name",
+    "widened",
+]
 
 HINT_DEFAULTS: Mapping[str, bool] = {
     "readOnlyHint": False,
@@ -100,7 +107,7 @@ def gateway_tool(
         effect=settings.effect,
         namespace=server.prefix,
         timeout=settings.timeout or server.settings.call_timeout,
-        labels=frozenset(_labels(server, settings.labels, hints)),
+        labels=frozenset(default_labels(server, settings.labels, hints)),
         source=server.name,
         reconcile=reconcile,
         metadata={
@@ -111,9 +118,11 @@ def gateway_tool(
     )
 
 
-def _labels(
+def default_labels(
     server: ServerConfig, tool_labels: tuple[Label, ...] | None, hints: Mapping[str, Any]
 ) -> tuple[Label, ...]:
+    """The labels given for the tool, else the server's, else `untrusted_output` for a remote
+    or open-world server."""
     if tool_labels is not None:
         return tool_labels
     if server.settings.labels is not None:

@@ -5,7 +5,10 @@ says its tools changed (or reconnects), its tools are listed again, scanned toge
 every other server's (so a tool that names another server's tool is caught), checked
 against their pins, and turned into `Tool`s named `PREFIX_TOOL`. Tools that changed, widen
 their annotations, carry a high scan finding, collide with another name, or cannot be
-compiled are quarantined: not offered, not callable, each with its reasons.
+compiled are quarantined: not offered, not callable, each with its reasons. A server's
+resources, templates and prompts are listed with its tools and judged the same way
+(`_resources.py`): prompts become read tools beside the server's tools, resources a `Shelf`
+read through one reader tool.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from callgate.lint import LoadedCatalog, ToolEntry, entry_from_declaration, scan
 from callgate.mcp._config import ServerConfig, ToolSettings, UpstreamConfig
 from callgate.mcp._connection import Connection, UpstreamError
 from callgate.mcp._declaration import declaration, gateway_tool, public_name
-from callgate.mcp._pins import PinBook, Sighting, pin_source
+from callgate.mcp._pins import PinBook, Quarantined, Sighting, pin_source
+from callgate.mcp._readables import Readable, readables
+from callgate.mcp._resources import Built, Shelf, build
 from callgate.mcp._results import outcome
 
 __all__ = ["IDEMPOTENCY_META", "Quarantined", "Upstreams"]
@@ -44,29 +49,16 @@ MAX_DESCRIPTION = 20_000
 """Longer descriptions are refused: they would fill a model's context on every turn."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Quarantined:
-    """A tool held back, and why."""
-
-    name: str
-    """The public name it would have."""
-    server: str
-    tool: str
-    """The upstream name."""
-    reasons: tuple[str, ...]
-    fingerprint: str | None = None
-    """The contract a person could approve (None when approving would not help)."""
-    offered: Tool | None = None
-    """The tool it would be, with no executor: what a refusal's receipt names."""
-
-
 @dataclass(kw_only=True, slots=True)
 class _ServerTools:
     listing: list[dict[str, Any]] = field(default_factory=list)
     """Normalised declarations of the admitted tools, as last listed."""
     meta: dict[str, Any] = field(default_factory=dict)
+    readables: list[Readable] = field(default_factory=list)
+    """Normalised resources, templates and prompts, as last listed."""
     active: dict[str, Tool] = field(default_factory=dict)
     quarantined: dict[str, Quarantined] = field(default_factory=dict)
+    shelf: Shelf = field(default_factory=Shelf)
 
 
 class Upstreams:
@@ -137,7 +129,16 @@ class Upstreams:
         return [t for s in self._servers.values() for t in s.active.values()]
 
     def quarantined(self) -> dict[str, Quarantined]:
+        """Held-back tools and prompts, by gate name (resources: `shelf`)."""
         return {n: q for s in self._servers.values() for n, q in s.quarantined.items()}
+
+    def shelf(self, server: str) -> Shelf:
+        """The resources and templates `server` offers now, and those held back."""
+        return self._servers[server].shelf
+
+    def server_of(self, prefix: str) -> ServerConfig | None:
+        """The server whose prefix is `prefix`."""
+        return next((s for s in self.config.servers if s.prefix == prefix), None)
 
     async def recheck(self) -> bool:
         """Look at the pins of quarantined tools again (a person may have approved some in
@@ -145,7 +146,8 @@ class Upstreams:
         quarantined tool, and a rebuild only of a server one of whose tools was approved."""
         changed = False
         for name, tools in self._servers.items():
-            waiting = [q for q in tools.quarantined.values() if q.fingerprint is not None]
+            held = (*tools.quarantined.values(), *tools.shelf.held.values())
+            waiting = [q for q in held if q.fingerprint is not None]
             if not waiting:
                 continue
             approved = await anyio.to_thread.run_sync(self._approved, name, waiting)
@@ -190,9 +192,13 @@ class Upstreams:
             if relist:
                 listed = await self.connections[name].list_tools()
                 state.listing, state.meta = _admitted(server, listed)
-            before = (dict(state.active), dict(state.quarantined))
+                state.readables = await self._readables(name)
+            before = (dict(state.active), dict(state.quarantined), state.shelf.signature())
             active, held = await anyio.to_thread.run_sync(self._build, server, state.listing)
-            state.active, state.quarantined = active, held
+            built = await anyio.to_thread.run_sync(self._build_readables, server, state.readables)
+            state.active = {**active, **built.tools}
+            state.quarantined = {**held, **built.quarantined}
+            state.shelf = built.shelf
             if not startup:
                 self._quarantine_runtime_collisions(name)
             for q in state.quarantined.values():
@@ -202,7 +208,33 @@ class Upstreams:
                 before[0].keys() != state.active.keys()
                 or any(before[0][k].fingerprint != t.fingerprint for k, t in state.active.items())
                 or before[1].keys() != state.quarantined.keys()
+                or before[2] != state.shelf.signature()
             )
+
+    async def _readables(self, name: str) -> list[Readable]:
+        """The resources, templates and prompts of a server (none when listing them
+        fails: its tools are still offered)."""
+        connection = self.connections[name]
+        try:
+            return readables(
+                await connection.list_resources(),
+                await connection.list_resource_templates(),
+                await connection.list_prompts(),
+            )
+        except Exception as exc:  # a server whose tools work but whose other lists do not
+            log.error(
+                "listing the resources and prompts of %s failed: %s", name, type(exc).__name__
+            )
+            return []
+
+    def _build_readables(self, server: ServerConfig, items: list[Readable]) -> Built:
+        return build(
+            server,
+            items,
+            connection=self.connections[server.name],
+            pins=self.pins,
+            max_description=MAX_DESCRIPTION,
+        )
 
     def _build(
         self, server: ServerConfig, listing: list[dict[str, Any]]

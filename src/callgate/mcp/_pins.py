@@ -44,7 +44,7 @@ from callgate.lint import (
 from callgate.mcp._declaration import widened
 from callgate.store import Pin, Store, StoreConflict
 
-__all__ = ["PinBook", "Sighting", "Verdict", "pin_source"]
+__all__ = ["PinBook", "Quarantined", "Sighting", "Verdict", "pin_source"]
 
 _ATTEMPTS = 5
 """Judgements of one sighting at most, when other processes keep writing its pin."""
@@ -59,6 +59,23 @@ class Verdict:
     allowed: bool
     reasons: tuple[str, ...] = ()
     """Why the tool is held back (empty when allowed)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Quarantined:
+    """A tool (or a prompt, resource or template) held back, and why."""
+
+    name: str
+    """The public name it would have (a resource's or template's: its upstream URI)."""
+    server: str
+    tool: str
+    """Its pin's name: the upstream tool name, or a resource's, template's or prompt's
+    key (`resource:URI`, `template:TEMPLATE`, `prompt:NAME`)."""
+    reasons: tuple[str, ...]
+    fingerprint: str | None = None
+    """The contract a person could approve (None when approving would not help)."""
+    offered: Tool | None = None
+    """The tool it would be, with no executor: what a refusal's receipt names."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
