@@ -154,6 +154,10 @@ def load_command(spec: CommandSpec) -> Any:
     """The click command of `spec`: its module is imported now, not before."""
     module_name, _, attribute = spec.target.partition(":")
     target = getattr(importlib.import_module(module_name), attribute)
+    # What a command imports lives as long as the process: moved out of the collector's
+    # generations, it is not walked again by every collection the command's work sets off
+    # (a 1,000-tool scan spent about 0.17 s in collections, 0.04 s once frozen).
+    gc.freeze()
     if not isinstance(target, typer.Typer):
         single = typer.Typer(rich_markup_mode=None, add_completion=False)
         single.command(spec.name)(target)
