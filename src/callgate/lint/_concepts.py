@@ -205,7 +205,6 @@ for _concept, _by_language in LEXICON.items():
     for _word in _by_language.get("cjk", "").split("|"):
         if _word:
             _CJK_WORDS[view(_word, "latin").text.replace(" ", "")].add(_concept)
-_CJK = re.compile("|".join(map(re.escape, sorted(_CJK_WORDS, key=len, reverse=True))))
 _HAS_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _HAS_CYRILLIC = re.compile("[\u0400-\u04ff]")
 _HAS_LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
@@ -242,9 +241,17 @@ def _compound_tail(word: str) -> set[str]:
     return set()
 
 
+@lru_cache(maxsize=1)
+def _cjk() -> re.Pattern[str]:
+    """The lexicon's Chinese and Japanese words, longest first, compiled when first needed:
+    its few hundred alternatives take longer to compile than a scan of a catalog without
+    Chinese or Japanese spends on them."""
+    return re.compile("|".join(map(re.escape, sorted(_CJK_WORDS, key=len, reverse=True))))
+
+
 def cjk_words(text: str) -> int:
     """How many Chinese or Japanese words of the lexicon `text` holds."""
-    return len(_CJK.findall(text))
+    return len(_cjk().findall(text))
 
 
 def _matches(word: str, stem: str, prefix: bool) -> bool:
@@ -411,7 +418,7 @@ def _follow(words: list[str], i: int, entry: _Multi) -> int | None:
 
 
 def _tag_cjk(word: str, start: int, v: View, original: str) -> Iterator[Tag]:
-    for match in _CJK.finditer(word):
+    for match in _cjk().finditer(word):
         for concept in _CJK_WORDS[match.group(0)]:
             yield Tag(concept, *v.source_span(start + match.start(), start + match.end()))
     if _HAS_LATIN.search(word):  # an identifier or English word glued to CJK text
