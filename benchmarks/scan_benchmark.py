@@ -282,7 +282,7 @@ def regex_method(data: Path) -> dict[str, Any]:
 # --- the command line ---------------------------------------------------------------------------
 
 
-CLI_RUNS = 5
+CLI_RUNS = 7
 
 
 def cli_timing(data: Path, work: Path, sources: dict[str, Path | None]) -> dict[str, Any]:
