@@ -12,7 +12,6 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from callgate.lint import _concepts, _scan_actions, _scan_encoded, _scan_files, _scan_markup
-from callgate.lint._scan_site import TextSite
 from callgate.lint._text import view
 
 # Letters of three scripts, digits, the separators the patterns care about, and the
@@ -235,8 +234,7 @@ _ACTION_TEXT = st.lists(
 @example("Do not call `weather_current` once done.")
 @example("mail_send is out of service.")
 def test_a_relation_skipped_by_its_concepts_is_the_one_tagging_finds(text: str) -> None:
-    site = TextSite(text=text, field="description", pointer="", tool="")
-    for mention in _scan_actions._mentions(site):
+    for mention in _scan_actions._mentions(text):
         clause = next(
             (c for c in _concepts.tag_text(text).clauses if c.start <= mention.start < c.end),
             None,
