@@ -200,6 +200,10 @@ def version() -> None:
 
 
 def main() -> None:
+    # A command allocates in bursts that live to its end (a scan caches what it read of
+    # every text): collecting the youngest objects every 10,000 allocations rather than
+    # every 700 spares a 1,000-tool scan most of its collections (0.11-0.16 s to 0.05 s).
+    gc.set_threshold(10_000, 10, 10)
     try:
         app()
     finally:
