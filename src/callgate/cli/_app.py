@@ -208,6 +208,6 @@ def main() -> None:
         app()
     finally:
         # The process ends here: its last collections would walk every object the command
-        # left (a scan's caches hold millions), only for the OS to free the memory anyway.
-        # Frozen objects are skipped; atexit handlers and the flush of stdout still run.
+        # left (a 1,000-tool scan's caches, about 0.2 s), only for the OS to free the
+        # memory anyway. Frozen objects are skipped; atexit handlers and stdout's flush run.
         gc.freeze()
