@@ -21,7 +21,8 @@ false positive when its tool gets a high finding. The real corpora of ../shared/
 finding is listed with a verdict. The real corpora were read while the false-positive
 rules were written: they are development data for false positives, not unseen.
 
-Run: python benchmarks/scan_benchmark.py [--data DIR] [--baseline-rev REV]
+Run: python benchmarks/scan_benchmark.py [--data DIR] [--baseline-rev REV] [--cli-rev REV]
+[--cli-only]
 Writes benchmarks/results/scan_benchmark.json and scan_benign.md (the tables).
 """
 
@@ -32,6 +33,7 @@ import gzip
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -282,37 +284,56 @@ def regex_method(data: Path) -> dict[str, Any]:
 # --- the command line ---------------------------------------------------------------------------
 
 
-CLI_RUNS = 5
+CLI_RUNS = 7
 
 
-def cli_timing(data: Path, work: Path, old: Path) -> dict[str, Any]:
-    """Wall time of `callgate --help` and of `callgate scan` on 1,000 BFCL tools, this
-    revision and the previous one, each run `CLI_RUNS` times in a fresh interpreter (the
-    median and the best)."""
+def cli_timing(data: Path, work: Path, sources: dict[str, Path | None]) -> dict[str, Any]:
+    """Wall and CPU time of `callgate --help` and of `callgate scan` on 1,000 BFCL tools,
+    for each revision of `sources` (None: this one), each run `CLI_RUNS` times in a fresh
+    interpreter, the revisions in turn within each round (so a change in the machine's load
+    falls on all of them). Every tree is byte-compiled first and each command run once
+    untimed, as an installed package is: what is timed is the command, not the compiling
+    of its sources (`PYTHONDONTWRITEBYTECODE` would otherwise recompile them every run)."""
     from callgate.lint import load_catalog, merge_catalogs
 
     bfcl = sorted((data / "bfcl").glob("BFCL_v4_*.json"))
     loaded = merge_catalogs([load_catalog(p) for p in bfcl], dedupe=True)
     catalog = work / "bfcl-1000.json"
     catalog.write_text(json.dumps([e.raw for e in loaded.entries[:1000]]), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    envs = {m: env if s is None else {**env, "PYTHONPATH": str(s)} for m, s in sources.items()}
+    for source in sources.values():
+        tree = (source or ROOT / "src") / "callgate"
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], check=True, env=env)
+    commands = {"help": ["--help"], "scan_1000_tools": ["scan", str(catalog)]}
+    runs: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
+    for round_ in range(CLI_RUNS + 1):
+        for method, label in ((m, c) for m in sources for c in commands):
+            wall, cpu = _timed([sys.executable, "-c", _CLI, *commands[label]], envs[method], work)
+            if round_:  # the first round only warms the file cache
+                runs[method, label].append((wall, cpu))
     out: dict[str, Any] = {}
-    for method, source in (("scan", None), ("previous", old)):
-        env = dict(os.environ)
-        if source is not None:
-            env["PYTHONPATH"] = str(source)
-        for label, args in (("help", ["--help"]), ("scan_1000_tools", ["scan", str(catalog)])):
-            argv = [sys.executable, "-c", _CLI, *args]
-            times = []
-            for _ in range(CLI_RUNS):
-                started = time.perf_counter()
-                subprocess.run(argv, capture_output=True, check=False, env=env, cwd=work)
-                times.append(time.perf_counter() - started)
-            out[method, label] = {
-                "median_s": round(statistics.median(times), 3),
-                "best_s": round(min(times), 3),
-                "runs_s": [round(t, 3) for t in times],
-            }
-    return {f"{method}_{label}": value for (method, label), value in out.items()}
+    for (method, label), measured in runs.items():
+        walls, cpus = [w for w, _ in measured], [c for _, c in measured]
+        out[f"{method}_{label}"] = {
+            "median_s": round(statistics.median(walls), 3),
+            "best_s": round(min(walls), 3),
+            "cpu_median_s": round(statistics.median(cpus), 3),
+            "runs_s": [round(t, 3) for t in walls],
+        }
+    out["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    return out
+
+
+def _timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user and system) of one run of `argv`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(argv, capture_output=True, check=False, env=env, cwd=cwd)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu
 
 
 _CLI = "import sys; sys.argv[0] = 'callgate'; from callgate.cli import main; main()"
@@ -477,17 +498,19 @@ def _cost_lines(table: dict[str, Any], cli: dict[str, Any], names: dict[str, str
                 )
     lines += [
         "",
-        f"Command line, wall seconds over {CLI_RUNS} fresh interpreters, median (best):",
+        f"Command line, seconds over {CLI_RUNS} fresh interpreters (bytecode compiled, one "
+        "untimed run first), median (best) wall and median CPU; load average "
+        f"{', '.join(map(str, cli['load_average']))} (2 cores) after the runs:",
         "",
-        "| method | `callgate --help` (target 0.3 s) "
-        "| `callgate scan`, 1,000 BFCL tools (target 1 s) |",
-        "|---|---|---|",
+        "| revision | `callgate --help` wall (target 0.3 s) "
+        "| `callgate scan`, 1,000 BFCL tools, wall (target 1 s) | scan CPU |",
+        "|---|---|---|---|",
     ]
-    for method in ("scan", "previous"):
+    for method in dict.fromkeys(k.rpartition("_help")[0] for k in cli if k.endswith("_help")):
         help_, scan_ = cli[f"{method}_help"], cli[f"{method}_scan_1000_tools"]
         lines.append(
-            f"| {names[method]} | {help_['median_s']:.3f} ({help_['best_s']:.3f}) | "
-            f"{scan_['median_s']:.3f} ({scan_['best_s']:.3f}) |"
+            f"| {names.get(method, method)} | {help_['median_s']:.3f} ({help_['best_s']:.3f}) | "
+            f"{scan_['median_s']:.3f} ({scan_['best_s']:.3f}) | {scan_['cpu_median_s']:.3f} |"
         )
     lines.append("")
     return lines
@@ -535,6 +558,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--data", help="evaluation data folder (default ../shared/data)")
     parser.add_argument("--baseline-rev", default=BASELINE_REV)
+    parser.add_argument(
+        "--cli-rev",
+        action="append",
+        default=[],
+        metavar="REV",
+        help="another revision to time on the command line beside the two (repeatable)",
+    )
+    parser.add_argument(
+        "--cli-only",
+        action="store_true",
+        help="time the command line only, print it and write nothing",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     data = data_dir(args.data)
@@ -542,17 +577,23 @@ def main() -> None:
         print(json.dumps(child(data)))
         return
     with tempfile.TemporaryDirectory() as work:
-        old = source_at(args.baseline_rev, Path(work))
-        if old is None:
-            sys.exit(
-                f"revision {args.baseline_rev} not found: the previous scanner is the baseline"
+        sources: dict[str, Path | None] = {"scan": None}
+        for rev in (args.baseline_rev, *args.cli_rev):
+            sources["previous" if rev == args.baseline_rev else f"revision {rev}"] = source_at(
+                rev, Path(work)
             )
+        if None in list(sources.values())[1:]:
+            sys.exit(f"revision not found: {args.baseline_rev} {' '.join(args.cli_rev)}")
+        cli = cli_timing(data, Path(work), sources)
+        if args.cli_only:
+            print(json.dumps(cli, indent=2))
+            return
+        old = sources["previous"]
         results = {
             "scan": run_child(None, data),
             "previous": run_child(old, data),
             "regex": regex_method(data),
         }
-        cli = cli_timing(data, Path(work), old)
     table = summary(results)
     RESULTS.mkdir(exist_ok=True)
     grouped_out = {

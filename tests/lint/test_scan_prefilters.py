@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import Any
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from callgate.lint import _concepts, _scan_actions, _scan_encoded, _scan_files, _scan_markup
-from callgate.lint._scan_site import TextSite
 from callgate.lint._text import view
 
 # Letters of three scripts, digits, the separators the patterns care about, and the
@@ -132,6 +132,59 @@ def test_the_concepts_read_from_words_hold_every_concept_tagged(text: str) -> No
         assert {t.concept for c in tagged.clauses for t in c.tags} <= possible
 
 
+def _stems_plainly(word: str, table: Any) -> set[str]:
+    found = set(table.exact.get(word, ()))
+    for length in range(min(len(word), table.longest), _concepts._MIN_STEM - 1, -1):
+        found |= table.prefix.get(word[:length], set())
+    return found
+
+
+def _lookup_plainly(word: str, russian: bool) -> tuple[frozenset[str], tuple[Any, ...]]:
+    """Every prefix of the word tried, every cut of a long word tried against the whole
+    table."""
+    table = _concepts._RUSSIAN if russian else _concepts._LATIN
+    found = _stems_plainly(word, table)
+    multi = list(table.multi.get((word, False), ()))
+    for length in range(min(len(word), table.longest), _concepts._MIN_STEM - 1, -1):
+        multi += table.multi.get((word[:length], True), ())
+    if not russian and len(word) >= 9:
+        for cut in range(3, len(word) - 4):
+            tail = _stems_plainly(word[cut:], _concepts._LATIN) & _concepts._COMPOUND_TAILS
+            if tail:
+                found |= tail | _stems_plainly(word[:cut], _concepts._LATIN)
+                break
+    return frozenset(found), tuple(multi)
+
+
+_LOOKUP_WORDS = (
+    *("ignor", "ignoriere", "systemanweisungen", "vorherigen", "anweisung", "instrucciones"),
+    *("previously", "disregarding", "konfigurationsdateien", "geheimnisse", "passwort", "send"),
+    *("игнорируй", "инструкции", "пользователю", "ignoreprevious", "weiterleiten", "ab", ""),
+)
+_LOOKUP_WORD = st.one_of(
+    st.sampled_from(_LOOKUP_WORDS),
+    st.text(alphabet="aeinorstuvwdghkmpz", max_size=20),
+    st.tuples(st.sampled_from(_LOOKUP_WORDS), st.sampled_from(_LOOKUP_WORDS)).map("".join),
+    st.tuples(st.text(alphabet="aeinorst", max_size=6), st.sampled_from(_LOOKUP_WORDS)).map(
+        "".join
+    ),
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_LOOKUP_WORD, st.booleans())
+def test_a_word_is_looked_up_as_by_trying_every_prefix_and_cut(word: str, russian: bool) -> None:
+    seen = view(word, "cyrillic" if russian else "latin").text.replace(" ", "")
+    assert _concepts._lookup.__wrapped__(seen, russian) == _lookup_plainly(seen, russian)
+
+
+def test_every_word_of_the_lexicon_is_looked_up_as_plainly() -> None:
+    for russian, table in ((False, _concepts._LATIN), (True, _concepts._RUSSIAN)):
+        words = {*table.exact, *table.prefix, *(w for w, _ in table.multi)}
+        for word in {w for stem in words for w in (stem, stem + "en", stem[:-1], "xx" + stem)}:
+            assert _concepts._lookup.__wrapped__(word, russian) == _lookup_plainly(word, russian)
+
+
 _PATTERN_WORDS = (
     *("~/.ssh/id_rsa", "/home/ann/.ssh", "ID_RSA.pub", ".env.local", "/etc/passwd", "/proc/"),
     *("self/environ", ".aws/credentials", ".kube/config", ".netrc", "bash_history", "keyrings/"),
@@ -184,8 +237,7 @@ _ACTION_TEXT = st.lists(
 @example("Do not call `weather_current` once done.")
 @example("mail_send is out of service.")
 def test_a_relation_skipped_by_its_concepts_is_the_one_tagging_finds(text: str) -> None:
-    site = TextSite(text=text, field="description", pointer="", tool="")
-    for mention in _scan_actions._mentions(site):
+    for mention in _scan_actions._mentions(text):
         clause = next(
             (c for c in _concepts.tag_text(text).clauses if c.start <= mention.start < c.end),
             None,

@@ -133,6 +133,9 @@ class _Table:
     prefix: dict[str, set[str]]
     multi: dict[tuple[str, bool], list[_Multi]]
     longest: int = 0
+    heads: frozenset[str] = frozenset()
+    """The first `_MIN_STEM` letters of every prefix entry, one word or several: a word
+    that begins otherwise has no prefix to look up."""
 
 
 _MIN_STEM = 3
@@ -174,17 +177,34 @@ def _compile(kind: ViewKind, languages: Iterable[str]) -> _Table:
                     table.prefix[first].add(concept)
                 else:
                     table.exact[first].add(concept)
+    table.heads = _heads(table)
     return table
 
 
+def _heads(table: _Table) -> frozenset[str]:
+    stems = [*table.prefix, *(word for word, prefix in table.multi if prefix)]
+    return frozenset(stem[:_MIN_STEM] for stem in stems if len(stem) >= _MIN_STEM)
+
+
+def _only(table: _Table, concepts: frozenset[str]) -> _Table:
+    """The one-word entries of `table` that tag one of `concepts`, tagging only those."""
+
+    def kept(entries: dict[str, set[str]]) -> dict[str, set[str]]:
+        return {word: found & concepts for word, found in entries.items() if found & concepts}
+
+    only = _Table(exact=kept(table.exact), prefix=kept(table.prefix), multi={})
+    only.longest, only.heads = table.longest, _heads(only)
+    return only
+
+
 _LATIN = _compile("latin", ("en", "de", "es", "fr", "pt", "it"))
+_TAILS = _only(_LATIN, _COMPOUND_TAILS)
 _RUSSIAN = _compile("cyrillic", ("ru",))
 _CJK_WORDS: dict[str, set[str]] = defaultdict(set)
 for _concept, _by_language in LEXICON.items():
     for _word in _by_language.get("cjk", "").split("|"):
         if _word:
             _CJK_WORDS[view(_word, "latin").text.replace(" ", "")].add(_concept)
-_CJK = re.compile("|".join(map(re.escape, sorted(_CJK_WORDS, key=len, reverse=True))))
 _HAS_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _HAS_CYRILLIC = re.compile("[\u0400-\u04ff]")
 _HAS_LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
@@ -196,8 +216,9 @@ def _lookup(word: str, russian: bool) -> tuple[frozenset[str], tuple[_Multi, ...
     table = _RUSSIAN if russian else _LATIN
     found = _stems(word, table)
     multi = list(table.multi.get((word, False), ()))
-    for length in range(min(len(word), table.longest), _MIN_STEM - 1, -1):
-        multi += table.multi.get((word[:length], True), ())
+    if word[:_MIN_STEM] in table.heads:
+        for length in range(min(len(word), table.longest), _MIN_STEM - 1, -1):
+            multi += table.multi.get((word[:length], True), ())
     if not russian and len(word) >= 9:
         found |= _compound_tail(word)
     return frozenset(found), tuple(multi)
@@ -205,23 +226,32 @@ def _lookup(word: str, russian: bool) -> tuple[frozenset[str], tuple[_Multi, ...
 
 def _stems(word: str, table: _Table) -> set[str]:
     found = set(table.exact.get(word, ()))
-    for length in range(min(len(word), table.longest), _MIN_STEM - 1, -1):
-        found |= table.prefix.get(word[:length], set())
+    if word[:_MIN_STEM] in table.heads:
+        for length in range(min(len(word), table.longest), _MIN_STEM - 1, -1):
+            found |= table.prefix.get(word[:length], set())
     return found
 
 
 def _compound_tail(word: str) -> set[str]:
     """A German compound read by its last part (`Systemanweisungen`: instructions)."""
     for cut in range(3, len(word) - 4):
-        tail = _stems(word[cut:], _LATIN) & _COMPOUND_TAILS
+        tail = _stems(word[cut:], _TAILS)
         if tail:
             return tail | _stems(word[:cut], _LATIN)
     return set()
 
 
+@lru_cache(maxsize=1)
+def _cjk() -> re.Pattern[str]:
+    """The lexicon's Chinese and Japanese words, longest first, compiled when first needed:
+    its few hundred alternatives take longer to compile than a scan of a catalog without
+    Chinese or Japanese spends on them."""
+    return re.compile("|".join(map(re.escape, sorted(_CJK_WORDS, key=len, reverse=True))))
+
+
 def cjk_words(text: str) -> int:
     """How many Chinese or Japanese words of the lexicon `text` holds."""
-    return len(_CJK.findall(text))
+    return len(_cjk().findall(text))
 
 
 def _matches(word: str, stem: str, prefix: bool) -> bool:
@@ -298,26 +328,33 @@ def _known(words: set[str], russian: bool) -> dict[str, tuple[frozenset[str], tu
     for word in words - blank:
         if len(word) > _LONGEST_WORD:
             continue  # no word of the lexicon, nor a compound of them, is that long
-        single, multi = _lookup(word, russian)
-        if not (single or multi):
+        read = _of_word(word, russian)
+        if read is None:
             if len(blank) < _MAX_BLANK:
                 blank.add(word)
             continue
+        single, multi, needed, free = read
         if multi:
-            needed, free = _needs_of(word, russian)
-            multi = tuple(e for e in multi if e.needs <= words) if needed & words else free
+            multi = (
+                free if needed.isdisjoint(words) else tuple(e for e in multi if e.needs <= words)
+            )
         if single or multi:
             out[word] = (single, multi)
     return out
 
 
 @lru_cache(maxsize=1 << 16)
-def _needs_of(word: str, russian: bool) -> tuple[frozenset[str], tuple[_Multi, ...]]:
-    """The words the multi-word entries `word` begins need, and those entries that need
-    none: a text holding none of the words keeps just these, with one set operation."""
-    multi = _lookup(word, russian)[1]
+def _of_word(
+    word: str, russian: bool
+) -> tuple[frozenset[str], tuple[_Multi, ...], frozenset[str], tuple[_Multi, ...]] | None:
+    """What `word` tags alone and the multi-word entries it begins (None: nothing), the
+    words those entries need, and those entries that need none: a text holding none of the
+    words keeps just these, with one set operation."""
+    single, multi = _lookup(word, russian)
+    if not (single or multi):
+        return None
     needed = frozenset().union(*(e.needs for e in multi))
-    return needed, tuple(e for e in multi if not e.needs)
+    return single, multi, needed, tuple(e for e in multi if not e.needs)
 
 
 # Most words of a text tag nothing, and the same ones recur from text to text: they are
@@ -381,7 +418,7 @@ def _follow(words: list[str], i: int, entry: _Multi) -> int | None:
 
 
 def _tag_cjk(word: str, start: int, v: View, original: str) -> Iterator[Tag]:
-    for match in _CJK.finditer(word):
+    for match in _cjk().finditer(word):
         for concept in _CJK_WORDS[match.group(0)]:
             yield Tag(concept, *v.source_span(start + match.start(), start + match.end()))
     if _HAS_LATIN.search(word):  # an identifier or English word glued to CJK text

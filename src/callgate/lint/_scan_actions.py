@@ -24,12 +24,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from callgate.lint._concepts import Clause, Tag, may_hold, tag_text
 from callgate.lint._entry import ToolEntry
 from callgate.lint._finding import LintRule, Severity
 from callgate.lint._scan_shadow import Known, NameIndex, name_key, where
 from callgate.lint._scan_site import ScanHit, TextSite
+from callgate.lint._text import view
 from callgate.lint._words import VERBS, name_tokens
 
 __all__ = ["RULES", "check_actions"]
@@ -88,7 +90,7 @@ def check_actions(
         if site.field in ("name", "property"):
             continue
         reported: set[str] = set()
-        for mention in _mentions(site):
+        for mention in _mentions(site.text):
             key = name_key(mention.word)
             if key in own or key in reported or _KEY.match(site.text, mention.end):
                 continue  # `"name": value` is a key of some data, not a tool
@@ -108,12 +110,20 @@ def _relation_of(text: str, mention: _Mention) -> str | None:
     return _relation(text, clause, mention) if clause is not None else None
 
 
-def _mentions(site: TextSite) -> Iterator[_Mention]:
-    light = site.view("light")
-    for match in _IDENT.finditer(light.text):
-        yield _mention(site.text, light.source_span(*match.span()), match.group(0).strip(".-"))
-    for match in _QUOTED.finditer(light.text):
-        yield _mention(site.text, light.source_span(*match.span(1)), match.group(1))
+# A catalog repeats its texts from tool to tool: each is searched for names once.
+@lru_cache(maxsize=1 << 15)
+def _mentions(text: str) -> tuple[_Mention, ...]:
+    light = view(text, "light")
+    return (
+        *(
+            _mention(text, light.source_span(*m.span()), m.group(0).strip(".-"))
+            for m in _IDENT.finditer(light.text)
+        ),
+        *(
+            _mention(text, light.source_span(*m.span(1)), m.group(1))
+            for m in _QUOTED.finditer(light.text)
+        ),
+    )
 
 
 def _mention(text: str, span: tuple[int, int], word: str) -> _Mention:
