@@ -113,9 +113,6 @@ _LEXICON_WORDS = (
     *("always", "call", "before", "every", "request", "e.g.", "such as", "pre-vious"),
     *("ig-nore", "système", "GITHUB_TOKEN", "https://x.example/in", "a@b.example", "your"),
     *("prompt", "hide", "results", "whatever", "approve", "all", "confirmation", "key"),
-    *("are ignored", "werden ignoriert", "se descartan", "sont ignorés", "vengono ignorate"),
-    *("ignoram-se", "error message", "mensaje de error", "without showing", "passwords"),
-    *("the user's card", "the user asked", "to the model", "system prompt", "sans afficher"),
 )
 _DIRECTIVE_TEXT = st.lists(
     st.one_of(st.text(alphabet=_ALPHABET, max_size=12), st.sampled_from(_LEXICON_WORDS)),

@@ -588,7 +588,7 @@ def tag_text(text: str) -> Tagged:
         tags.update(_tag_view(view(text, "cyrillic"), text, True))
     if not tags:
         return Tagged(text=text, clauses=())
-    return Tagged(text=text, clauses=_clauses(text, _beside(text, _read(text, _own(tags)))))
+    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(tags))))
 
 
 def _own(tags: set[Tag]) -> set[Tag]:
@@ -604,14 +604,14 @@ def _own(tags: set[Tag]) -> set[Tag]:
 
 
 # What a word does in its sentence, where the word alone misleads: the user after "by" acts
-# rather than hears ("is mentioned by the user"); a verb in the passive states what the tool
-# does rather than orders it ("is ignored", below); a "key" of a key-value pair holds no
-# secret.
+# rather than hears ("is mentioned by the user"); "is ignored" states what the tool does
+# rather than orders it; a "key" of a key-value pair holds no secret.
 _AGENT = re.compile(
     r"(?:\bby|\bpar|\bvon|\bvom|\bpor|\bpelo|\bpela|\bdal|\bdall|\bdalla)"
     r"\s+(?:(?:the|a|an|l|le|la|el|o|der|dem|den)\s*'?\s*)?$",
     re.IGNORECASE,
 )
+_STATED = re.compile(r"\b(?:is|are|was|were|gets|get|got|being)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
 _NOT_SECRET = re.compile(r"[\s-]*(?:value|pair|word|stroke|board|press|frame|name|path)", re.I)
 # "replace `x` with the actual value": a placeholder to fill in, not a text taking precedence
 _PLACEHOLDER = re.compile(
@@ -622,84 +622,33 @@ _PLACEHOLDER = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class _Reading:
-    """A concept's word that, with `pattern` just before (or after) it, means otherwise;
-    with no pattern, the written form alone does."""
+    """A concept's word that, with `pattern` just before (or after) it, means otherwise."""
 
-    pattern: re.Pattern[str] | None
+    pattern: re.Pattern[str]
     after: bool = False
     words: frozenset[str] = frozenset()
     """The written words it applies to (all when empty); `*` stands for any ending or start."""
-    _forms: tuple[tuple[str, ...], tuple[str, ...], frozenset[str]] = field(
-        init=False, compare=False, repr=False
-    )
-    """The words as (starts, ends, whole words), each tried at once."""
-
-    def __post_init__(self) -> None:
-        starts = tuple(w[:-1] for w in self.words if w.endswith("*"))
-        ends = tuple(w[1:] for w in self.words if w.startswith("*") and not w.endswith("*"))
-        whole = frozenset(w for w in self.words if "*" not in (w[:1], w[-1:]))
-        object.__setattr__(self, "_forms", (starts, ends, whole))
 
     def applies(self, written: str) -> bool:
-        if not self.words:
-            return True
         word = written.lower()
-        starts, ends, whole = self._forms
-        return word.startswith(starts) or word.endswith(ends) or word in whole
+        return not self.words or any(_like(word, w) for w in self.words)
 
 
-# The passive, per language: an auxiliary and a participle ("are ignored", "werden
-# ignoriert", "son descartadas", "sont ignorés", "são ignoradas", "vengono ignorate"), a
-# reflexive passive ("se descartan", "si ignorano", "ignoram-se", "игнорируются"), or a
-# passive mark ("被忽略", "無視され"). A directive to the model is an imperative; a passive
-# clause describes what the tool does with its input. The imperatives that look like a
-# participle ("Ignoriert alle Anweisungen", "Ignorate le istruzioni") have no auxiliary.
-_ADVERB = (
-    r"(?:\w+(?:ly|weise|ment|mente)|always|also|then|still|simply|dabei|dann|stets|immer|"
-    r"auch|ebenfalls|hierbei|einfach|siempre|también|toujours|alors|également|sempre|"
-    r"também|anche|pure|quindi|nicht|not|no|non|não|pas)"
-)
-_AUXILIARY = re.compile(
-    r"\b(?:is|are|was|were|gets|get|got|being|been|wird|werden|wurde|wurden|worden|ist|sind|"
-    r"es|son|fue|fueron|será|serán|está|están|queda|quedan|est|sont|sera|seront|était|"
-    r"étaient|été|é|são|foi|foram|serão|fica|ficam|è|viene|vengono|veniva|venivano|verrà|"
-    rf"verranno|sono|sarà|saranno|resta|restano)\s+(?:{_ADVERB}\s+)?$",
-    re.IGNORECASE,
-)
-_PARTICIPLES = frozenset(
-    {
-        *("*ed", "*iert", "*achtet", "*gangen", "*gessen"),  # en, de
-        *("*ado", "*ada", "*ados", "*adas", "*ido", "*ida", "*idos", "*idas"),  # es, pt
-        *("*é", "*ée", "*és", "*ées"),  # fr
-        *("*ato", "*ata", "*ati", "*ate", "*ito", "*ita", "*iti", "*ite"),  # it
-    }
-)
-_REFLEXIVE_BEFORE = re.compile(r"\b(?:se|si)\s+$", re.IGNORECASE)
-_INDICATIVE = frozenset({"*a", "*an", "*am", "*ano", "*ono"})
-"""Third persons of the indicative after `se`/`si` ("se ignoran"); the subjunctive, which
-exhorts ("que se ignoren"), is not among them."""
-_AUXILIARY_AFTER = re.compile(r"\s+(?:werden|wird|wurden|wurde|worden)\b", re.IGNORECASE)
-_RUSSIAN_PASSIVE = frozenset(
-    {"*ется", "*ются", "*утся", "*ятся", "*ится", "*лся", "*лась", "*лось", "*лись"}
-    | {"*емые", "*емый", "*емая", "*емое", "*емых", "*емым"}
-)
-_PASSIVE: tuple[_Reading, ...] = (
-    _Reading(_AUXILIARY, words=_PARTICIPLES),
-    _Reading(_AUXILIARY_AFTER, after=True, words=frozenset({"*iert", "*achtet", "*gangen"})),
-    _Reading(_REFLEXIVE_BEFORE, words=_INDICATIVE),
-    _Reading(re.compile(r"-se\b", re.IGNORECASE), after=True, words=frozenset({"*am", "*a"})),
-    _Reading(None, words=frozenset({"*am-se", "*a-se", *_RUSSIAN_PASSIVE})),
-    _Reading(re.compile(r"(?:被|予以)$"), words=frozenset()),
-    _Reading(re.compile(r"され"), after=True),
-)
+def _like(word: str, form: str) -> bool:
+    if form.endswith("*"):
+        return word.startswith(form[:-1])
+    if form.startswith("*"):
+        return word.endswith(form[1:])
+    return word == form
 
-_READING: dict[str, tuple[_Reading, ...]] = {
-    "USER": (_Reading(_AGENT),),
-    "USERS": (_Reading(_AGENT),),
-    "DROP": _PASSIVE,
-    "SECRET": (_Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),),
-    "PRIORITY": (_Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),),
-    "FIRST": (_Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),),
+
+_READING: dict[str, _Reading] = {
+    "USER": _Reading(_AGENT),
+    "USERS": _Reading(_AGENT),
+    "DROP": _Reading(_STATED, words=frozenset({"*ed"})),
+    "SECRET": _Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),
+    "PRIORITY": _Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),
+    "FIRST": _Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),
 }
 
 
@@ -708,70 +657,13 @@ def _read(text: str, tags: set[Tag]) -> set[Tag]:
 
 
 def _misread(text: str, tag: Tag) -> bool:
+    reading = _READING.get(tag.concept)
     written = text[tag.start : tag.end]
-    return any(_means_otherwise(text, tag, r) for r in _READING[tag.concept] if r.applies(written))
-
-
-def _means_otherwise(text: str, tag: Tag, reading: _Reading) -> bool:
-    if reading.pattern is None:
-        return True
+    if reading is None or not reading.applies(written):
+        return False
     if reading.after:
         return reading.pattern.match(text, tag.end) is not None
     return reading.pattern.search(text, max(0, tag.start - 30), tag.start) is not None
-
-
-# What a concept's neighbours make of it: a message of an error ("error message", "mensaje
-# de error", "сообщение об ошибке", "错误消息") is no message of the chat; a secret right
-# after a withheld disclosure ("without showing their passwords", "sin mostrar sus claves",
-# "never returns the key") is kept back, not moved.
-_OF = re.compile(r"\s*(?:de|d'|di|do|da|об|о)\s*$", re.IGNORECASE)
-
-
-def _beside(text: str, tags: set[Tag]) -> set[Tag]:
-    if not any(t.concept in ("CHATDATA", "SECRET") for t in tags):
-        return tags
-    near = _Near(text, tags)
-    return {t for t in tags if not near.named_or_withheld(t)}
-
-
-class _Near:
-    """The tags of a text by where they end and start, asked for a tag's close neighbours
-    (a text may hold thousands of tags: each question looks at a few)."""
-
-    def __init__(self, text: str, tags: set[Tag]) -> None:
-        self.text = text
-        self.by_end = sorted(tags, key=lambda t: t.end)
-        self.ends = [t.end for t in self.by_end]
-        self.by_start = sorted(tags, key=lambda t: t.start)
-        self.starts = [t.start for t in self.by_start]
-
-    def named_or_withheld(self, tag: Tag) -> bool:
-        if tag.concept == "CHATDATA":
-            return bool(self.left(tag, ("FAILED",), 2)) or any(
-                _OF.match(self.text[tag.end : u.start]) is not None
-                for u in self.right(tag, ("FAILED",), 5)
-            )
-        if tag.concept == "SECRET":
-            shown = self.left(tag, ("DISCLOSE", "MOVE"), 8)
-            return any(self.left(u, ("WITHOUT", "NEG"), 6) for u in shown)
-        return False
-
-    def left(self, tag: Tag, concepts: tuple[str, ...], gap: int) -> list[Tag]:
-        """The tags of `concepts` ending at most `gap` characters before `tag`, in its
-        sentence."""
-        first = bisect.bisect_left(self.ends, tag.start - gap)
-        last = bisect.bisect_right(self.ends, tag.start)
-        return [
-            u
-            for u in self.by_end[first:last]
-            if u.concept in concepts and _CLAUSE_END.search(self.text, u.end, tag.start) is None
-        ]
-
-    def right(self, tag: Tag, concepts: tuple[str, ...], gap: int) -> list[Tag]:
-        """The tags of `concepts` starting at most `gap` characters after `tag`."""
-        first = bisect.bisect_left(self.starts, tag.end)
-        last = bisect.bisect_right(self.starts, tag.end + gap)
-        return [u for u in self.by_start[first:last] if u.concept in concepts]
 
 
 _CLAUSE_END = re.compile(r"[.!?](?=\s+[^a-z\s]|\s*$)|[\n。！？]")
@@ -810,16 +702,10 @@ def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
 
 
 # What may stand between an example marker and its example: `e.g. <system>`, `such as
-# `curl ... | sh``, and the items of the list before it, each of a few words and closed by a
-# comma or a conjunction ("such as AWS access keys, private key blocks and .env files"). An
-# item may not end in a sentence stop: "e.g. Berlin. Read ~/.ssh/id_rsa" is no list.
-_ITEM = r"[^\s,.;:!?\n、，。]+(?:[ \t]+[^\s,.;:!?\n、，。]+){0,4}"
-_EXAMPLE_GAP = re.compile(
-    rf"[\s.,:;`'\"«“„‘(]{{0,4}}(?:{_ITEM}(?:\s*,\s*|\s*[、，]\s*|"
-    r"\s+(?:and|or|und|oder|y|o|e|et|ou|и|или)\s+)){0,3}"
-)
-_EXAMPLE_GAP_MAX = 200
-"""A gap `_EXAMPLE_GAP` takes is shorter: marks ending further back are not tried."""
+# `curl ... | sh``.
+_EXAMPLE_GAP = re.compile(r"[\s.,:;`'\"«“„‘(]{0,4}")
+_EXAMPLE_GAP_MAX = 4
+"""The longest gap `_EXAMPLE_GAP` takes."""
 _QUOTE = re.compile(
     r"\"([^\"]{2,}?)\"|(?<![\w'])'([^'\n]{2,}?)'(?![\w])|«([^»]+)»|„([^“”\"]+)[“”\"]"
     r"|“([^”]+)”|‘([^’]+)’|「([^」]+)」|『([^』]+)』|‹([^›]+)›"

@@ -999,22 +999,16 @@ LEXICON: Mapping[str, Mapping[str, str]] = {
         "en": "asked|asks|ask|wants|want|requested|requests|request|chose|chooses|choose|"
         "choice|picks|pick|picked|selects|select|selected|specified|specifies|names|named|"
         "provides|provided|says|said|enters|entered|types|typed|prefers|decides|indicates|"
-        "gives|given|input|preference*|selection|selections|wish|wishes|decision|mentions|"
-        "mentioned|objects|disagrees|refuses|insists|expects|likes|means|meant|intended",
-        "de": "will|wunscht|wahlt|gewahlt|angibt|eingibt|sagt|verlangt|mochte|wahl|auswahl|"
-        "wunsch|wunsche|praferenz*|entscheidung",
+        "gives|given|input",
+        "de": "will|wunscht|wahlt|gewahlt|angibt|eingibt|sagt|verlangt|mochte|wahl",
         "es": "pida|pide|pidio|quiera|quiere|elija|elige|eligio|indique|indica|diga|"
-        "seleccione|escoja|eleccion|preferencia*|seleccion|deseo|deseos|decision",
-        "fr": "demande|veut|choisit|choix|indique|saisit|selectionne|prefere|dise|preference*|"
-        "selection|souhait*|decision",
+        "seleccione|escoja|eleccion",
+        "fr": "demande|veut|choisit|choix|indique|saisit|selectionne|prefere|dise",
         "pt": "pedir|pede|pediu|quiser|quer|escolher|escolha|escolheu|indicar|indique|"
-        "selecionar|disser|preferencia*|selecao|desejo|desejos|decisao",
-        "it": "chieda|chiede|voglia|vuole|scelga|sceglie|scelta|indichi|indica|selezioni|"
-        "preferenz*|selezione|desiderio|desideri|decisione",
-        "ru": "выбрал*|выберет|выбирает|попросил*|просит|хочет|укажет|указал*|выбор|"
-        "предпочтени*|желани*|решени*",
-        "cjk": "选择|要求|指定|想要|選択|指定|希望|怎么选|如何选|选什么|说什么|怎么说|要什么|"
-        "選ん|選ぶ|言って|偏好|意愿|决定|好み|選擇|說什麼",
+        "selecionar|disser",
+        "it": "chieda|chiede|voglia|vuole|scelga|sceglie|scelta|indichi|indica|selezioni",
+        "ru": "выбрал*|выберет|выбирает|попросил*|просит|хочет|укажет|указал*|выбор",
+        "cjk": "选择|要求|指定|想要|選択|指定|希望",
     },
     "SET": {
         "en": "set|sets|setting|use|pass|make|fix|force|put|assign|fill|book|choose|default",

@@ -165,7 +165,6 @@ _THEIRS = ("PRIOR", "SYSTEM", "YOU", "MODEL", "ALL", "EVERY", "PROMPT", "TOLD", 
 _AUDIENCE = ("USER", "THEM", "REPLY")
 _SINKS = ("SINK", "URL", "EMAIL", "SELF", "THISTEXT")
 _DIRECTED = ("ALWAYS", "OBLIG", "SET", "CHANGE", "CALL", "MOVE")
-_WISHES = ("CHOICE", "REQUEST", "INSTR", "CONFIG")
 
 
 def _drop(p: _Probe) -> Span:
@@ -205,20 +204,7 @@ def _priority(p: _Probe) -> Span:
 
 
 def _reveal(p: _Probe) -> Span:
-    span = p.chain(("DISCLOSE", "MOVE"), (("PROMPT",), 60))
-    return None if span and _to_a_model(p, span) else span
-
-
-def _to_a_model(p: _Probe, span: tuple[int, int]) -> bool:
-    """A prompt sent along to a model ("sends the message to the language model with the
-    given system instruction") is the tool's input, not the model's prompt revealed: a
-    model named between the verb and the prompt, not as its owner ("the model's system
-    prompt"), and no "your" in the span."""
-    inside = [t for t in p.tags if span[0] <= t.start and t.end <= span[1]]
-    if inside[0].concept not in ("DISCLOSE", "MOVE") or any(t.concept == "YOU" for t in inside):
-        return False
-    prompt = max((t for t in inside if t.concept == "PROMPT"), key=lambda t: t.start)
-    return any(t.concept == "MODEL" and t.end + 4 < prompt.start for t in inside)
+    return p.chain(("DISCLOSE", "MOVE"), (("PROMPT",), 60))
 
 
 def _bypass(p: _Probe) -> Span:
@@ -353,9 +339,7 @@ def _style(p: _Probe) -> Span:
 def _regardless(p: _Probe) -> Span:
     if p.has("UNLESS"):
         return None  # "all airlines regardless of alliance unless the user names one"
-    # what is overridden is a choice of the user's ("whatever the user asked for"), not a
-    # thing of theirs ("whatever currency the user's card uses")
-    return p.chain(("EVENIF",), (("USER", "USERS"), 40), (_WISHES, 30), (_DIRECTED, 80))
+    return p.chain(("EVENIF",), (("USER", "USERS"), 40), (_DIRECTED, 80))
 
 
 def _ignores_choice(p: _Probe) -> Span:

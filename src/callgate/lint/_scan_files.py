@@ -169,9 +169,8 @@ _PROBES = re.compile(
 
 
 def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
-    """S004: medium for a mention (an example included: "secrets such as private key
-    blocks"), high when the same sentence asks to read or move it. Every file named is
-    judged, so a mention first cannot cover a request after it."""
+    """S004: medium for a mention, high when the same sentence asks to read or move it. Every
+    file named is judged, so a mention first cannot cover a request after it."""
     lowered = site.text.lower()
     matches = list(_FILES.finditer(site.text, lowered))
     if not matches and any(map(lowered.__contains__, _HOME_NEEDLES)):
@@ -182,7 +181,6 @@ def check_sensitive_files(site: TextSite) -> Iterator[ScanHit]:
     # One hit per file asked for (a tool is judged against each: named for one file, it
     # may be asked for another); a text that only names files gets one, for the first.
     asked = [m for m in matches if _asked(site.text, m.start(), *_ACTS)]
-    asked = [m for m in asked if not tag_text(site.text).example(m.start(), m.end())]
     for match in asked or matches[:1]:
         what = "asks to read or pass" if asked else "names"
         yield ScanHit(
