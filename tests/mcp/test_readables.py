@@ -72,3 +72,23 @@ def test_any_listing_is_judged_without_raising(tmp_path: Path, listing: Any) -> 
         assert len(judged) <= len(items) + 1  # the reader tool at most is added
     finally:
         store.close()
+
+
+def test_prompts_whose_names_meet_in_one_gate_name_keep_the_first(tmp_path: Path) -> None:
+    store = open_store("sqlite://:memory:")
+    try:
+        first = mcp_types.Prompt(name="a b", description="Say A.")
+        second = mcp_types.Prompt(name="a_b", description="Say B.")
+        built = build(
+            SERVER,
+            readables([], [], [first, second]),
+            connection=cast(Any, _NoConnection()),
+            pins=PinBook(store),
+            max_description=100,
+        )
+        prompts = [t for t in built.tools.values() if t.description == "Say A."]
+        assert len(prompts) == 1
+        assert all(t.description != "Say B." for t in built.tools.values())
+        assert not built.quarantined
+    finally:
+        store.close()

@@ -110,6 +110,16 @@ def build(
                 "server %r, %s %r left out: %s", server.name, item.kind, item.target[:80], exc
             )
             continue
+        if item.kind == "prompt" and (pin.name in built.tools or pin.name in built.quarantined):
+            # Two upstream names spelled alike in a gate name: the first keeps it, and the
+            # other is never offered under a name a client would take for the first.
+            log.error(
+                "server %r, prompt %r left out: its name %r is already another prompt's",
+                server.name,
+                item.target[:80],
+                pin.name,
+            )
+            continue
         reasons = _judged(server, item, pin, pins, max_description)
         if reasons:
             held = Quarantined(
