@@ -246,7 +246,12 @@ def test_a_loop_variable_inside_an_assigned_literal_or_entry_is_no_value(text: s
 
 def test_a_loop_variable_inside_an_assigned_literal_never_runs_the_tool() -> None:
     ran: list[dict[str, Any]] = []
-    gate = Gate(Catalog([replace(SEARCH, executor=lambda **kw: ran.append(kw) or "ok")]))
+
+    def search(**kw: Any) -> str:
+        ran.append(kw)
+        return "ok"
+
+    gate = Gate(Catalog([replace(SEARCH, executor=search)]))
     text = "```python\nfor c in companies:\n    q = {'entity': c}\n    search(q)\n```"
     (result,) = gate.run_batch_sync(list(extract_calls(text, TOOLS).calls))
     assert result.route is Route.INVALID and ran == []
