@@ -229,6 +229,78 @@ def test_a_loop_variable_is_no_value_even_where_a_string_is_admitted() -> None:
     assert any("loop variable" in r for r in call.repairs)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\nfor c in companies:\n    q = {'entity': c}\n    search(q)\n```",
+        "```python\nq = {}\nfor c in companies:\n    q['entity'] = c\nsearch(q)\n```",
+        "```python\nq = {}\nfor c in companies:\n    q['entity'] = c\n    search(q)\n```",
+        "```python\nfor c in companies:\n    who = c\n    search(entity=who)\n```",
+    ],
+)
+def test_a_loop_variable_inside_an_assigned_literal_or_entry_is_no_value(text: str) -> None:
+    call = one(text)
+    assert isinstance(call.arguments, str)
+    assert any("loop variable" in r or "inside a block" in r for r in call.repairs)
+
+
+def test_a_loop_variable_inside_an_assigned_literal_never_runs_the_tool() -> None:
+    ran: list[dict[str, Any]] = []
+
+    def search(**kw: Any) -> str:
+        ran.append(kw)
+        return "ok"
+
+    gate = Gate(Catalog([replace(SEARCH, executor=search)]))
+    text = "```python\nfor c in companies:\n    q = {'entity': c}\n    search(q)\n```"
+    (result,) = gate.run_batch_sync(list(extract_calls(text, TOOLS).calls))
+    assert result.route is Route.INVALID and ran == []
+
+
+_MAP = (
+    '```java\nMap<String, Object> p = new HashMap<>();\np.put("entity", "A");\n{}\nsearch(p);\n```'
+)
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ('p.put("limit", 3);\np.remove("limit");', "p.remove"),
+        ('if (more) {\n  p.put("limit", 3);\n}', "inside a block"),
+        ("p.put(LIMIT, 3);", "not a string literal"),
+        ('p.put("limit", 3).put("exact", true);', "chained"),
+        ('p.put("limit", 3, x);', "3 arguments"),
+        ("p.clear();", "p.clear"),
+        ('Map<String, Object> q = p;\nq.put("limit", 3);', "q = p"),
+    ],
+)
+def test_a_map_touched_by_anything_but_plain_entries_is_no_value(code: str, why: str) -> None:
+    call = one(_MAP.replace("{}", code))
+    assert isinstance(call.arguments, str)
+    assert any(why in r and "not evaluated" in r for r in call.repairs)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "p = {'entity': 'A', 'limit': 3}\ndel p['limit']",
+        "p = {'entity': 'A', 'limit': 3}\np.pop('limit')",
+        "p = {'entity': 'A'}\nif more:\n    p = {'entity': 'B'}",
+        "p = {'entity': 'A'}\nq = p\nq['limit'] = 3",
+    ],
+)
+def test_a_python_dict_changed_after_its_literal_is_no_value(code: str) -> None:
+    call = one(f"```python\n{code}\nsearch(p)\n```")
+    assert isinstance(call.arguments, str)
+
+
+def test_a_map_read_reports_each_entry_and_the_repairs_of_its_literal() -> None:
+    call = one("```js\nconst p = {entity: 'A',};\np.limit = 3;\nsearch(p);\n```")
+    assert call.arguments == {"entity": "A", "limit": 3}
+    assert any("entry 'limit'" in r for r in call.repairs)
+    assert len(call.repairs) > 3  # the variable, the entry, the literal's own repairs, the dict
+
+
 @pytest.mark.parametrize("text", ["search(entity=undefined)", "search({entity: undefined})"])
 def test_javascript_undefined_is_neither_a_word_nor_null(text: str) -> None:
     call = one(text)
@@ -499,33 +571,24 @@ def test_a_comment_ending_in_function_does_not_hide_the_call_below() -> None:
     assert args("// now call the function\nsearch(entity='A')") == [("search", {"entity": "A"})]
 
 
-def test_an_object_of_a_named_tools_parameters_is_its_call_when_none_is_written() -> None:
-    text = (
-        "Use the `search` function with these parameters:\n"
-        '```json\n{"entity": "Acme", "limit": 3}\n```\n'
-        'Or, for more results:\n```json\n{"entity": "Acme", "limit": 9}\n```'
-    )
-    found = extract_calls(text, TOOLS)
-    assert [(c.name, c.arguments) for c in found.calls] == [
-        ("search", {"entity": "Acme", "limit": 3})
-    ]
-    assert any("named in the text" in r for r in found.calls[0].repairs)
-    assert any("another object" in d for d in found.dropped)
-
-
 @pytest.mark.parametrize(
     "text",
     [
-        '```json\n{"entity": "Acme", "limit": 3}\n```',  # no tool named
-        'Use `search`, which takes a few values.\n```json\n{"limit": 3}\n```',  # no entity
-        'Use `search`, which takes a few values.\n```json\n{"entity": "A", "city": "O"}\n```',
-        'Call `search`: search(entity="A")\n```json\n{"entity": "B"}\n```',  # a call is written
+        'I will not call search here; its input would look like {"entity": "ACME"}.',
+        'client.search({"entity": "ACME"})',
+        'new search({"entity": "ACME"})',
+        '```python\ndef search(args={"entity": "ACME"}):\n    pass\n```',
+        '{"name": "search", "parameters": {"type": "object", "properties": {"entity": '
+        '{"type": "string"}}}}\nExample input: {"entity": "ACME"}',
+        'The search tool returned {"entity": "ACME", "limit": 3} earlier.',
+        'search is not needed.\n```json\n{"entity": "ACME"}\n```',
+        "Use the `search` function with these parameters:\n"
+        '```json\n{"entity": "Acme", "limit": 3}\n```',
+        '```json\n{"entity": "Acme", "limit": 3}\n```',
     ],
 )
-def test_an_object_is_no_call_unless_it_fits_one_named_tool_and_no_call_is_written(
-    text: str,
-) -> None:
-    assert args(text) in ([], [("search", {"entity": "A"})])
+def test_an_object_of_a_tools_parameters_with_no_call_written_is_no_call(text: str) -> None:
+    assert extract_calls(text, TOOLS).calls == ()
 
 
 def test_a_call_that_uses_the_result_of_another_call_waits_for_it() -> None:
@@ -582,6 +645,22 @@ def test_positional_arguments_follow_the_texts_own_definition_of_the_tool(
 def test_a_definition_with_other_parameters_leaves_the_declared_order() -> None:
     call = one("def search(query, n):\n    ...\nsearch('Acme', 3)")
     assert call.arguments == {"entity": "Acme", "limit": 3}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def SEARCH(limit, entity):\n    ...\nsearch(3, 'Acme')",  # not the tool's exact name
+        "search(3, 'Acme')\ndef search(limit, entity):\n    ...",  # defined after the call
+        "def search(limit):\n    ...\nsearch(3, 'Acme')",  # fewer parameters than arguments
+    ],
+)
+def test_only_an_exact_earlier_definition_with_room_orders_positional_arguments(
+    text: str,
+) -> None:
+    call = one(text)
+    assert not any("order the text defines" in r for r in call.repairs)
+    assert call.arguments == {"entity": "3", "limit": "Acme"} or isinstance(call.arguments, str)
 
 
 def test_outside_call_markup_nothing_is_a_call() -> None:
@@ -697,6 +776,7 @@ HOSTILE = {
     "64 KB of quotes": '"' * 65_536,
     "thirty thousand arguments": "search(" + "a," * 30_000 + ")",
     "twenty thousand assignments": "x = 1\n" * 20_000 + "search(entity=x)",
+    "a put opened again and again": "p = {}\n" + "p.put(\n" * 20_000 + "search(p)",
     "a 5,000-digit number": '{"name": "search", "arguments": {"limit": ' + "9" * 5_000 + "}}",
     "a 5,000-digit number in text": '{"name": "search", "arguments": {"limit": "'
     + "9" * 5_000

@@ -23,8 +23,9 @@ from callgate.schema import resolve_local
 __all__ = ["bind"]
 
 
-Variables = Callable[[str], Any]
-"""The literal a name was assigned in the text before the call, else `NO_VALUE`."""
+Variables = Callable[[str], tuple[Any, tuple[str, ...]]]
+"""The literal a name was assigned in the text before the call (else `NO_VALUE`), and
+how it was read."""
 
 
 def bind(
@@ -60,21 +61,38 @@ def bind(
     return _call(raw, args, notes)
 
 
-def _substituted(value: Any, variables: Variables, notes: list[str]) -> Any:
+def _substituted(
+    value: Any, variables: Variables, notes: list[str], within: frozenset[str] = frozenset()
+) -> Any:
+    """`value` with each variable replaced by the literal assigned to it; the names inside
+    that literal are judged as if written in the call (a loop variable stays no value)."""
     if isinstance(value, Expr):
         if not value.bare:
             return value
-        assigned = variables(value.source)
+        if value.source in within:
+            return Expr(source=value.source, reason="a variable whose value holds itself")
+        assigned, how = variables(value.source)
         if assigned is NO_VALUE:
             return value
+        if isinstance(assigned, Expr) and assigned.bare:  # `who = c`: judged as `c`
+            named: list[str] = []
+            inner = _substituted(assigned, variables, named, within | {value.source})
+            if inner is assigned:
+                return value  # a name the text gives no value: the word written
+            notes.append(f"read the variable {value.source} as the name {assigned.source}")
+            notes += named
+            return inner
+        if isinstance(assigned, Expr):
+            return assigned
         if assigned is NOT_LITERAL:
             return Expr(source=value.source, reason="a loop variable, which stands for many values")
         notes.append(f"read the variable {value.source} as the literal assigned to it before")
-        return assigned
+        notes += how
+        return _substituted(assigned, variables, notes, within | {value.source})
     if isinstance(value, dict):
-        return {k: _substituted(v, variables, notes) for k, v in value.items()}
+        return {k: _substituted(v, variables, notes, within) for k, v in value.items()}
     if isinstance(value, list):
-        return [_substituted(v, variables, notes) for v in value]
+        return [_substituted(v, variables, notes, within) for v in value]
     return value
 
 

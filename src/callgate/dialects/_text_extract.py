@@ -19,7 +19,6 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
 
 from callgate.contract import Tool, ToolCall
 from callgate.dialects._aliases import Aliases
@@ -28,7 +27,7 @@ from callgate.dialects._text_bind import bind
 from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_xml, from_value
 from callgate.dialects._text_names import Mention, Names
 from callgate.dialects._text_scan import Scan, closing
-from callgate.dialects._text_signature import signatures
+from callgate.dialects._text_signature import order_at, signatures
 from callgate.dialects._text_values import Expr, read_value
 
 __all__ = ["MAX_CHARS", "MAX_DEPTH", "Extracted", "extract_calls"]
@@ -101,17 +100,22 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
         return Extracted(text=text.strip(), dropped=_counted(dropped))
     if not regions[0].markup:
         regions = _not_examples(read, regions, dropped)
-    assignments = Assignments(read, finder.scan)
+    assignments = Assignments(read, finder.scan, [(r.start, r.end) for r in regions])
     defined = signatures(read, names)
     written = [
         (
             number,
             raw.statement,
-            bind(raw, names.tools.get(raw.name), variables, defined.get(raw.name, ())),
+            bind(
+                raw,
+                names.tools.get(raw.name),
+                variables,
+                order_at(defined, raw.name, region.start, len(raw.positional)),
+            ),
         )
         for number, region in enumerate(regions)
         for raw in region.calls
-        for variables in [partial(assignments.before, position=region.start)]
+        for variables in [partial(assignments.read, position=region.start)]
     ]
     calls = tuple(_meant(_composed(_named_only(written, names, dropped), names, dropped), dropped))
     return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
@@ -178,41 +182,7 @@ class _Finder:
         self.mentions = self.names.mentions(self.text)
         self.restarts = self._restarts()
         found = [r for r in self._bare() if r.calls]
-        return sorted(found, key=lambda r: r.start) or self._parameter_objects()
-
-    def _parameter_objects(self) -> list[_Region]:
-        """With no call written, a JSON object whose keys are parameters of exactly one
-        tool the text names, its required ones among them (`call f` ... ```{"a": 1}```):
-        that tool's arguments. The first such object is the call; later ones (the same
-        request restated, an alternative) are reported, not taken."""
-        named = {m.name for m in self.mentions.found}
-        found: list[_Region] = []
-        if not named:
-            return found
-        end = 0
-        for start in sorted(i for i in self.scan.ends if self.text[i] == "{"):
-            if start < end or self.scan.depth.get(start, 0) > MAX_DEPTH:
-                continue
-            end = self.scan.end(start)
-            notes: list[str] = []
-            value = read_value(self.text[start:end], notes)
-            tools = [n for n in sorted(named) if _fits(value, self.names, n)]
-            if len(tools) != 1:
-                continue
-            if found:
-                self.dropped.append(f"{tools[0]}: another object of its parameters; not a call")
-                continue
-            notes.append(
-                f"read the object of {tools[0]}'s parameters (named in the text) as its call"
-            )
-            found.append(
-                _Region(
-                    start=start,
-                    end=end,
-                    calls=[RawCall(name=tools[0], arguments=value, repairs=tuple(notes))],
-                )
-            )
-        return found
+        return sorted(found, key=lambda r: r.start)
 
     def _markup(self) -> Iterator[_Region]:
         for pattern, read in (
@@ -408,15 +378,6 @@ class _Finder:
         notes.append("read the JSON object after the tool's name as its arguments")
         call = RawCall(name=name, arguments=value, repairs=tuple(notes))
         return _Region(start=start, end=end, calls=[call])
-
-
-def _fits(value: Any, names: Names, name: str) -> bool:
-    """`value` is an object of `name`'s parameters, every required one among them."""
-    if not isinstance(value, dict) or not value:
-        return False
-    params = names.params(name)
-    required = names.schema(name).get("required") or []
-    return set(value) <= set(params) and set(required) <= set(value)
 
 
 def _statements(body: str, scan: Scan) -> Iterator[tuple[int, int]]:

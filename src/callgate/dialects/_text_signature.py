@@ -2,7 +2,9 @@
 a) {`, `const f = (b, a) =>`, `String f(int b, int a) {`).
 
 A model that writes its own definition of the tool and then calls it with positional
-arguments means them in the order of that definition, not of the declared schema.
+arguments means them in the order of that definition, not of the declared schema. Only a
+definition that names the tool exactly (no case folding), comes before the call and lists
+at least as many parameters as the call passes positionally says so.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import re
 from callgate.dialects._text_names import Names
 from callgate.dialects._text_values import split_top
 
-__all__ = ["signatures"]
+__all__ = ["Signatures", "order_at", "signatures"]
 
 _DEFINED = re.compile(
     r"(?:\b(?:def|function)[ \t]+(?P<a>[A-Za-z_][\w.]*)[ \t]*\((?P<pa>[^()]*)\)"
@@ -23,21 +25,32 @@ _DEFINED = re.compile(
 _PARAMETER = re.compile(r"[A-Za-z_]\w*")
 
 
-def signatures(text: str, names: Names) -> dict[str, list[str]]:
-    """Tool name -> its parameters in the order the text defines them, for every tool the
-    text defines with parameters that are all (and each once) parameters of the tool."""
-    found: dict[str, list[str]] = {}
+Signatures = dict[str, list[tuple[int, list[str]]]]
+"""Tool name -> (where a definition starts, its parameters in order), in text order."""
+
+
+def signatures(text: str, names: Names) -> Signatures:
+    """Every definition of a tool by its exact name whose parameters are all (and each
+    once) parameters of the tool."""
+    found: Signatures = {}
     for match in _DEFINED.finditer(text):
         written = match.group("a") or match.group("b") or match.group("c")
         listed = match.group("pa") or match.group("pb") or match.group("pc") or ""
-        tool = names.find(written)
-        if tool is None or tool[0] in found:
+        tool = names.lookup.get(written)
+        if tool is None:
             continue
         order = [_name(part) for part in split_top(listed)]
-        params = names.params(tool[0])
+        params = names.params(tool)
         if order and all(order) and len(set(order)) == len(order) and set(order) <= set(params):
-            found[tool[0]] = [p for p in order if p]
+            found.setdefault(tool, []).append((match.start(), order))
     return found
+
+
+def order_at(found: Signatures, name: str, position: int, positional: int) -> list[str]:
+    """The parameter order of the last definition of `name` before `position` that has
+    room for `positional` arguments, else none (the schema's order applies)."""
+    before = [order for start, order in found.get(name, ()) if start < position]
+    return before[-1] if before and len(before[-1]) >= positional else []
 
 
 def _name(part: str) -> str:
