@@ -398,7 +398,16 @@ def _split(body: str) -> list[str]:
 def main() -> None:
     if sys.argv[1:2] == ["--failures"]:
         return failures(sys.argv[2:])
-    only = sys.argv[2] if sys.argv[1:2] == ["--part"] and len(sys.argv) > 2 else None
+    # A real parser: an unknown option (`--help` included) must never start a run that
+    # reads the unseen part and overwrites the results.
+    parser = argparse.ArgumentParser(
+        prog="text_extraction.py",
+        epilog="also: --failures developed [--category C] [--family F] [--limit N]",
+    )
+    parser.add_argument(
+        "--part", choices=["developed", "unseen"], help="one part only; results not written"
+    )
+    only = parser.parse_args(sys.argv[1:]).part
     entries = [e for e in load() if only is None or _part(e) == only]
     rows: list[dict[str, Any]] = []
     seconds: Counter[str] = Counter()
