@@ -35,6 +35,7 @@ __all__ = [
     "host_parameter",
     "invalid_arguments",
     "masked_failure",
+    "named_whole",
     "not_confirmed",
     "outcome_unknown",
     "policy_failed",
@@ -444,8 +445,8 @@ def spotlighted(content: str, *, tool: str, boundary: str, flagged: Sequence[str
 def untrusted_value(tool: str, acting: str, values: Sequence[str], sources: str, where: str) -> str:
     """The reason an acting call is held for carrying values none of `sources` gave;
     `where` says where the first one came from (or what untrusted content the run took in)."""
-    shown = ", ".join(_text(_value(v)) for v in values[:3])
-    more = f" and {len(values) - 3} more" if len(values) > 3 else ""
+    shown = ", ".join(_text(_value(v)) for v in values[:_MAX_NAMED])
+    more = f" and {len(values) - _MAX_NAMED} more" if len(values) > _MAX_NAMED else ""
     return (
         f"{tool} {acting} and carries {shown}{more}, which neither {sources} gave; "
         f"{where}; a human must approve it"
@@ -455,6 +456,14 @@ def untrusted_value(tool: str, acting: str, values: Sequence[str], sources: str,
 _MAX_VALUE_SHOWN = 330
 """A value up to this long is shown whole (a host has at most 253 characters, an address
 64 more); a longer one keeps its tail, which names where it goes."""
+_MAX_NAMED = 3
+"""Values a hold reason names; the rest are counted."""
+
+
+def named_whole(values: Sequence[str]) -> tuple[str, ...]:
+    """The values of `values` that `untrusted_value`'s reason shows whole: the first few,
+    less any too long to show but by their tail."""
+    return tuple(v for v in values[:_MAX_NAMED] if len(v) <= _MAX_VALUE_SHOWN)
 
 
 def _value(value: str) -> str:
