@@ -34,9 +34,11 @@ async def run_in_thread(
     returns (Python cannot stop a thread): the gate stops waiting and reports the timeout.
     The thread runs in a copy of the caller's context, as `asyncio.to_thread` does, so a
     span or a contextvar the tool reads is the call's. The deadline is a timer on the
-    thread's future, not `asyncio.timeout`: waiting on a future needs no task."""
+    thread's future, not `asyncio.timeout`: waiting on a future needs no task. The worker
+    checks the deadline too, as the timer may fire late on a busy loop: a call no thread
+    took in time never starts."""
     loop = asyncio.get_running_loop()
-    work = threads.start(loop, executor, kwargs)
+    work = threads.start(loop, executor, kwargs, seconds)
     timer = loop.call_later(max(seconds, 0.0), _expire, work)
     try:
         return await work

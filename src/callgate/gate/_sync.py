@@ -52,8 +52,13 @@ class SyncRunner:
             asyncio._set_running_loop(None)
         # The rest runs as a task that stops the loop itself as it ends, so the loop turns no
         # more than the call needs (`run_until_complete` would turn once more to stop).
-        task = loop.create_task(_finish(coro, pending, loop))
-        loop.run_forever()
+        leash = _Leash(loop)
+        task = loop.create_task(_finish(coro, pending, leash))
+        try:
+            loop.run_forever()
+        except BaseException:
+            _give_up(task, leash)
+            raise
         return task.result()
 
     def close(self) -> None:
@@ -77,7 +82,36 @@ def _close_loops(loops: list[asyncio.AbstractEventLoop]) -> None:
     loops.clear()
 
 
-async def _finish(coro: Coroutine[Any, Any, T], pending: Any, loop: asyncio.AbstractEventLoop) -> T:
+class _Leash:
+    """Stops the loop as its call ends; a call given up on stops nothing (a later call's
+    run of this loop is not its to end)."""
+
+    __slots__ = ("loop",)
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        self.loop = loop
+
+    def stop(self) -> None:
+        if self.loop is not None:
+            self.loop.stop()
+
+
+def _give_up(task: asyncio.Task[Any], leash: _Leash) -> None:
+    """A call interrupted mid-run (Ctrl-C in `run_forever`) is cancelled and run to its end
+    now, as `asyncio.run` does, so that nothing of it is left in this thread's loop to run
+    during the next call."""
+    try:
+        if not task.done():
+            task.cancel()
+            assert leash.loop is not None
+            leash.loop.run_forever()  # until the cancelled call ends and stops it
+    finally:
+        leash.loop = None
+    if task.done() and not task.cancelled():
+        task.exception()  # retrieved: the interruption is what the caller sees
+
+
+async def _finish(coro: Coroutine[Any, Any, T], pending: Any, leash: _Leash) -> T:
     try:
         if pending is None:
             # A bare yield (`asyncio.sleep(0)`: "let the loop turn once", the gate's way into
@@ -88,4 +122,4 @@ async def _finish(coro: Coroutine[Any, Any, T], pending: Any, loop: asyncio.Abst
                 return done.value  # type: ignore[no-any-return]
         return await Continue(coro, pending)  # type: ignore[no-any-return]
     finally:
-        loop.stop()
+        leash.stop()
