@@ -240,11 +240,12 @@ def _worst(found: Any) -> int:
     return max((int(f.severity) for f in found), default=0)
 
 
-def run_child(source: Path | None, data: Path) -> dict[str, Any]:
+def run_child(source: Path | None, data: Path, script: str = __file__) -> dict[str, Any]:
+    """`script --child` run with `source` (a revision's tree; None: this one) first on the path."""
     env = dict(os.environ)
     if source is not None:
         env["PYTHONPATH"] = str(source)
-    argv = [sys.executable, __file__, "--child", "--data", str(data)]
+    argv = [sys.executable, script, "--child", "--data", str(data)]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
     result: dict[str, Any] = json.loads(done.stdout)
     return result

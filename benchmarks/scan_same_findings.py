@@ -18,8 +18,6 @@ import argparse
 import hashlib
 import io
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -33,6 +31,7 @@ from scan_benchmark import (
     _corpora,
     data_dir,
     records,
+    run_child,
     untrusted_texts,
 )
 
@@ -81,16 +80,6 @@ def dump(data: Path) -> dict[str, str]:
     return out
 
 
-def run(source: Path | None, data: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    if source is not None:
-        env["PYTHONPATH"] = str(source)
-    argv = [sys.executable, __file__, "--child", "--data", str(data)]
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
-    result: dict[str, str] = json.loads(done.stdout)
-    return result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--data", help="evaluation data folder (default ../shared/data)")
@@ -105,7 +94,7 @@ def main() -> None:
         old = source_at(args.baseline_rev, Path(work))
         if old is None:
             sys.exit(f"revision {args.baseline_rev} not found")
-        before, after = run(old, data), run(None, data)
+        before, after = run_child(old, data, __file__), run_child(None, data, __file__)
     differ = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
     digest = hashlib.sha256(json.dumps(after, sort_keys=True).encode("utf-8")).hexdigest()
     payload = {

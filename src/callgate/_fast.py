@@ -26,15 +26,10 @@ def fast_init(cls: T) -> T:
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} has a __post_init__; fast_init would skip it")
     namespace: dict[str, Any] = {}
-    params, body = [], []
-    for f in dataclasses.fields(cls):
-        if not f.init or not f.kw_only or f.default_factory is not dataclasses.MISSING:
-            raise TypeError(f"{cls.__name__}.{f.name} is not a plain keyword-only field")
-        if f.default is dataclasses.MISSING:
-            params.append(f.name)
-        else:
-            namespace[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
+    fields = dataclasses.fields(cls)
+    params = _parameters(cls, fields, namespace)
+    body = []
+    for f in fields:
         namespace[f"_set_{f.name}"] = getattr(cls, f.name).__set__
         body.append(f"    _set_{f.name}(self, {f.name})")
     source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body or ["    pass"])
@@ -63,18 +58,26 @@ def fast_builder(cls: type[R]) -> Callable[..., R]:
         raise TypeError(f"{cls.__name__}: every slot must be a field, in order")
     twin = type(f"_{cls.__name__}Layout", (), {"__slots__": slots})
     namespace: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls}
-    params, body = [], ["    self = _new(_twin)"]
+    params = _parameters(cls, fields, namespace)
+    body = ["    self = _new(_twin)", *(f"    self.{f.name} = {f.name}" for f in fields)]
+    body += ["    self.__class__ = _cls", "    return self"]
+    source = f"def build_{cls.__name__}(*, {', '.join(params)}):\n" + "\n".join(body)
+    exec(source, namespace)
+    build: Callable[..., R] = namespace[f"build_{cls.__name__}"]
+    return build
+
+
+def _parameters(
+    cls: type, fields: tuple[dataclasses.Field[Any], ...], namespace: dict[str, Any]
+) -> list[str]:
+    """The keyword-only parameters of the generated function, defaults put in `namespace`."""
+    params = []
     for f in fields:
-        if not f.kw_only or f.default_factory is not dataclasses.MISSING:
+        if not f.init or not f.kw_only or f.default_factory is not dataclasses.MISSING:
             raise TypeError(f"{cls.__name__}.{f.name} is not a plain keyword-only field")
         if f.default is dataclasses.MISSING:
             params.append(f.name)
         else:
             namespace[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
-        body.append(f"    self.{f.name} = {f.name}")
-    body += ["    self.__class__ = _cls", "    return self"]
-    source = f"def build_{cls.__name__}(*, {', '.join(params)}):\n" + "\n".join(body)
-    exec(source, namespace)
-    build: Callable[..., R] = namespace[f"build_{cls.__name__}"]
-    return build
+    return params
