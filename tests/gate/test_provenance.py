@@ -30,6 +30,7 @@ from callgate.gate._values import destinations
 from callgate.loop import Agent
 from callgate.models import ScriptedModel, Turn
 from callgate.store import SQLiteStore, StoreError
+from tests.conftest import needs
 from tests.gate._workers import open_spec
 from tests.gate.conftest import StoreSpec
 
@@ -625,6 +626,7 @@ _LABEL = st.text("abcdef0123456789", min_size=1, max_size=70)
 _HOST = st.lists(_LABEL, min_size=1, max_size=6).map(lambda labels: ".".join(labels) + ".test")
 
 
+@needs("mcp", extra="mcp")
 @given(
     hosts=st.lists(_HOST, min_size=1, max_size=6, unique=True),
     filler=st.integers(min_value=0, max_value=5_000),
