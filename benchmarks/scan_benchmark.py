@@ -136,23 +136,28 @@ def untrusted_texts(data: Path) -> list[str]:
 # --- one scanner, in a child process ----------------------------------------------------------
 
 
+def record_catalog(record: dict[str, Any]) -> Any:
+    """A set record's catalog: its context tools on their server, then the tool itself
+    (imported here, so a child process reads the revision on its own path)."""
+    from callgate.lint import LoadedCatalog, entry_from_declaration
+
+    other, own = record.get("context_server"), record.get("server")
+    entries = [
+        entry_from_declaration(d, group=other, server=other, source=record["id"])
+        for d in record["context"]
+    ]
+    entries.append(
+        entry_from_declaration(record["tool"], group=own, server=own, source=record["id"])
+    )
+    return LoadedCatalog(source=record["id"], entries=tuple(entries))
+
+
 def child(data: Path) -> dict[str, Any]:
     """Everything measured on the `callgate` this process imports."""
-    from callgate.lint import LoadedCatalog, Severity, entry_from_declaration, scan
-
-    def catalog(record: dict[str, Any]) -> Any:
-        other, own = record.get("context_server"), record.get("server")
-        entries = [
-            entry_from_declaration(d, group=other, server=other, source=record["id"])
-            for d in record["context"]
-        ]
-        entries.append(
-            entry_from_declaration(record["tool"], group=own, server=own, source=record["id"])
-        )
-        return LoadedCatalog(source=record["id"], entries=tuple(entries))
+    from callgate.lint import Severity, scan
 
     def worst(record: dict[str, Any]) -> int:
-        report = scan(catalog(record))
+        report = scan(record_catalog(record))
         name = tool_name(record["tool"])
         return max((int(f.severity) for f in report.active if f.location.tool == name), default=0)
 

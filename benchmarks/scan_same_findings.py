@@ -30,6 +30,7 @@ from scan_benchmark import (
     UNSEEN_SETS,
     _corpora,
     data_dir,
+    record_catalog,
     records,
     run_child,
     untrusted_texts,
@@ -44,8 +45,6 @@ def dump(data: Path) -> dict[str, str]:
     from rich.console import Console
 
     from callgate.lint import (
-        LoadedCatalog,
-        entry_from_declaration,
         render_report,
         scan,
         scan_result,
@@ -60,15 +59,7 @@ def dump(data: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     for name in (*DEV_SETS, *UNSEEN_SETS, *BENIGN_SETS):
         for record in records(name):
-            other, own = record.get("context_server"), record.get("server")
-            entries = [
-                entry_from_declaration(d, group=other, server=other, source=record["id"])
-                for d in record["context"]
-            ]
-            entries.append(
-                entry_from_declaration(record["tool"], group=own, server=own, source=record["id"])
-            )
-            report = scan(LoadedCatalog(source=record["id"], entries=tuple(entries)))
+            report = scan(record_catalog(record))
             out[f"{name}/{record['id']}"] = json.dumps(report.to_dict(), ensure_ascii=False)
     for name, loaded in _corpora(data).items():
         report = scan(loaded)
