@@ -49,6 +49,7 @@ _NAME_KEYS = (
     "func",
     "action",
     "api_name",
+    "recipient_name",
 )
 _CALL_LIST = re.compile(r"[\[(]\s*[A-Za-z_][\w.\\]*\s*\(")
 _META_KEYS = frozenset({"id", "type", "call_id", "tool_call_id", "index"})
@@ -197,7 +198,8 @@ def from_value(
         return found or []
     if not isinstance(value, Mapping):
         return []
-    for wrapper in ("tool_calls", "function_call", "calls", "function_calls"):
+    # `tool_uses` is the list under OpenAI's `multi_tool_use.parallel` recipient.
+    for wrapper in ("tool_calls", "function_call", "calls", "function_calls", "tool_uses"):
         if isinstance(value.get(wrapper), list | Mapping):
             return from_value(value[wrapper], names, notes, dropped, markup=markup)
     if isinstance(value.get("function"), Mapping):
@@ -480,12 +482,19 @@ _PARAMETER = re.compile(
 
 
 def decode_xml(payload: str, names: Names) -> list[RawCall]:
-    """`<function=name><parameter=key>value</parameter></function>`.
+    """`<function=name><parameter=key>value</parameter></function>` (Qwen3-Coder), or a JSON
+    object as the body (Llama 3.1, functionary v3.1).
 
-    Values are text by the format's own convention; the schema types them later.
+    Parameter values are text by the format's own convention; the schema types them later.
     """
-    out = []
+    out: list[RawCall] = []
     for written, body in _FUNCTION.findall(payload):
+        if "<parameter=" not in body and body.strip().startswith("{"):
+            # Llama 3.1's and functionary's `<function=name>{"a": 1}</function>`.
+            notes: list[str] = []
+            value = {"name": written, "arguments": read_value(body.strip(), notes)}
+            out += from_value(value, names, notes, [], markup=True)
+            continue
         found = names.find(written)
         out.append(
             RawCall(

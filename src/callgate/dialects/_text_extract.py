@@ -59,10 +59,10 @@ _LOOK = 200
 _THEN_JSON = re.compile(
     r"[ \t]*[`'\"]?(?:[ \t]+(?:function|tool))?"
     r"(?:[ \t]+with[ \t]+(?:the[ \t]+)?(?:following[ \t]+)?(?:parameters|arguments|params|args))?"
-    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*`?(?=\{)"
+    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?:<\|content\|>)?`?(?=\{)"
 )
-"""After a tool's name: its arguments as JSON, on the next line, fenced, or introduced
-("`f` with the parameters `{...}`")."""
+"""After a tool's name: its arguments as JSON, on the next line, fenced, introduced
+("`f` with the parameters `{...}`"), or after functionary's `<|content|>` marker."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
