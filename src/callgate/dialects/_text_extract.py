@@ -37,7 +37,7 @@ MAX_CHARS = 256 * 1024
 MAX_DEPTH = 32
 """Deepest bracket nesting decoded, as for arguments (`ArgumentLimits.max_depth`)."""
 
-_TAGGED = re.compile(r"<tool_call>(.*?)(?:</tool_call>|(?=<tool_call>)|\Z)", re.S)
+_OPEN_TAG, _CLOSE_TAG = "<tool_call>", "</tool_call>"
 _MISTRAL = re.compile(r"\[TOOL_CALLS\](.*?)(?=\[TOOL_CALLS\]|</s>|\Z)", re.S)
 _PYTHON_TAG = re.compile(r"<\|python_tag\|>(.*?)(?=<\|eom_id\|>|<\|eot_id\|>|\Z)", re.S)
 _XML = re.compile(r"<function=[^>\s]+>.*?(?:</function>|\Z)", re.S)
@@ -59,10 +59,11 @@ _LOOK = 200
 _THEN_JSON = re.compile(
     r"[ \t]*[`'\"]?(?:[ \t]+(?:function|tool))?"
     r"(?:[ \t]+with[ \t]+(?:the[ \t]+)?(?:following[ \t]+)?(?:parameters|arguments|params|args))?"
-    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?:<\|content\|>)?`?(?=\{)"
+    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?:<\|[a-z_]+\|>\w*[ \t]*)*`?(?=\{)"
 )
 """After a tool's name: its arguments as JSON, on the next line, fenced, introduced
-("`f` with the parameters `{...}`"), or after functionary's `<|content|>` marker."""
+("`f` with the parameters `{...}`"), or after a chat template's special tokens
+(functionary's `<|content|>`, OpenAI Harmony's `<|constrain|>json<|message|>`)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -185,24 +186,44 @@ class _Finder:
         return sorted(found, key=lambda r: r.start)
 
     def _markup(self) -> Iterator[_Region]:
-        for pattern, read in (
-            (_TAGGED, self._payload),
-            (_MISTRAL, self._mistral),
-            (_PYTHON_TAG, self._payload),
-            (_XML, lambda body: decode_xml(body, self.names)),
+        for spans, read in (
+            (self._tool_call_blocks(), self._payload),
+            (_blocks(_MISTRAL, self.text), self._mistral),
+            (_blocks(_PYTHON_TAG, self.text), self._payload),
+            (_blocks(_XML, self.text), lambda body: decode_xml(body, self.names)),
         ):
-            for match in pattern.finditer(self.text):
-                body = match.group(1) if pattern.groups else match.group(0)
-                if _inside(match.start(), match.end(), self.taken):
+            for start, end, body in spans:
+                if _inside(start, end, self.taken):
                     continue
-                self.taken.append((match.start(), match.end()))
+                self.taken.append((start, end))
                 calls = read(body)
                 if not calls and body.strip():
                     self.dropped.append(
-                        f"call markup at character {match.start()} holds no call that could "
+                        f"call markup at character {start} holds no call that could "
                         f"be read: {body.strip()[:60]!r}"
                     )
-                yield _Region(start=match.start(), end=match.end(), calls=calls, markup=True)
+                yield _Region(start=start, end=end, calls=calls, markup=True)
+
+    def _tool_call_blocks(self) -> Iterator[tuple[int, int, str]]:
+        """`<tool_call>` blocks, the last one unterminated too. A tag spelled inside a
+        JSON string of the block (`{"text": "</tool_call>"}`) neither ends nor starts one,
+        unless no tag outside a string follows: then the first one does, as before."""
+        text, at = self.text, 0
+        while (start := self._tag(_OPEN_TAG, at, len(text))) != -1:
+            body = start + len(_OPEN_TAG)
+            limit = self._tag(_OPEN_TAG, body, len(text))
+            limit = len(text) if limit == -1 else limit
+            close = self._tag(_CLOSE_TAG, body, limit)
+            end = limit if close == -1 else close + len(_CLOSE_TAG)
+            yield start, end, text[body : limit if close == -1 else close]
+            at = end
+
+    def _tag(self, tag: str, start: int, limit: int) -> int:
+        """The first `tag` in `start:limit` outside a quoted string, else the first one."""
+        first = found = self.text.find(tag, start, limit)
+        while found != -1 and self.scan.string_at(found) is not None:
+            found = self.text.find(tag, found + 1, limit)
+        return first if found == -1 else found
 
     def _payload(self, body: str) -> list[RawCall]:
         """A markup body: one payload, or several (JSON values, pythonic calls) separated
@@ -378,6 +399,12 @@ class _Finder:
         notes.append("read the JSON object after the tool's name as its arguments")
         call = RawCall(name=name, arguments=value, repairs=tuple(notes))
         return _Region(start=start, end=end, calls=[call])
+
+
+def _blocks(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, str]]:
+    """Spans of a markup pattern and their bodies (the first group, else the match)."""
+    for match in pattern.finditer(text):
+        yield match.start(), match.end(), match.group(1) if pattern.groups else match.group(0)
 
 
 def _statements(body: str, scan: Scan) -> Iterator[tuple[int, int]]:
