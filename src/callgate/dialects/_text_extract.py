@@ -37,9 +37,6 @@ MAX_CHARS = 256 * 1024
 MAX_DEPTH = 32
 """Deepest bracket nesting decoded, as for arguments (`ArgumentLimits.max_depth`)."""
 
-_OPEN_TAG, _CLOSE_TAG = "<tool_call>", "</tool_call>"
-_MISTRAL = re.compile(r"\[TOOL_CALLS\](.*?)(?=\[TOOL_CALLS\]|</s>|\Z)", re.S)
-_PYTHON_TAG = re.compile(r"<\|python_tag\|>(.*?)(?=<\|eom_id\|>|<\|eot_id\|>|\Z)", re.S)
 _XML = re.compile(r"<function=[^>\s]+>.*?(?:</function>|\Z)", re.S)
 _FENCE = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>")
@@ -187,9 +184,9 @@ class _Finder:
 
     def _markup(self) -> Iterator[_Region]:
         for spans, read in (
-            (self._tool_call_blocks(), self._payload),
-            (_blocks(_MISTRAL, self.text), self._mistral),
-            (_blocks(_PYTHON_TAG, self.text), self._payload),
+            (self._tagged("<tool_call>", "</tool_call>"), self._payload),
+            (self._tagged("[TOOL_CALLS]", "</s>"), self._mistral),
+            (self._tagged("<|python_tag|>", "<|eom_id|>", "<|eot_id|>"), self._payload),
             (_blocks(_XML, self.text), lambda body: decode_xml(body, self.names)),
         ):
             for start, end, body in spans:
@@ -204,26 +201,32 @@ class _Finder:
                     )
                 yield _Region(start=start, end=end, calls=calls, markup=True)
 
-    def _tool_call_blocks(self) -> Iterator[tuple[int, int, str]]:
-        """`<tool_call>` blocks, the last one unterminated too. A tag spelled inside a
-        JSON string of the block (`{"text": "</tool_call>"}`) neither ends nor starts one,
-        unless no tag outside a string follows: then the first one does, as before."""
+    def _tagged(self, opener: str, *closers: str) -> Iterator[tuple[int, int, str]]:
+        """Blocks from `opener` to the first of `closers`, else to the next `opener` or the
+        end of the text (a cut-off last block). A tag spelled inside a quoted string
+        (`{"text": "</tool_call>"}`) is text: it neither starts nor ends a block."""
         text, at = self.text, 0
-        while (start := self._tag(_OPEN_TAG, at, len(text))) != -1:
-            body = start + len(_OPEN_TAG)
-            limit = self._tag(_OPEN_TAG, body, len(text))
+        while (start := self._tag((opener,), at, len(text))[0]) != -1:
+            body = start + len(opener)
+            limit = self._tag((opener,), body, len(text))[0]
             limit = len(text) if limit == -1 else limit
-            close = self._tag(_CLOSE_TAG, body, limit)
-            end = limit if close == -1 else close + len(_CLOSE_TAG)
+            close, closer = self._tag(closers, body, limit)
+            end = limit if close == -1 else close + len(closer)
             yield start, end, text[body : limit if close == -1 else close]
             at = end
 
-    def _tag(self, tag: str, start: int, limit: int) -> int:
-        """The first `tag` in `start:limit` outside a quoted string, else the first one."""
-        first = found = self.text.find(tag, start, limit)
-        while found != -1 and self.scan.string_at(found) is not None:
-            found = self.text.find(tag, found + 1, limit)
-        return first if found == -1 else found
+    def _tag(self, tags: tuple[str, ...], start: int, limit: int) -> tuple[int, str]:
+        """The first of `tags` in `start:limit` outside a quoted string; (-1, "") if none."""
+        at = start
+        while (hit := self._next_tag(tags, at, limit)) is not None:
+            if self.scan.string_at(hit[0]) is None:
+                return hit
+            at = hit[0] + 1
+        return -1, ""
+
+    def _next_tag(self, tags: tuple[str, ...], start: int, limit: int) -> tuple[int, str] | None:
+        hits = [(i, t) for t in tags if (i := self.text.find(t, start, limit)) != -1]
+        return min(hits) if hits else None
 
     def _payload(self, body: str) -> list[RawCall]:
         """A markup body: one payload, or several (JSON values, pythonic calls) separated
