@@ -152,12 +152,24 @@ def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
             {"entity": "Google", "limit": 4, "exact": True},
         ),
         ("recipe\\_search(a=1) or search(entity='A\\_B')", {"entity": "A_B"}),
+        ("[ 'search'(entity='Google', limit=2) ]", {"entity": "Google", "limit": 2}),
+        ("[('search', 'entity=\"Google\"', 'limit=2')]", {"entity": "Google", "limit": 2}),
+        ("['finance.search', 'entity=Google']", {"entity": "Google"}),
     ],
 )
 def test_call_shapes_models_write(text: str, expected: dict[str, Any]) -> None:
     call = one(text)
     assert (call.name, call.arguments) == ("search", expected)
     assert call.repairs  # every reading that is not plain JSON is reported
+
+
+@pytest.mark.parametrize(
+    "text", ["['search', 'Google']", "['search', 'entity=A', 'page=2']", "['search', 'limit=2', 7]"]
+)
+def test_a_list_led_by_a_tool_name_is_a_call_only_when_the_rest_are_its_keywords(
+    text: str,
+) -> None:
+    assert args(text) == []
 
 
 def test_a_json_call_may_name_its_tool_under_func() -> None:
