@@ -515,6 +515,25 @@ def test_a_call_restated_in_a_second_fence_or_a_summary_is_taken_once() -> None:
     assert any("restated" in d for d in found.dropped)
 
 
+def test_a_call_restated_in_the_same_words_where_its_variable_is_unreadable_is_taken_once() -> None:
+    first = '```python\ntags = ["a", "b"]\nsearch(entity="Acme", tags=tags)\n```\n'
+    again = '```python\ntags = ["a", "b"]\nprint(len(tags))\nsearch(entity="Acme", tags=tags)\n```'
+    for text in (first + "All together:\n" + again, again + "\nIn short:\n" + first):
+        found = extract_calls(text, TOOLS)
+        assert [(c.name, c.arguments) for c in found.calls] == [
+            ("search", {"entity": "Acme", "tags": ["a", "b"]})
+        ]
+        assert any("restated" in d for d in found.dropped)
+
+
+def test_the_same_words_read_as_two_different_calls_are_two_calls() -> None:
+    text = "limit = 1\nsearch(entity='A', limit=limit)\nlimit = 2\nsearch(entity='A', limit=limit)"
+    assert [c.arguments for c in extract_calls(text, TOOLS).calls] == [
+        {"entity": "A", "limit": 1},
+        {"entity": "A", "limit": 2},
+    ]
+
+
 @pytest.mark.parametrize(
     "lead",
     ["If you want a bigger limit, you can specify it like this:", "For example:", "Alternatively,"],
