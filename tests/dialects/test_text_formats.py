@@ -93,6 +93,13 @@ _SEVERAL: dict[str, Callable[[list[Call]], str]] = {
     # xLAM: {"tool_calls": [...]}, or the bare list.
     "xlam": lambda calls: _json({"tool_calls": [{"name": n, "arguments": a} for n, a in calls]}),
     "xlam, bare list": lambda calls: _json([{"name": n, "arguments": a} for n, a in calls]),
+    # Llama 3.1 Nemotron: <TOOLCALL> around a JSON list; IBM Granite: <|tool_call|> before it.
+    "nemotron": lambda calls: (
+        "<TOOLCALL>" + _json([{"name": n, "arguments": a} for n, a in calls]) + "</TOOLCALL>"
+    ),
+    "granite": lambda calls: (
+        "<|tool_call|>" + _json([{"name": n, "arguments": a} for n, a in calls])
+    ),
     # OpenAI's recipient text: multi_tool_use.parallel with functions.<name> tool uses.
     "multi_tool_use.parallel": lambda calls: (
         "assistant to=multi_tool_use.parallel\n"
