@@ -170,6 +170,7 @@ class _Finder:
         self.names = names
         self.dropped = dropped
         self.taken: list[tuple[int, int]] = []
+        """Spans of the markup blocks read, sorted; none overlaps another."""
         self.scan = Scan(text)
         self.budget = len(text)
         """Characters left for scanning calls inside strings (`_quoted_end`)."""
@@ -200,7 +201,7 @@ class _Finder:
             for start, end, body in spans:
                 if _inside(start, end, self.taken):
                     continue
-                self.taken.append((start, end))
+                bisect.insort(self.taken, (start, end))
                 calls = read(body)
                 if not calls and body.strip():
                     self.dropped.append(
@@ -224,17 +225,16 @@ class _Finder:
             at = end
 
     def _tag(self, tags: tuple[str, ...], start: int, limit: int) -> tuple[int, str]:
-        """The first of `tags` in `start:limit` outside a quoted string; (-1, "") if none."""
-        at = start
-        while (hit := self._next_tag(tags, at, limit)) is not None:
-            if self.scan.string_at(hit[0]) is None:
-                return hit
-            at = hit[0] + 1
+        """The first of `tags` in `start:limit` outside a quoted string; (-1, "") if none.
+        Each tag is searched on from where it was last found, so that many tags spelled
+        inside strings cost one pass, not one per tag found."""
+        at = {tag: self.text.find(tag, start, limit) for tag in tags}
+        while any(i != -1 for i in at.values()):
+            tag = min((t for t in tags if at[t] != -1), key=lambda t: at[t])
+            if self.scan.string_at(at[tag]) is None:
+                return at[tag], tag
+            at[tag] = self.text.find(tag, at[tag] + 1, limit)
         return -1, ""
-
-    def _next_tag(self, tags: tuple[str, ...], start: int, limit: int) -> tuple[int, str] | None:
-        hits = [(i, t) for t in tags if (i := self.text.find(t, start, limit)) != -1]
-        return min(hits) if hits else None
 
     def _payload(self, body: str) -> list[RawCall]:
         """A markup body: one payload, or several (JSON values, pythonic calls) separated
@@ -528,8 +528,11 @@ def _identity(call: ToolCall) -> str:
     return json.dumps([call.name, call.arguments], sort_keys=True, default=repr)
 
 
-def _inside(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
-    return any(start < e and s < end for s, e in taken)
+def _inside(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
+    """Whether `start:end` overlaps a span of `taken` (sorted, none overlapping another):
+    only its neighbours by start can."""
+    at = bisect.bisect_left(taken, (start, end))
+    return any(s < end and start < e for s, e in taken[max(at - 1, 0) : at + 1])
 
 
 def _prose(text: str, regions: Iterable[_Region]) -> str:
