@@ -227,9 +227,9 @@ _QUOTED_CALLS = st.lists(
 
 
 @FUZZ
-@given(_QUOTED_CALLS, st.sampled_from(["()", "[]"]))
+@given(_QUOTED_CALLS, st.sampled_from([("(", ")"), ("[", "]")]))
 def test_lists_led_by_the_tool_name_with_quoted_keywords_are_one_call_each(
-    calls: list[tuple[str, int]], brackets: str
+    calls: list[tuple[str, int]], brackets: tuple[str, str]
 ) -> None:
     open_, close = brackets
     items = [f"{open_}'search', 'limit={n}', 'entity={e}'{close}" for e, n in calls]
