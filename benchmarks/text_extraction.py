@@ -40,7 +40,8 @@ call is extracted. "Names right" compares the multiset of tool names only; "more
 counts outputs where a reader extracted more calls than the gold has.
 
     python benchmarks/text_extraction.py   # prints tables, writes results/text_extraction.{json,md}
-    python benchmarks/text_extraction.py --part developed   # while developing: no unseen rows
+    python benchmarks/text_extraction.py --part developed   # while developing: no unseen rows,
+                                                            # written to *_developed.{json,md}
     python benchmarks/text_extraction.py --failures developed --category java --limit 20
 
 `--failures` prints the outputs callgate gets wrong, with the gold calls, what each reader
@@ -73,6 +74,8 @@ from callgate.contract import Tool, tool_from_declaration
 from callgate.dialects import extract_calls
 
 OUT = RESULTS / "text_extraction.json"
+DEVELOPED_OUT = RESULTS / "text_extraction_developed.json"
+"""A run of the developed part only, as while developing: the unseen part is not read."""
 DEVELOPED = frozenset({"mistral", "gemma", "llama-3", "glm", "functionary", "yi"})
 UNSEEN = frozenset({"dbrx", "hermes", "gpt-3.5", "command-r", "nemotron", "xlam"})
 
@@ -405,7 +408,10 @@ def main() -> None:
         epilog="also: --failures developed [--category C] [--family F] [--limit N]",
     )
     parser.add_argument(
-        "--part", choices=["developed", "unseen"], help="one part only; results not written"
+        "--part",
+        choices=["developed", "unseen"],
+        help="one part only; the developed part is written to results/"
+        f"{DEVELOPED_OUT.stem}.{{json,md}}, the unseen part nowhere",
     )
     only = parser.parse_args(sys.argv[1:]).part
     entries = [e for e in load() if only is None or _part(e) == only]
@@ -426,13 +432,14 @@ def main() -> None:
     report = _report(rows, seconds)
     tables = _tables(report)
     print(tables)
-    if only is not None:
+    if only == "unseen":
         return
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
-    OUT.with_suffix(".md").write_text(
-        "# Text mode on real model outputs (`python benchmarks/text_extraction.py`)\n\n"
-        f"Developed on: {', '.join(sorted(DEVELOPED))}. "
+    out, command = (OUT, "") if only is None else (DEVELOPED_OUT, " --part developed")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
+    out.with_suffix(".md").write_text(
+        f"# Text mode on real model outputs (`python benchmarks/text_extraction.py{command}`)"
+        f"\n\nDeveloped on: {', '.join(sorted(DEVELOPED))}. "
         f"Unseen: {', '.join(sorted(UNSEEN))}.\n\n```\n{tables.strip()}\n```\n"
     )
 

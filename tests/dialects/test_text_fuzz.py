@@ -221,6 +221,32 @@ def test_keyword_arguments_written_inside_quotes_are_keywords(entity: str, limit
     assert call.arguments == {"limit": limit, "entity": entity}
 
 
+_QUOTED_CALLS = st.lists(
+    st.tuples(_PLAIN, st.integers(min_value=-(10**9), max_value=10**9)), min_size=1, max_size=3
+)
+
+
+@FUZZ
+@given(_QUOTED_CALLS, st.sampled_from([("(", ")"), ("[", "]")]))
+def test_lists_led_by_the_tool_name_with_quoted_keywords_are_one_call_each(
+    calls: list[tuple[str, int]], brackets: tuple[str, str]
+) -> None:
+    open_, close = brackets
+    items = [f"{open_}'search', 'limit={n}', 'entity={e}'{close}" for e, n in calls]
+    found = extract_calls("[" + ", ".join(items) + "]", [SEARCH]).calls
+    # The same call twice as items of one list is meant twice.
+    assert [c.arguments for c in found] == [{"limit": n, "entity": e} for e, n in calls]
+
+
+@FUZZ
+@given(_PLAIN, st.integers(min_value=0, max_value=10**9), st.sampled_from(["'", '"']))
+def test_a_quoted_tool_name_called_is_that_call(entity: str, limit: int, quote: str) -> None:
+    text = f"[{quote}search{quote}(entity={entity!r}, limit={limit})]"
+    (call,) = extract_calls(text, [SEARCH]).calls
+    assert (call.name, call.arguments) == ("search", {"entity": entity, "limit": limit})
+    assert any("quoted name" in r for r in call.repairs)
+
+
 @FUZZ
 @given(_VALUES, st.sampled_from(["parameters", "arguments"]), st.booleans())
 def test_arguments_introduced_in_prose_after_the_name_are_the_call(

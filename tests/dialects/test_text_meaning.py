@@ -152,12 +152,24 @@ def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
             {"entity": "Google", "limit": 4, "exact": True},
         ),
         ("recipe\\_search(a=1) or search(entity='A\\_B')", {"entity": "A_B"}),
+        ("[ 'search'(entity='Google', limit=2) ]", {"entity": "Google", "limit": 2}),
+        ("[('search', 'entity=\"Google\"', 'limit=2')]", {"entity": "Google", "limit": 2}),
+        ("['finance.search', 'entity=Google']", {"entity": "Google"}),
     ],
 )
 def test_call_shapes_models_write(text: str, expected: dict[str, Any]) -> None:
     call = one(text)
     assert (call.name, call.arguments) == ("search", expected)
     assert call.repairs  # every reading that is not plain JSON is reported
+
+
+@pytest.mark.parametrize(
+    "text", ["['search', 'Google']", "['search', 'entity=A', 'page=2']", "['search', 'limit=2', 7]"]
+)
+def test_a_list_led_by_a_tool_name_is_a_call_only_when_the_rest_are_its_keywords(
+    text: str,
+) -> None:
+    assert args(text) == []
 
 
 def test_a_json_call_may_name_its_tool_under_func() -> None:
@@ -501,6 +513,25 @@ def test_a_call_restated_in_a_second_fence_or_a_summary_is_taken_once() -> None:
     assert call.arguments == {"entity": "Google"}
     assert any("written 2 more times" in r for r in call.repairs)
     assert any("restated" in d for d in found.dropped)
+
+
+def test_a_call_restated_in_the_same_words_where_its_variable_is_unreadable_is_taken_once() -> None:
+    first = '```python\ntags = ["a", "b"]\nsearch(entity="Acme", tags=tags)\n```\n'
+    again = '```python\ntags = ["a", "b"]\nprint(len(tags))\nsearch(entity="Acme", tags=tags)\n```'
+    for text in (first + "All together:\n" + again, again + "\nIn short:\n" + first):
+        found = extract_calls(text, TOOLS)
+        assert [(c.name, c.arguments) for c in found.calls] == [
+            ("search", {"entity": "Acme", "tags": ["a", "b"]})
+        ]
+        assert any("restated" in d for d in found.dropped)
+
+
+def test_the_same_words_read_as_two_different_calls_are_two_calls() -> None:
+    text = "limit = 1\nsearch(entity='A', limit=limit)\nlimit = 2\nsearch(entity='A', limit=limit)"
+    assert [c.arguments for c in extract_calls(text, TOOLS).calls] == [
+        {"entity": "A", "limit": 1},
+        {"entity": "A", "limit": 2},
+    ]
 
 
 @pytest.mark.parametrize(

@@ -49,8 +49,10 @@ _NAME_KEYS = (
     "func",
     "action",
     "api_name",
+    "recipient_name",
 )
 _CALL_LIST = re.compile(r"[\[(]\s*[A-Za-z_][\w.\\]*\s*\(")
+_QUOTED_KEY = re.compile(r"\s*([A-Za-z_]\w*)\s*=")
 _META_KEYS = frozenset({"id", "type", "call_id", "tool_call_id", "index"})
 _NAMED = re.compile(r"""["']?(?:name|tool|function|func)["']?\s*:\s*["']([^"'\n]{1,200})["']""")
 
@@ -197,7 +199,8 @@ def from_value(
         return found or []
     if not isinstance(value, Mapping):
         return []
-    for wrapper in ("tool_calls", "function_call", "calls", "function_calls"):
+    # `tool_uses` is the list under OpenAI's `multi_tool_use.parallel` recipient.
+    for wrapper in ("tool_calls", "function_call", "calls", "function_calls", "tool_uses"):
         if isinstance(value.get(wrapper), list | Mapping):
             return from_value(value[wrapper], names, notes, dropped, markup=markup)
     if isinstance(value.get("function"), Mapping):
@@ -252,12 +255,20 @@ def _keyed(value: Mapping[str, Any], names: Names, notes: list[str]) -> list[Raw
 
 
 def _pair(value: list[Any], names: Names, notes: list[str]) -> RawCall | None:
-    """`[name, {args}]` or `(name, {args})`."""
-    if len(value) != 2 or not isinstance(value[0], str) or not isinstance(value[1], Mapping):
+    """`[name, {args}]`, `(name, {args})`, and `[name, 'a=1', 'b=2']` (keywords written
+    inside quotes, each naming a parameter)."""
+    if len(value) < 2 or not isinstance(value[0], str):
         return None
     found = names.find(value[0])
     if found is None:
         return None
+    if len(value) > 2 or not isinstance(value[1], Mapping):
+        params = set(names.params(found[0]))
+        keys = [_QUOTED_KEY.match(v) if isinstance(v, str) else None for v in value[1:]]
+        if not all(k is not None and k.group(1) in params for k in keys):
+            return None
+        repairs = (*notes, *found[1], "read a [name, 'key=value', ...] list as a call")
+        return RawCall(name=found[0], arguments={}, positional=tuple(value[1:]), repairs=repairs)
     args: Any = dict(value[1])
     wrapper = next(iter(args)) if len(args) == 1 else None
     if wrapper in _ARG_KEYS and wrapper not in names.params(found[0]):
@@ -314,8 +325,15 @@ def _python(node: ast.expr, source: str, names: Names, notes: list[str]) -> list
 
 
 def _known(node: ast.Call, names: Names) -> bool:
-    written = _dotted(node.func)
+    written = _callee(node.func)
     return written is not None and names.find(written) is not None
+
+
+def _callee(node: ast.expr) -> str | None:
+    """The name a call is written with: `f`, `a.b.f`, or quoted (`'f'(a=1)`)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return _dotted(node)
 
 
 def _string_calls(node: ast.expr, names: Names, notes: list[str]) -> list[RawCall]:
@@ -334,9 +352,11 @@ def _string_calls(node: ast.expr, names: Names, notes: list[str]) -> list[RawCal
 
 
 def _python_call(node: ast.Call, source: str, names: Names, notes: list[str]) -> RawCall:
-    written = _dotted(node.func) or ""
+    written = _callee(node.func) or ""
     found = names.find(written)
     assert found is not None
+    if isinstance(node.func, ast.Constant):
+        notes = [*notes, f"read the quoted name {written!r} before '(' as the tool called"]
     kwargs: dict[str, Any] = {}
     for keyword in node.keywords:
         if keyword.arg is None:
@@ -480,12 +500,19 @@ _PARAMETER = re.compile(
 
 
 def decode_xml(payload: str, names: Names) -> list[RawCall]:
-    """`<function=name><parameter=key>value</parameter></function>`.
+    """`<function=name><parameter=key>value</parameter></function>` (Qwen3-Coder), or a JSON
+    object as the body (Llama 3.1, functionary v3.1).
 
-    Values are text by the format's own convention; the schema types them later.
+    Parameter values are text by the format's own convention; the schema types them later.
     """
-    out = []
+    out: list[RawCall] = []
     for written, body in _FUNCTION.findall(payload):
+        if "<parameter=" not in body and body.strip().startswith("{"):
+            # Llama 3.1's and functionary's `<function=name>{"a": 1}</function>`.
+            notes: list[str] = []
+            value = {"name": written, "arguments": read_value(body.strip(), notes)}
+            out += from_value(value, names, notes, [], markup=True)
+            continue
         found = names.find(written)
         out.append(
             RawCall(

@@ -37,9 +37,6 @@ MAX_CHARS = 256 * 1024
 MAX_DEPTH = 32
 """Deepest bracket nesting decoded, as for arguments (`ArgumentLimits.max_depth`)."""
 
-_TAGGED = re.compile(r"<tool_call>(.*?)(?:</tool_call>|(?=<tool_call>)|\Z)", re.S)
-_MISTRAL = re.compile(r"\[TOOL_CALLS\](.*?)(?=\[TOOL_CALLS\]|</s>|\Z)", re.S)
-_PYTHON_TAG = re.compile(r"<\|python_tag\|>(.*?)(?=<\|eom_id\|>|<\|eot_id\|>|\Z)", re.S)
 _XML = re.compile(r"<function=[^>\s]+>.*?(?:</function>|\Z)", re.S)
 _FENCE = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>")
@@ -59,10 +56,11 @@ _LOOK = 200
 _THEN_JSON = re.compile(
     r"[ \t]*[`'\"]?(?:[ \t]+(?:function|tool))?"
     r"(?:[ \t]+with[ \t]+(?:the[ \t]+)?(?:following[ \t]+)?(?:parameters|arguments|params|args))?"
-    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*`?(?=\{)"
+    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?:<\|[a-z_]+\|>\w*[ \t]*)*`?(?=\{)"
 )
-"""After a tool's name: its arguments as JSON, on the next line, fenced, or introduced
-("`f` with the parameters `{...}`")."""
+"""After a tool's name: its arguments as JSON, on the next line, fenced, introduced
+("`f` with the parameters `{...}`"), or after a chat template's special tokens
+(functionary's `<|content|>`, OpenAI Harmony's `<|constrain|>json<|message|>`)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -117,7 +115,15 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
         for raw in region.calls
         for variables in [partial(assignments.read, position=region.start)]
     ]
-    calls = tuple(_meant(_composed(_named_only(written, names, dropped), names, dropped), dropped))
+    # The text of each region that holds one call, spaces collapsed: a restatement of it
+    # may read differently where its variables stand (`_meant`).
+    sources = {
+        number: " ".join(read[r.start : r.end].split())
+        for number, r in enumerate(regions)
+        if len(r.calls) == 1
+    }
+    kept = _composed(_named_only(written, names, dropped), names, dropped)
+    calls = tuple(_meant(kept, sources, dropped))
     return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
 
 
@@ -164,6 +170,7 @@ class _Finder:
         self.names = names
         self.dropped = dropped
         self.taken: list[tuple[int, int]] = []
+        """Spans of the markup blocks read, sorted; none overlaps another."""
         self.scan = Scan(text)
         self.budget = len(text)
         """Characters left for scanning calls inside strings (`_quoted_end`)."""
@@ -185,24 +192,49 @@ class _Finder:
         return sorted(found, key=lambda r: r.start)
 
     def _markup(self) -> Iterator[_Region]:
-        for pattern, read in (
-            (_TAGGED, self._payload),
-            (_MISTRAL, self._mistral),
-            (_PYTHON_TAG, self._payload),
-            (_XML, lambda body: decode_xml(body, self.names)),
+        for spans, read in (
+            (self._tagged("<tool_call>", "</tool_call>"), self._payload),
+            (self._tagged("[TOOL_CALLS]", "</s>"), self._mistral),
+            (self._tagged("<|python_tag|>", "<|eom_id|>", "<|eot_id|>"), self._payload),
+            (_blocks(_XML, self.text), lambda body: decode_xml(body, self.names)),
         ):
-            for match in pattern.finditer(self.text):
-                body = match.group(1) if pattern.groups else match.group(0)
-                if _inside(match.start(), match.end(), self.taken):
+            for start, end, body in spans:
+                if _inside(start, end, self.taken):
                     continue
-                self.taken.append((match.start(), match.end()))
+                bisect.insort(self.taken, (start, end))
                 calls = read(body)
                 if not calls and body.strip():
                     self.dropped.append(
-                        f"call markup at character {match.start()} holds no call that could "
+                        f"call markup at character {start} holds no call that could "
                         f"be read: {body.strip()[:60]!r}"
                     )
-                yield _Region(start=match.start(), end=match.end(), calls=calls, markup=True)
+                yield _Region(start=start, end=end, calls=calls, markup=True)
+
+    def _tagged(self, opener: str, *closers: str) -> Iterator[tuple[int, int, str]]:
+        """Blocks from `opener` to the first of `closers`, else to the next `opener` or the
+        end of the text (a cut-off last block). A tag spelled inside a quoted string
+        (`{"text": "</tool_call>"}`) is text: it neither starts nor ends a block."""
+        text, at = self.text, 0
+        while (start := self._tag((opener,), at, len(text))[0]) != -1:
+            body = start + len(opener)
+            limit = self._tag((opener,), body, len(text))[0]
+            limit = len(text) if limit == -1 else limit
+            close, closer = self._tag(closers, body, limit)
+            end = limit if close == -1 else close + len(closer)
+            yield start, end, text[body : limit if close == -1 else close]
+            at = end
+
+    def _tag(self, tags: tuple[str, ...], start: int, limit: int) -> tuple[int, str]:
+        """The first of `tags` in `start:limit` outside a quoted string; (-1, "") if none.
+        Each tag is searched on from where it was last found, so that many tags spelled
+        inside strings cost one pass, not one per tag found."""
+        at = {tag: self.text.find(tag, start, limit) for tag in tags}
+        while any(i != -1 for i in at.values()):
+            tag = min((t for t in tags if at[t] != -1), key=lambda t: at[t])
+            if self.scan.string_at(at[tag]) is None:
+                return at[tag], tag
+            at[tag] = self.text.find(tag, at[tag] + 1, limit)
+        return -1, ""
 
     def _payload(self, body: str) -> list[RawCall]:
         """A markup body: one payload, or several (JSON values, pythonic calls) separated
@@ -380,6 +412,12 @@ class _Finder:
         return _Region(start=start, end=end, calls=[call])
 
 
+def _blocks(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, str]]:
+    """Spans of a markup pattern and their bodies (the first group, else the match)."""
+    for match in pattern.finditer(text):
+        yield match.start(), match.end(), match.group(1) if pattern.groups else match.group(0)
+
+
 def _statements(body: str, scan: Scan) -> Iterator[tuple[int, int]]:
     """Spans of `body` between line ends and `;` outside brackets and strings, the
     blank ones left out (one linear pass over the scan)."""
@@ -440,19 +478,36 @@ def _composed(written: _Written, names: Names, dropped: list[str]) -> _Written:
     return out
 
 
-def _meant(written: _Written, dropped: list[str]) -> list[ToolCall]:
+def _meant(written: _Written, sources: dict[int, str], dropped: list[str]) -> list[ToolCall]:
     """The calls the model meant: a call restated later (same tool, same arguments once
-    read) is taken once; the same call twice as statements of one list is meant twice."""
+    read) is taken once; the same call twice as statements of one list is meant twice.
+    A call written again in the same words, whose arguments could not be read in one of
+    the two places (`f(args)` after code that changed `args`), is that call restated: the
+    reading that gave arguments is kept."""
     first: dict[str, tuple[int, int]] = {}
+    worded: dict[str, int] = {}
     out: list[ToolCall] = []
     repeats: dict[int, int] = {}
     for region, statement, call in written:
         key = _identity(call)
         seen = first.get(key)
+        words = sources.get(region)
+        twin = worded.get(words) if words is not None else None
+        unread = twin is not None and (
+            isinstance(call.arguments, str) or isinstance(out[twin].arguments, str)
+        )
+        if twin is not None and unread and out[twin].name == call.name:
+            if isinstance(out[twin].arguments, str):
+                out[twin] = call
+                first.setdefault(key, (region, twin))
+            repeats[twin] = repeats.get(twin, 0) + 1
+            continue
         if seen is not None and not (seen[0] == region and statement):
             repeats[seen[1]] = repeats.get(seen[1], 0) + 1
             continue
         first.setdefault(key, (region, len(out)))
+        if words is not None:
+            worded.setdefault(words, len(out))
         out.append(call)
     for index, count in repeats.items():
         times = "once more" if count == 1 else f"{count} more times"
@@ -473,8 +528,11 @@ def _identity(call: ToolCall) -> str:
     return json.dumps([call.name, call.arguments], sort_keys=True, default=repr)
 
 
-def _inside(start: int, end: int, taken: Iterable[tuple[int, int]]) -> bool:
-    return any(start < e and s < end for s, e in taken)
+def _inside(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
+    """Whether `start:end` overlaps a span of `taken` (sorted, none overlapping another):
+    only its neighbours by start can."""
+    at = bisect.bisect_left(taken, (start, end))
+    return any(s < end and start < e for s, e in taken[max(at - 1, 0) : at + 1])
 
 
 def _prose(text: str, regions: Iterable[_Region]) -> str:
