@@ -1,0 +1,81 @@
+"""Concepts of the values a request fills: "500 US dollars" asks for a currency tool.
+
+A request states values ("20000 Japanese Yen", "15 kilometers", "2pm in London") where a
+tool's card names the kind of value it takes ("currency", "distance", "time"). Neither
+stemming nor stop words bridge that gap; a small table of value words (currencies, units
+of measure, clock words) names the kind, and the query is given that word too, with a
+lower weight than the words the user typed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+__all__ = ["VALUE_CONCEPTS", "concepts"]
+
+_CURRENCIES = (
+    "dollar dollars usd eur euro euros yen jpy pound pounds sterling gbp rupee rupees inr "
+    "yuan renminbi rmb cny franc francs chf peso pesos won krw ruble rubles roubles rub "
+    "rand zar real reais brl lira krona kronor krone kroner sek nok dkk baht dirham dirhams "
+    "dinar dinars ringgit rupiah shekel shekels zloty forint bitcoin btc cad aud nzd hkd sgd"
+)
+_LENGTHS = (
+    "km kilometer kilometers kilometre kilometres mile miles meter meters metre metres "
+    "cm centimeter centimeters mm millimeter millimeters inch inches feet foot ft yard yards"
+)
+_MASSES = (
+    "kg kilogram kilograms gram grams mg milligram milligrams lb lbs pound pounds "
+    "ounce ounces oz ton tons"
+)
+_VOLUMES = (
+    "liter liters litre litres ml milliliter milliliters gallon gallons cup cups "
+    "tablespoon tablespoons teaspoon teaspoons tbsp tsp pint pints quart quarts"
+)
+_TEMPERATURES = "celsius fahrenheit kelvin"
+_CONVERSION = ("convert", "conversion")
+_CLOCK = "gmt utc o'clock oclock timezone"
+_SYMBOLS = "$ € £ ¥ ₹ ₽ ₩ ₺ ₪ ₿"
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|[$€£¥₹₽₩₺₪₿]")
+_CLOCK_TIME = re.compile(r"\d\s?[ap]\.?m\b", re.IGNORECASE)
+"""`2pm`, `10 a.m.`: "am" and "pm" alone are too often other words ("I am")."""
+
+
+def _table(groups: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Each word and every kind it names ("pound": a currency and a weight)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for words, kinds in groups.items():
+        for word in words.split():
+            out[word] = tuple(dict.fromkeys((*out.get(word, ()), *kinds)))
+    return out
+
+
+VALUE_CONCEPTS: Mapping[str, tuple[str, ...]] = _table(
+    {
+        f"{_CURRENCIES} {_SYMBOLS}": ("currency",),
+        _LENGTHS: ("distance", "unit"),
+        _MASSES: ("weight", "unit"),
+        _VOLUMES: ("volume", "unit"),
+        _TEMPERATURES: ("temperature", "unit"),
+        _CLOCK: ("time",),
+    }
+)
+"""Value words (lower-case, as written) and the kinds of value they name."""
+
+
+def concepts(text: str, table: Mapping[str, tuple[str, ...]] = VALUE_CONCEPTS) -> list[str]:
+    """The kinds of value `text` names, each once, in order of first mention, and a
+    conversion when it names two values of one kind."""
+    found: dict[str, int] = {}
+    words = [w.lower() for w in _WORD.findall(text)]
+    if _CLOCK_TIME.search(text):
+        words.append("o'clock")
+    for word in words:
+        for concept in table.get(word, ()):
+            found[concept] = found.get(concept, 0) + 1
+    out = list(found)
+    # Two values of one kind ("500 US dollars in Canadian dollars", "ounces in 2 pounds")
+    # are most often a conversion between them.
+    if any(n > 1 for c, n in found.items() if c != "unit"):
+        out += _CONVERSION
+    return out

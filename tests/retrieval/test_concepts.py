@@ -1,0 +1,71 @@
+"""Concepts of the values a request fills: currencies, units, clock times."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from callgate.retrieval import ToolIndex
+from callgate.retrieval._concepts import VALUE_CONCEPTS, concepts
+from callgate.retrieval._index import IndexSettings
+from callgate.retrieval._lexical import LexicalSettings
+from tests.conftest import RETRIEVAL, require
+from tests.retrieval.tools import make
+
+KINDS = {c for named in VALUE_CONCEPTS.values() for c in named} | {"convert", "conversion"}
+
+
+def test_value_words_name_their_kind() -> None:
+    assert concepts("How much is 20000 Japanese Yen?") == ["currency"]
+    assert concepts("Run 5 KM") == ["distance", "unit"]
+    assert concepts("Cost: $30") == ["currency"]
+    assert concepts("meet at 2pm") == ["time"]
+
+
+def test_am_and_pm_count_only_after_a_number() -> None:
+    assert concepts("I am the PM of this project") == []
+    assert concepts("at 10 a.m. sharp") == ["time"]
+
+
+def test_two_values_of_one_kind_are_a_conversion() -> None:
+    assert concepts("500 US dollars in Canadian dollars") == ["currency", "convert", "conversion"]
+    assert concepts("ounces in 2 pounds") == ["weight", "unit", "currency", "convert", "conversion"]
+    # Two units of different kinds are not a conversion between them.
+    assert "convert" not in concepts("5 km in 20 minutes costing 3 euros")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text_gives_known_kinds_once(text: str) -> None:
+    found = concepts(text)
+    assert set(found) <= KINDS
+    assert len(found) == len(set(found))
+    assert concepts(text) == found
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(sorted(VALUE_CONCEPTS)), min_size=1, max_size=6))
+def test_every_listed_value_word_is_found(words: list[str]) -> None:
+    found = concepts(" 12 ".join(words))
+    assert {c for w in words for c in VALUE_CONCEPTS[w]} <= set(found)
+
+
+def _index(weight: float) -> ToolIndex:
+    require(*RETRIEVAL, extra="retrieval")
+    tools = [
+        make(
+            "currency_conversion",
+            "Convert a value from one currency to another.",
+            {"amount": {"type": "number"}, "from_currency": {"type": "string"}},
+        ),
+        make("payment_calculation", "Calculate a payment in dollars for an order of items."),
+        make("dollar_store_search", "Search the dollar store for items under a dollar."),
+    ]
+    return ToolIndex(tools, settings=IndexSettings(lexical=LexicalSettings(concept_weight=weight)))
+
+
+def test_a_request_that_only_names_currencies_finds_the_converter() -> None:
+    query = "How many Canadian dollars can I get for 500 US dollars?"
+    assert _index(0.7).search(query, 1)[0].tool.name == "currency_conversion"
+    # Without concepts the word "dollars" alone decides, and the converter loses.
+    assert _index(0.0).search(query, 1)[0].tool.name != "currency_conversion"
