@@ -12,7 +12,15 @@ from callgate.retrieval._lexical import LexicalSettings
 from tests.conftest import RETRIEVAL, require
 from tests.retrieval.tools import make
 
-KINDS = {c for named in VALUE_CONCEPTS.values() for c in named} | {"convert", "conversion"}
+KINDS = {c for named in VALUE_CONCEPTS.values() for c in named} | {
+    "convert",
+    "conversion",
+    "coordinates",
+    "latitude",
+    "longitude",
+    "year",
+    "date",
+}
 
 
 def test_value_words_name_their_kind() -> None:
@@ -25,6 +33,21 @@ def test_value_words_name_their_kind() -> None:
 def test_am_and_pm_count_only_after_a_number() -> None:
     assert concepts("I am the PM of this project") == []
     assert concepts("at 10 a.m. sharp") == ["time"]
+
+
+def test_written_values_name_their_kind() -> None:
+    assert concepts("wind at 46.603354,1.8883340") == ["coordinates", "latitude", "longitude"]
+    assert concepts("the king of England in 1800") == ["year"]
+    assert concepts("on December 13, 2019") == ["date"]
+    assert concepts("from 2022-05-01 to 2022-05-10") == ["date"]
+    # The kind's own word with a value of it is not two values: no conversion.
+    assert concepts("the date 2022-05-01") == ["date"]
+    assert concepts("1,500 items") == []
+
+
+def test_huge_input_is_read_in_linear_time() -> None:
+    text = "1.2" + " " * 50_000 + "9" * 50_000 + "dollars " * 5_000
+    assert concepts(text) == ["currency", "convert", "conversion"]
 
 
 def test_two_values_of_one_kind_are_a_conversion() -> None:

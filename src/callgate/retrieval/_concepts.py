@@ -3,8 +3,10 @@
 A request states values ("20000 Japanese Yen", "15 kilometers", "2pm in London") where a
 tool's card names the kind of value it takes ("currency", "distance", "time"). Neither
 stemming nor stop words bridge that gap; a small table of value words (currencies, units
-of measure, clock words) names the kind, and the query is given that word too, with a
-lower weight than the words the user typed.
+of measure, clock words) and a few value patterns (clock times, coordinates, years,
+dates) name the kind, and the query is given that word too, with a lower weight than the
+words the user typed (`LexicalSettings.concept_weight`). Only queries get them: a card
+already says what it takes.
 """
 
 from __future__ import annotations
@@ -37,8 +39,22 @@ _CONVERSION = ("convert", "conversion")
 _CLOCK = "gmt utc o'clock oclock timezone"
 _SYMBOLS = "$ € £ ¥ ₹ ₽ ₩ ₺ ₪ ₿"
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|[$€£¥₹₽₩₺₪₿]")
-_CLOCK_TIME = re.compile(r"\d\s?[ap]\.?m\b", re.IGNORECASE)
-"""`2pm`, `10 a.m.`: "am" and "pm" alone are too often other words ("I am")."""
+_MONTHS = "january february march april may june july august september october november december"
+_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (("time",), re.compile(r"\d ?[ap]\.?m\b", re.I)),  # "am" alone is too often "I am"
+    (
+        ("coordinates", "latitude", "longitude"),
+        re.compile(r"-?\d{1,3}\.\d+°? ?[NS]?, ?-?\d{1,3}\.\d"),
+    ),
+    (
+        ("year",),
+        re.compile(
+            r"\b(?:in|since|from|of|until|before|after) (?:1[5-9]|20)\d\d\b(?![-/.]\d)", re.I
+        ),
+    ),
+    (("date",), re.compile(rf"\b\d{{4}}-\d\d-\d\d\b|\b(?:{_MONTHS.replace(' ', '|')}) \d", re.I)),
+)
+"""Values written as patterns (clock times, coordinates, years, dates) and their kinds."""
 
 
 def _table(groups: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
@@ -67,15 +83,13 @@ def concepts(text: str, table: Mapping[str, tuple[str, ...]] = VALUE_CONCEPTS) -
     """The kinds of value `text` names, each once, in order of first mention, and a
     conversion when it names two values of one kind."""
     found: dict[str, int] = {}
-    words = [w.lower() for w in _WORD.findall(text)]
-    if _CLOCK_TIME.search(text):
-        words.append("o'clock")
-    for word in words:
-        for concept in table.get(word, ()):
+    for word in _WORD.findall(text):
+        for concept in table.get(word.lower(), ()):
             found[concept] = found.get(concept, 0) + 1
-    out = list(found)
     # Two values of one kind ("500 US dollars in Canadian dollars", "ounces in 2 pounds")
     # are most often a conversion between them.
-    if any(n > 1 for c, n in found.items() if c != "unit"):
-        out += _CONVERSION
-    return out
+    converts = any(n > 1 for c, n in found.items() if c != "unit")
+    for kinds, pattern in _PATTERNS:
+        if pattern.search(text):
+            found.update((k, found.get(k, 0) + 1) for k in kinds)
+    return [*found, *(_CONVERSION if converts else ())]
