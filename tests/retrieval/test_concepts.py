@@ -23,6 +23,11 @@ KINDS = {c for named in VALUE_CONCEPTS.values() for c in named} | {
 }
 
 
+def test_question_words_name_the_kind_of_answer() -> None:
+    assert concepts("When was the Treaty of Lisbon signed?") == ["date"]
+    assert concepts("Who discovered the neutron? Where?") == ["person", "location"]
+
+
 def test_value_words_name_their_kind() -> None:
     assert concepts("How much is 20000 Japanese Yen?") == ["currency"]
     assert concepts("Run 5 KM") == ["distance", "unit"]

@@ -3,8 +3,9 @@
 A request states values ("20000 Japanese Yen", "15 kilometers", "2pm in London") where a
 tool's card names the kind of value it takes ("currency", "distance", "time"). Neither
 stemming nor stop words bridge that gap; a small table of value words (currencies, units
-of measure, clock words) and a few value patterns (clock times, coordinates, years,
-dates) name the kind, and the query is given that word too, with a lower weight than the
+of measure, clock words), a few value patterns (clock times, coordinates, years, dates)
+and the question words that ask for a value ("when": a date, "where": a location, "who":
+a person) name the kind, and the query is given that word too, with a lower weight than the
 words the user typed (`LexicalSettings.concept_weight`). Only queries get them: a card
 already says what it takes.
 """
@@ -74,6 +75,10 @@ VALUE_CONCEPTS: Mapping[str, tuple[str, ...]] = _table(
         _VOLUMES: ("volume", "unit"),
         _TEMPERATURES: ("temperature", "unit"),
         _CLOCK: ("time",),
+        # A question word names the kind of value the answer is.
+        "when": ("date",),
+        "where": ("location",),
+        "who": ("person",),
     }
 )
 """Value words (lower-case, as written) and the kinds of value they name."""
