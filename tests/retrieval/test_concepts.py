@@ -48,6 +48,8 @@ def test_written_values_name_their_kind() -> None:
     # The kind's own word with a value of it is not two values: no conversion.
     assert concepts("the date 2022-05-01") == ["date"]
     assert concepts("1,500 items") == []
+    assert concepts("December 13 and January 5") == ["date"]
+    assert concepts("in " + "1" * 5000) == []
 
 
 def test_huge_input_is_read_in_linear_time() -> None:

@@ -39,21 +39,16 @@ _TEMPERATURES = "celsius fahrenheit kelvin"
 _CONVERSION = ("convert", "conversion")
 _CLOCK = "gmt utc o'clock oclock timezone"
 _SYMBOLS = "$ € £ ¥ ₹ ₽ ₩ ₺ ₪ ₿"
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|[$€£¥₹₽₩₺₪₿]")
-_MONTHS = "january february march april may june july august september october november december"
+_TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|[$€£¥₹₽₩₺₪₿]|\d+(?:[-/.:]\d+)*")
+"""Words, currency signs and numbers (`2022-05-01` and `3.5` are one number each)."""
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()  # noqa: SIM905
+)
+_YEAR_WORDS = frozenset({"in", "since", "from", "of", "until", "before", "after"})
 _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
-    (("time",), re.compile(r"\d ?[ap]\.?m\b", re.I)),  # "am" alone is too often "I am"
-    (
-        ("coordinates", "latitude", "longitude"),
-        re.compile(r"-?\d{1,3}\.\d+°? ?[NS]?, ?-?\d{1,3}\.\d"),
-    ),
-    (
-        ("year",),
-        re.compile(
-            r"\b(?:in|since|from|of|until|before|after) (?:1[5-9]|20)\d\d\b(?![-/.]\d)", re.I
-        ),
-    ),
-    (("date",), re.compile(rf"\b\d{{4}}-\d\d-\d\d\b|\b(?:{_MONTHS.replace(' ', '|')}) \d", re.I)),
+    (("time",), re.compile(r"\d ?[apAP]\.?[mM]\b")),  # "am" alone is too often "I am"
+    (("coordinates", "latitude", "longitude"), re.compile(r"\d\.\d+°? ?[NS]?, ?-?\d{1,3}\.\d")),
+    (("date",), re.compile(r"\d{4}-\d\d-\d\d\b")),
 )
 """Values written as patterns (clock times, coordinates, years, dates) and their kinds."""
 
@@ -88,13 +83,24 @@ def concepts(text: str, table: Mapping[str, tuple[str, ...]] = VALUE_CONCEPTS) -
     """The kinds of value `text` names, each once, in order of first mention, and a
     conversion when it names two values of one kind."""
     found: dict[str, int] = {}
-    for word in _WORD.findall(text):
-        for concept in table.get(word.lower(), ()):
-            found[concept] = found.get(concept, 0) + 1
+    written: list[tuple[str, ...]] = []
+    previous = ""
+    for token in _TOKEN.findall(text):
+        if token[0].isdigit():
+            # A word and the number after it: "December 13" is a date, "in 1800" a year.
+            if previous in _MONTHS:
+                written.append(("date",))
+            elif previous in _YEAR_WORDS and len(token) == 4 and "1500" <= token < "2100":
+                written.append(("year",))
+            previous = ""
+            continue
+        previous = token.lower()
+        for kind in table.get(previous, ()):
+            found[kind] = found.get(kind, 0) + 1
     # Two values of one kind ("500 US dollars in Canadian dollars", "ounces in 2 pounds")
     # are most often a conversion between them.
     converts = any(n > 1 for c, n in found.items() if c != "unit")
-    for kinds, pattern in _PATTERNS:
-        if pattern.search(text):
-            found.update((k, found.get(k, 0) + 1) for k in kinds)
+    written += [kinds for kinds, pattern in _PATTERNS if pattern.search(text)]
+    for kinds in written:
+        found.update((k, found.get(k, 0) + 1) for k in kinds)
     return [*found, *(_CONVERSION if converts else ())]

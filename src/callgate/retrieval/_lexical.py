@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from callgate._extras import require
@@ -32,6 +33,7 @@ __all__ = ["LexicalIndex", "LexicalSettings", "QueryTerms"]
 QueryTerms = Mapping[str, float]
 """Index terms of a query, each once, with the weight it counts with."""
 
+_QUERY_CACHE = 256
 _MARK: dict[TermKind, str] = {"stem": "", "word": "=", "head": "~"}
 """Written forms and stem heads live in the same vocabulary as stems, marked apart."""
 
@@ -79,6 +81,7 @@ class LexicalIndex:
         self._masked = 0
         self._retriever: Any = None
         self._stale = False
+        self._queries: dict[str, QueryTerms] = {}
 
     def __len__(self) -> int:
         return len(self._terms)
@@ -120,12 +123,22 @@ class LexicalIndex:
                 out += self._marked(self.analyzer.terms(text)) * times
         return out
 
-    def query_terms(self, text: str) -> dict[str, float]:
+    def query_terms(self, text: str) -> QueryTerms:
         """The terms of a query, each counted once, weighted by kind.
 
         A word the user repeats ("weather today and weather tomorrow") says nothing more
         about the tool wanted; counted each time it lets one word outweigh the others.
+        A search reads each of its texts (the query, its sentences and clauses) more than
+        once, so the last few texts' terms are kept.
         """
+        found = self._queries.get(text)
+        if found is None:
+            if len(self._queries) >= _QUERY_CACHE:
+                self._queries.clear()
+            found = self._queries[text] = MappingProxyType(self._query_terms(text))
+        return found
+
+    def _query_terms(self, text: str) -> dict[str, float]:
         out: dict[str, float] = {}
         for term, kind in self.analyzer.terms(text):
             weight = self.settings.weight(kind)
