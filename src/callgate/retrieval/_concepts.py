@@ -79,9 +79,9 @@ VALUE_CONCEPTS: Mapping[str, tuple[str, ...]] = _table(
 """Value words (lower-case, as written) and the kinds of value they name."""
 
 
-def concepts(text: str, table: Mapping[str, tuple[str, ...]] = VALUE_CONCEPTS) -> list[str]:
-    """The kinds of value `text` names, each once, in order of first mention, and a
-    conversion when it names two values of one kind."""
+def concepts(text: str) -> list[str]:
+    """The kinds of value `text` names, each once (those of value words first, then those
+    of written values), and a conversion when it names two values of one kind."""
     found: dict[str, int] = {}
     written: list[tuple[str, ...]] = []
     previous = ""
@@ -95,7 +95,7 @@ def concepts(text: str, table: Mapping[str, tuple[str, ...]] = VALUE_CONCEPTS) -
             previous = ""
             continue
         previous = token.lower()
-        for kind in table.get(previous, ()):
+        for kind in VALUE_CONCEPTS.get(previous, ()):
             found[kind] = found.get(kind, 0) + 1
     # Two values of one kind ("500 US dollars in Canadian dollars", "ounces in 2 pounds")
     # are most often a conversion between them.
