@@ -3,6 +3,8 @@
     python benchmarks/retrieval.py              lexical methods and baselines, costs
     python benchmarks/retrieval.py --dense      also the hybrid (needs callgate[dense])
     python benchmarks/retrieval.py --quick      quality only, no cost runs, nothing written
+    python benchmarks/retrieval.py --dev        BFCL non-live only (the development split):
+                                                quality, nothing written, no other set run
 
 Sets (a ranked list is read as distinct gold keys: several tools of one key count once):
 
@@ -597,7 +599,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="quality only; write nothing")
     parser.add_argument("--sets", default="", help="comma-separated set names to run")
     parser.add_argument("--size", type=int, default=20_000, help="synthetic catalog size")
+    parser.add_argument(
+        "--dev", action="store_true", help="BFCL non-live only (development); write nothing"
+    )
     args = parser.parse_args()
+    if args.dev:
+        develop(data_dir(), args.dense)
+        return
     root = data_dir()
     started = time.perf_counter()
     embedder = None
@@ -639,6 +647,20 @@ def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "retrieval.json").write_text(json.dumps(result, indent=2) + "\n")
     write_doc(result)
+
+
+def develop(root: Path, dense: bool) -> None:
+    """Quality on the development split alone: the live queries are never ranked."""
+    data = bfcl(root / "bfcl")
+    dev = [q for q in data.queries if q.split == "non-live (dev)"]
+    data = dataclasses.replace(data, queries=dev, splits=())
+    embedder = None
+    if dense:
+        from callgate.retrieval import USEEmbedder
+
+        embedder = USEEmbedder()
+    print(f"{data.title}, non-live only: {len(data.tools)} tools, {len(dev)} queries", flush=True)
+    quality(data, embedder)
 
 
 # -- the report ---------------------------------------------------------------------------

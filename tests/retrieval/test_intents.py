@@ -82,3 +82,16 @@ def test_clauses_split_only_at_chaining_words() -> None:
         "email Ann",
     ]
     assert clauses("Convert 5 km to miles and round it") == ["Convert 5 km to miles and round it"]
+
+
+def test_ordinal_openers_enumerate_clauses() -> None:
+    text = "Can you help? First, convert 5 km. Second, email Ann. The second one is urgent."
+    assert clauses(text) == [
+        "Can you help?",
+        "convert 5 km.",
+        "email Ann. The second one is urgent.",
+    ]
+    assert joined("Во-первых, найди рейс. Во-вторых, отель.")
+    # "next" joins only as an opener with its comma, not in "next Friday".
+    assert not joined("Buy a ticket for next Friday")
+    assert clauses("Book it. Next, pay.") == ["Book it.", "pay."]

@@ -14,9 +14,13 @@ __all__ = ["identifiers", "joined", "segments"]
 
 _SENTENCE_END = re.compile(r"(?<=[.?!;:])\s+|(?<=[。？！；])\s*|\n+")
 _CLAUSE_JOIN = re.compile(
-    r",?\s+\b(?:and then|then|also|after that|afterwards|finally|additionally|lastly|next|"
+    r",?\s+\b(?:and then|then|also|after that|afterwards|finally|additionally|lastly|"
     r"in addition(?: to that)?|besides|"
     r"а также|а потом|потом|затем|после этого|также|ещё|еще)\b,?\s*"
+    # Ordinal openers ("First, ... Second, ...") enumerate requests; with their comma only,
+    # so "the second problem" is not a boundary.
+    r"|(?:^|(?<=[\s\"'(]))(?:first|second|third|fourth|fifth|sixth|next)(?:ly)?,\s*"
+    r"|(?:^|(?<=\s))(?:во-первых|во-вторых|в-третьих),\s*"
     # Chinese has no spaces to mark word boundaries: its chaining words stand alone.
     r"|[，,]?\s*(?:然后|接着|之后|随后|并且|同时|另外)[，,]?\s*",
     re.IGNORECASE,
