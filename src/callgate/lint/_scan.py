@@ -171,13 +171,12 @@ def _result_strings(content: Any) -> Iterator[tuple[str, str]]:
 
 def _sites(entry: ToolEntry) -> Iterator[TextSite]:
     for found in iter_strings(entry.raw):
-        yield TextSite(text=found.text, field=found.field, pointer=found.pointer, tool=entry.name)
+        yield found
         for reading in readings(found.text):
             yield TextSite(
                 text=reading.text,
                 field=found.field,
                 pointer=found.pointer,
-                tool=entry.name,
                 decoded_from=reading.encoding,
             )
 
@@ -219,11 +218,11 @@ def _field_for(prop: str, span: str) -> bool:
 # is read and checked once per process, whatever the number of tools that carry it.
 @lru_cache(maxsize=1 << 16)
 def _hits(text: str, field: str, checks: tuple[TextCheck, ...]) -> tuple[ScanHit, ...]:
-    site = TextSite(text=text, field=field, pointer="", tool="")
+    site = TextSite(text=text, field=field, pointer="")
     found = [hit for check in checks for hit in check(site)]
     for reading in readings(text):
         decoded = TextSite(
-            text=reading.text, field=field, pointer="", tool="", decoded_from=reading.encoding
+            text=reading.text, field=field, pointer="", decoded_from=reading.encoding
         )
         for check in _DECODED_CHECKS:
             for hit in check(decoded):
