@@ -103,8 +103,9 @@ def scan(
     for entry in catalog.entries:
         sites = list(_sites(entry))
         for site in sites:
-            if site.decoded_from is None:
-                findings.extend(_finding(entry, site, hit) for hit in _entry_hits(entry, site))
+            hits = _hits(site.text, site.field, _CHECKS) if site.decoded_from is None else ()
+            if hits:  # most sites have none: nothing to judge for this tool
+                findings.extend(_finding(entry, site, hit) for hit in _as_seen(entry, site, hits))
         for site, hit in check_actions(entry, sites, index, parameter_names):
             findings.append(_finding(entry, site, hit))
         findings.extend(check_self_suppression(entry))
@@ -181,12 +182,12 @@ def _sites(entry: ToolEntry) -> Iterator[TextSite]:
             )
 
 
-def _entry_hits(entry: ToolEntry, site: TextSite) -> Iterator[ScanHit]:
+def _as_seen(entry: ToolEntry, site: TextSite, hits: Iterable[ScanHit]) -> Iterator[ScanHit]:
     """The site's hits, as seen for this tool: a secret a tool or the parameter described
     is named after (`ssh_authorized_keys_add`, `secret_key`) is what it works on, not what
     it steals."""
     named = (entry.name, _property(site.pointer))
-    for hit in _hits(site.text, site.field, _CHECKS):
+    for hit in hits:
         if hit.rule == "S004" and hit.target and any(own_purpose(n, hit, site.text) for n in named):
             hit = replace(
                 hit, severity=Severity.LOW, message=f"{hit.message}, which the tool is named for"
