@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 if TYPE_CHECKING:  # typer's own click, whose types its group methods take
     from typer._click import Context, HelpFormatter
 
-__all__ = ["COMMANDS", "EXIT_CODES", "CommandSpec", "app", "main"]
+__all__ = ["COMMANDS", "EXIT_CODES", "CommandSpec", "app", "run"]
 
 EXIT_CODES = (
     ("0", "ok"),
@@ -207,7 +207,8 @@ def version() -> None:
     typer.echo(__version__)
 
 
-def main() -> None:
+def run() -> None:
+    """The command line (`callgate.cli.main`)."""
     # Starting a command (resolving it, importing its module and what typer needs to read
     # its options) builds only what lives to the process's end: the collector is off
     # until the command is loaded (`load_command`), and for a command that builds little
