@@ -61,6 +61,34 @@ def test_a_command_imports_what_it_needs_and_no_more() -> None:
     assert not [m for m in lint if m.startswith(("callgate.loop", "callgate.retrieval"))]
 
 
+def _collecting_after(*args: str) -> bool:
+    """Whether the cyclic collector is on once `callgate ARGS` has run in a fresh interpreter."""
+    code = (
+        "import gc, sys\n"
+        "from callgate.cli import main\n"
+        f"sys.argv = ['callgate', *{list(args)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(gc.isenabled(), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    return done.stderr.split()[-1] == "True"
+
+
+def test_the_collector_is_off_while_starting_and_on_for_a_command_that_collects(
+    tmp_path: Path,
+) -> None:
+    catalog = tmp_path / "tools.json"
+    catalog.write_text(json.dumps([{"name": "get_time", "description": "The time now."}]))
+    assert not _collecting_after("--help")
+    assert not _collecting_after("scan", str(catalog))
+    assert not _collecting_after("lint", str(catalog))
+    assert _collecting_after("receipts", "--help")
+    assert _collecting_after("version")
+    assert [s.name for s in COMMANDS if not s.collected] == ["lint", "scan"]
+
+
 def test_help_lists_every_command_and_the_exit_codes() -> None:
     ran = callgate("--help")
     assert ran.code == 0, ran

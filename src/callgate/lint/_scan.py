@@ -103,8 +103,9 @@ def scan(
     for entry in catalog.entries:
         sites = list(_sites(entry))
         for site in sites:
-            if site.decoded_from is None:
-                findings.extend(_finding(entry, site, hit) for hit in _entry_hits(entry, site))
+            hits = _hits(site.text, site.field, _CHECKS) if site.decoded_from is None else ()
+            if hits:  # most sites have none: nothing to judge for this tool
+                findings.extend(_finding(entry, site, hit) for hit in _as_seen(entry, site, hits))
         for site, hit in check_actions(entry, sites, index, parameter_names):
             findings.append(_finding(entry, site, hit))
         findings.extend(check_self_suppression(entry))
@@ -171,23 +172,22 @@ def _result_strings(content: Any) -> Iterator[tuple[str, str]]:
 
 def _sites(entry: ToolEntry) -> Iterator[TextSite]:
     for found in iter_strings(entry.raw):
-        yield TextSite(text=found.text, field=found.field, pointer=found.pointer, tool=entry.name)
+        yield found
         for reading in readings(found.text):
             yield TextSite(
                 text=reading.text,
                 field=found.field,
                 pointer=found.pointer,
-                tool=entry.name,
                 decoded_from=reading.encoding,
             )
 
 
-def _entry_hits(entry: ToolEntry, site: TextSite) -> Iterator[ScanHit]:
+def _as_seen(entry: ToolEntry, site: TextSite, hits: Iterable[ScanHit]) -> Iterator[ScanHit]:
     """The site's hits, as seen for this tool: a secret a tool or the parameter described
     is named after (`ssh_authorized_keys_add`, `secret_key`) is what it works on, not what
     it steals."""
     named = (entry.name, _property(site.pointer))
-    for hit in _hits(site.text, site.field, _CHECKS):
+    for hit in hits:
         if hit.rule == "S004" and hit.target and any(own_purpose(n, hit, site.text) for n in named):
             hit = replace(
                 hit, severity=Severity.LOW, message=f"{hit.message}, which the tool is named for"
@@ -219,11 +219,11 @@ def _field_for(prop: str, span: str) -> bool:
 # is read and checked once per process, whatever the number of tools that carry it.
 @lru_cache(maxsize=1 << 16)
 def _hits(text: str, field: str, checks: tuple[TextCheck, ...]) -> tuple[ScanHit, ...]:
-    site = TextSite(text=text, field=field, pointer="", tool="")
+    site = TextSite(text=text, field=field, pointer="")
     found = [hit for check in checks for hit in check(site)]
     for reading in readings(text):
         decoded = TextSite(
-            text=reading.text, field=field, pointer="", tool="", decoded_from=reading.encoding
+            text=reading.text, field=field, pointer="", decoded_from=reading.encoding
         )
         for check in _DECODED_CHECKS:
             for hit in check(decoded):

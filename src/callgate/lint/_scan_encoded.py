@@ -116,7 +116,7 @@ _HEX_RUN = re.compile(r"[0-9a-fA-F]{16}")
 def _blobs(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, encoding, decoded text) for each blob that decodes to readable text."""
     found: list[tuple[int, int, str, str]] = []
-    if _BASE64_RUN.search(text) is None:
+    if len(text) < 16 or _BASE64_RUN.search(text) is None:
         return found  # every blob, hex or base64, is a run of at least 16 such characters
     for match in _HEX.finditer(text) if _HEX_RUN.search(text) else ():
         decoded = _readable(binascii.unhexlify(match.group("hex")))
@@ -481,7 +481,7 @@ _SHORTEST = 14
 
 def _turned(text: str) -> Iterator[Reading]:
     """ROT13 or reversed sentences: gibberish as written, ordinary words once turned."""
-    if _CJK.search(text):
+    if not text.isascii() and _CJK.search(text):
         yield from _turned_cjk(text)
         return
     for segment in _SEGMENT.finditer(text):

@@ -7,24 +7,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from callgate.lint._finding import Severity
-from callgate.lint._text import View, ViewKind, view
+from callgate.lint._walk import TextSite
 
 __all__ = ["ScanHit", "TextCheck", "TextSite", "sentence_around"]
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class TextSite:
-    """One string of a declaration, with its role (`description`, `enum`, ...)."""
-
-    text: str
-    field: str
-    pointer: str
-    tool: str
-    decoded_from: str | None = None
-    """Set when the text was hidden or encoded in the declaration (`tag characters`, ...)."""
-
-    def view(self, kind: ViewKind) -> View:
-        return view(self.text, kind)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

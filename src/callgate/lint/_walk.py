@@ -12,13 +12,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from callgate.lint._text import printable
+from callgate.lint._text import View, ViewKind, printable, view
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_VALUES",
     "SchemaNode",
-    "StringSite",
+    "TextSite",
     "bounds",
     "escape",
     "iter_schema_nodes",
@@ -139,14 +139,20 @@ def _children(site: SchemaNode) -> Iterator[SchemaNode]:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class StringSite:
-    """A string a model may read, and the role it plays where it sits."""
+class TextSite:
+    """A string a model may read, where it sits and the role it plays there: what the walk
+    finds and what each poisoning check looks at."""
 
     pointer: str
     text: str
     field: str
     """`name`, `property` (a property name), `description`, `title`, `enum`, `default`,
     `examples`, `const` or `other`."""
+    decoded_from: str | None = None
+    """Set when the text was hidden or encoded in the declaration (`tag characters`, ...)."""
+
+    def view(self, kind: ViewKind) -> View:
+        return view(self.text, kind)
 
 
 _FIELDS = {
@@ -174,7 +180,7 @@ _ENVELOPE, _SCHEMA, _NAMED_MAP, _DATA_VALUE = "envelope", "schema", "names", "da
 _Frame = tuple[Any, str, str, int, _Position]
 
 
-def iter_strings(value: Any, pointer: str = "") -> Iterator[StringSite]:
+def iter_strings(value: Any, pointer: str = "") -> Iterator[TextSite]:
     """Every string a model may read inside `value` (a declaration as written), in document
     order: texts, data values and property names, each with its role. Keyword values such
     as `"type": "string"` are machine text and left out, unless they hold prose (a space).
@@ -185,7 +191,7 @@ def iter_strings(value: Any, pointer: str = "") -> Iterator[StringSite]:
         current, where, field, depth, position = stack.pop()
         seen += 1
         if isinstance(current, str):
-            yield StringSite(pointer=where, text=current, field=field)
+            yield TextSite(pointer=where, text=current, field=field)
         elif depth < MAX_DEPTH and isinstance(current, Mapping):
             stack.extend(reversed(list(_members(current, where, field, depth + 1, position))))
         elif depth < MAX_DEPTH and isinstance(current, list | tuple):

@@ -33,6 +33,7 @@ _STANDARD = {"object", "array", "string", "number", "integer", "boolean", "null"
 _CHILD_MAPS = ("properties", "$defs", "definitions", "patternProperties")
 _CHILD_ONE = ("items", "additionalProperties", "not", "contains")
 _CHILD_MANY = ("anyOf", "oneOf", "allOf", "prefixItems")
+_CHILD_KEYS = frozenset(_CHILD_MAPS + _CHILD_ONE + _CHILD_MANY)
 
 
 def normalize_types(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -48,22 +49,29 @@ def _node(node: Mapping[str, Any], where: str, notes: list[str]) -> dict[str, An
     if "optional" in out and isinstance(out["optional"], bool):
         notes.append(f"{where or '/'}: dropped non-standard 'optional'")
         del out["optional"]
+    if _CHILD_KEYS.isdisjoint(out):
+        return out  # a leaf, as most nodes are: nothing below to rewrite
     for key in _CHILD_MAPS:
-        if isinstance(out.get(key), Mapping):
+        if _is_map(out.get(key)):
             out[key] = {
-                k: _node(v, f"{where}/{key}/{k}", notes) if isinstance(v, Mapping) else v
+                k: _node(v, f"{where}/{key}/{k}", notes) if _is_map(v) else v
                 for k, v in out[key].items()
             }
     for key in _CHILD_ONE:
-        if isinstance(out.get(key), Mapping):
+        if _is_map(out.get(key)):
             out[key] = _node(out[key], f"{where}/{key}", notes)
     for key in _CHILD_MANY:
         if isinstance(out.get(key), list):
             out[key] = [
-                _node(v, f"{where}/{key}/{i}", notes) if isinstance(v, Mapping) else v
+                _node(v, f"{where}/{key}/{i}", notes) if _is_map(v) else v
                 for i, v in enumerate(out[key])
             ]
     return out
+
+
+def _is_map(value: Any) -> bool:
+    # JSON's own dict first: the ABC check costs more than the rest of a leaf's rewrite
+    return type(value) is dict or (value is not None and isinstance(value, Mapping))
 
 
 def _fix_type(out: dict[str, Any], where: str, notes: list[str]) -> None:
