@@ -97,17 +97,12 @@ def completed(
     call: ToolCall, tool: str, content: str, structured: Any, timings: Timings
 ) -> ToolResult:
     """What the tool returned (the common case, built directly: it is on every call's path)."""
-    return _build_result(
-        call_id=call.id,
-        name=tool,
-        route=Route.COMPLETED,
-        content=content,
-        structured=structured,
-        timings=timings,
-    )
+    return _build_result(call.id, tool, Route.COMPLETED, content, structured, timings)
 
 
-_build_result = fast_builder(ToolResult)
+_build_result = fast_builder(
+    ToolResult, "call_id", "name", "route", "content", "structured", "timings"
+)
 
 
 def unknown_tool(

@@ -24,7 +24,7 @@ from callgate._errors import UserError
 from callgate._threads import Threads
 from callgate.contract import Catalog
 from callgate.gate._approve import Approve
-from callgate.gate._attempt import Handler, Outcome, Request
+from callgate.gate._attempt import Handler, Outcome, Request, Step, settled
 from callgate.gate._authorize import Authorize
 from callgate.gate._dedupe import Dedupe
 from callgate.gate._execute import Execute, ExecutionSettings
@@ -42,7 +42,7 @@ from callgate.schema import ArgumentLimits
 from callgate.store import AsyncStore
 from callgate.telemetry import Telemetry
 
-__all__ = ["Chain", "Durable", "build_chain"]
+__all__ = ["Awaited", "Chain", "Durable", "build_chain"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -56,7 +56,10 @@ class Durable:
     lease_margin: float
 
 
-Chain = Callable[[Request], Awaitable[Outcome]]
+Chain = Callable[[Request], Step]
+"""The chain: a request in, its outcome (or, when the call suspended, an awaitable of it) out."""
+Awaited = Callable[[Request], Awaitable[Outcome]]
+"""The chain as a step outside it awaits it (telemetry): always an awaitable."""
 
 
 def build_chain(
@@ -126,8 +129,9 @@ def build_chain(
         clock=clock,
         binds=durable is not None,
     )
+    awaited: Awaited | None = None
     if durable is not None:
-        chain = Record(
+        chain = awaited = Record(
             chain,
             store=durable.store,
             settings=durable.receipts,
@@ -138,5 +142,15 @@ def build_chain(
         )
     if telemetry is not None:
         watched = durable.store.store if durable is not None else None
-        chain = telemetry.traced(chain, catalog=catalog, redactor=redactor, store=watched)
+        awaited = awaited or _awaited(chain)
+        chain = telemetry.traced(awaited, catalog=catalog, redactor=redactor, store=watched)
     return chain
+
+
+def _awaited(chain: Chain) -> Awaited:
+    """A chain whose first step may answer at once (prepare), as an awaitable."""
+
+    def awaited(request: Request) -> Awaitable[Outcome]:
+        return settled(chain(request))
+
+    return awaited
