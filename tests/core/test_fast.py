@@ -16,6 +16,7 @@ from callgate.contract import Route, Timings, ToolResult
 
 build_result = fast_builder(ToolResult)
 build_timings = fast_builder(Timings)
+build_by_position = fast_builder(ToolResult, "call_id", "name", "route", "content")
 
 texts = st.text(max_size=20)
 results = st.fixed_dictionaries(
@@ -38,6 +39,22 @@ def test_a_built_result_is_the_result_the_class_makes(kwargs: dict[str, Any]) ->
     assert repr(built) == repr(made)
     assert pickle.loads(pickle.dumps(built)) == made
     assert dataclasses.replace(built, content="other") == dataclasses.replace(made, content="other")
+
+
+@given(results)
+def test_fields_given_by_position_build_the_same_result(kwargs: dict[str, Any]) -> None:
+    rest = dict(kwargs)
+    first = [rest.pop(name) for name in ("call_id", "name", "route", "content")]
+    built = build_by_position(*first, **rest)
+    assert type(built) is ToolResult and built == ToolResult(**kwargs)
+
+
+def test_only_the_named_fields_are_positional() -> None:
+    with pytest.raises(TypeError):
+        build_by_position("c1", "t", Route.COMPLETED, "x", None)  # structured: keyword-only
+    for bad in (("call_id", "nope"), ("call_id", "call_id")):
+        with pytest.raises(TypeError):
+            fast_builder(ToolResult, *bad)
 
 
 def test_a_built_value_is_frozen_and_hashable() -> None:

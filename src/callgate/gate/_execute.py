@@ -20,7 +20,7 @@ from callgate._backoff import Clock
 from callgate._errors import ConflictError, OutcomeUnknownError, ToolError, TransientError
 from callgate._fast import fast_builder
 from callgate._threads import Threads
-from callgate.contract import CallContext, Effect, Timings, Tool, ToolResult
+from callgate.contract import CallContext, Effect, Timings, Tool
 from callgate.gate import _outcome
 from callgate.gate._attempt import Attempt, Outcome, Step, settled
 from callgate.gate._bounded import Expired, finish_async, in_task, run_in_thread
@@ -159,8 +159,11 @@ class Execute:
         except BaseException:
             slots.give_back()
             raise
-        slots.give_back()
-        return self._done(attempt, value, t0)
+        if slots.waiters:
+            slots.release()
+        else:
+            slots.free += 1  # `give_back`, without a call
+        return self._completed(attempt, value, t0)
 
     async def _rest(
         self,
@@ -177,12 +180,7 @@ class Execute:
             return self._failure(attempt, exc, seconds, t0)
         finally:
             slots.give_back()
-        return self._done(attempt, value, t0)
-
-    def _done(self, attempt: Attempt, value: Any, t0: float) -> Outcome:
-        elapsed = (time.perf_counter() - t0) * 1000
-        timings = _build_timings(attempt.request.received_at, elapsed, elapsed)
-        return Outcome(self._completed(attempt, value, timings), attempt)
+        return self._completed(attempt, value, t0)
 
     def _arguments(self, attempt: Attempt) -> dict[str, Any] | Outcome:
         """The executor's keyword arguments, typed by the function's own model, with the
@@ -242,14 +240,20 @@ class Execute:
             result = _outcome.masked_failure(call, tool.name, reference, timings)
         return Outcome(result=result, attempt=attempt, transient=transient)
 
-    def _completed(self, attempt: Attempt, value: Any, timings: Timings) -> ToolResult:
+    def _completed(self, attempt: Attempt, value: Any, t0: float) -> Outcome:
+        """What the tool returned, rendered and checked against its output schema."""
         call, entry = attempt.request.call, attempt.entry
+        elapsed = (time.perf_counter() - t0) * 1000
+        timings = _build_timings(attempt.request.received_at, elapsed, elapsed)
         content, structured, checked = render_value(value, self.settings.max_result_chars)
         if entry.output is not None:
             problems = check_result(entry.output, checked)
             if problems:
-                return _outcome.contract_broken(call, entry.tool.name, problems, timings)
-        return _outcome.completed(call, entry.tool.name, content, structured, timings)
+                result = _outcome.contract_broken(call, entry.tool.name, problems, timings)
+                return Outcome(result, attempt)
+        return Outcome(
+            _outcome.completed(call, entry.tool.name, content, structured, timings), attempt
+        )
 
     def _slot(self) -> Slots:
         """This event loop's concurrency cap (a gate may serve several loops)."""

@@ -263,7 +263,7 @@ class Gate:
         self, call: ToolCall, *, context: Context | None = None, request_id: str | None = None
     ) -> ToolResult:
         """`call` for synchronous callers (not from inside a running event loop)."""
-        return self._blocking(self.call(call, context=context, request_id=request_id))
+        return self._sync.run(self.call(call, context=context, request_id=request_id))
 
     def run_batch_sync(
         self, calls: Sequence[ToolCall], *, context: Context | None = None

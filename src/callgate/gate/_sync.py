@@ -46,7 +46,7 @@ class SyncRunner:
         # (`run_until_complete` would turn once more to stop); a call that does not suspend
         # ends in the task's first step, which runs without a turn of the loop.
         leash = _Leash(loop)
-        task = loop.create_task(_finish(coro, leash))
+        task = asyncio.Task(_finish(coro, leash), loop=loop)  # this loop has no task factory
         try:
             if not _step_alone(loop, task):
                 loop.run_forever()
