@@ -115,7 +115,8 @@ async def test_a_gate_that_never_retries_has_no_retry_step() -> None:
         raise TransientError("briefly down")
 
     with Gate([flaky], retry=RetrySettings(max_attempts=1)) as gate:
-        steps, step = [], gate._chain
+        steps: list[str] = []
+        step: object = gate._chain
         while step is not None:
             steps.append(type(step).__name__)
             step = getattr(step, "next", None)
