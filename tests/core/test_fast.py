@@ -49,6 +49,16 @@ def test_fields_given_by_position_build_the_same_result(kwargs: dict[str, Any]) 
     assert type(built) is ToolResult and built == ToolResult(**kwargs)
 
 
+def test_a_fixed_field_is_the_same_in_every_value_built() -> None:
+    completed = fast_builder(ToolResult, "call_id", "content", route=Route.COMPLETED)
+    built = completed("c1", "done", name="t")
+    assert built == ToolResult(call_id="c1", name="t", route=Route.COMPLETED, content="done")
+    with pytest.raises(TypeError):
+        completed("c1", "done", name="t", route=Route.FAILED)  # not a parameter
+    with pytest.raises(TypeError):
+        fast_builder(ToolResult, "route", route=Route.COMPLETED)  # positional and fixed
+
+
 def test_only_the_named_fields_are_positional() -> None:
     with pytest.raises(TypeError):
         build_by_position("c1", "t", Route.COMPLETED, "x", None)  # structured: keyword-only

@@ -252,7 +252,7 @@ class Execute:
                 result = _outcome.contract_broken(call, entry.tool.name, problems, timings)
                 return Outcome(result, attempt)
         return Outcome(
-            _outcome.completed(call, entry.tool.name, content, structured, timings), attempt
+            _outcome.completed(call.id, entry.tool.name, content, structured, timings), attempt
         )
 
     def _slot(self) -> Slots:

@@ -8,12 +8,13 @@ writes the receipt of every route (`invalid` and `denied` included) once the res
 `untrusted` sees what a tool returned once, below dedupe (a duplicate replays the result as
 it was first shown) and above retry (a retried failure is screened only if it is the last).
 A gate with no store and no policy is the same chain without record, authorize, approve and
-dedupe; a gate that never retries (`RetrySettings(max_attempts=1)`) has no retry step. A step
-that finishes without suspending hands its outcome up as it is, not as an awaitable
-(`_attempt.Step`): a call whose tool returns at once runs in no coroutine but `Gate.call`'s. Value provenance (`UntrustedResults(provenance=...)`) adds one step between authorize
-and approve. A gate with telemetry wraps it all in one more step, outside record, so that its span
-sees the route the caller gets (callgate.telemetry); without telemetry the chain is exactly
-the one above.
+dedupe; a gate that never retries (`RetrySettings(max_attempts=1)`) has no retry step. Value
+provenance (`UntrustedResults(provenance=...)`) adds one step between authorize and approve.
+A gate with telemetry wraps it all in one more step, outside record, so that its span sees
+the route the caller gets (callgate.telemetry); without telemetry the chain is exactly the
+one above. A step that finishes without suspending hands its outcome up as it is, not as an
+awaitable (`_attempt.Step`): a call whose tool returns at once runs in no coroutine but
+`Gate.call`'s.
 """
 
 from __future__ import annotations
