@@ -40,18 +40,21 @@ class SyncRunner:
                 "the synchronous API was called inside a running event loop; use "
                 "`await gate.run_batch(...)` / `await gate.call(...)` there"
             )
-        loop = self._loop()
+        loop: asyncio.AbstractEventLoop | None = getattr(self._local, "loop", None)
+        if loop is None or loop.is_closed():
+            loop = self._new_loop()
         # The call runs as a task (asyncio.timeout, anyio and so httpx need one) that stops
         # the loop itself as it ends, so the loop turns no more than the call needs
         # (`run_until_complete` would turn once more to stop); a call that does not suspend
         # ends in the task's first step, which runs without a turn of the loop.
-        leash = _Leash(loop)
+        leash = _Leash()
         task = asyncio.Task(_finish(coro, leash), loop=loop)  # this loop has no task factory
         try:
             if not _step_alone(loop, task):
+                leash.loop = loop
                 loop.run_forever()
         except BaseException:
-            _give_up(task, leash)
+            _give_up(loop, task, leash)
             raise
         return task.result()
 
@@ -59,13 +62,12 @@ class SyncRunner:
         with self._lock:
             _close_loops(self._loops)
 
-    def _loop(self) -> asyncio.AbstractEventLoop:
-        loop: asyncio.AbstractEventLoop | None = getattr(self._local, "loop", None)
-        if loop is None or loop.is_closed():
-            loop = asyncio.new_event_loop()
-            self._local.loop = loop
-            with self._lock:
-                self._loops.append(loop)
+    def _new_loop(self) -> asyncio.AbstractEventLoop:
+        """This thread's loop, kept for the life of the gate."""
+        loop = asyncio.new_event_loop()
+        self._local.loop = loop
+        with self._lock:
+            self._loops.append(loop)
         return loop
 
 
@@ -77,16 +79,17 @@ def _close_loops(loops: list[asyncio.AbstractEventLoop]) -> None:
 
 
 class _Leash:
-    """Stops the loop as its call ends; a call given up on stops nothing (a later call's
-    run of this loop is not its to end)."""
+    """Stops the loop as its call ends, while the loop runs for that call (`loop` is set
+    only then); a call given up on stops nothing (a later call's run of this loop is not its
+    to end)."""
 
     __slots__ = ("loop",)
 
-    def __init__(self, loop: asyncio.AbstractEventLoop | None) -> None:
-        self.loop = loop
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def stop(self) -> None:
-        if self.loop is not None and self.loop.is_running():
+        if self.loop is not None:
             self.loop.stop()
 
 
@@ -108,15 +111,15 @@ def _step_alone(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any]) -> boo
     return task.done()
 
 
-def _give_up(task: asyncio.Task[Any], leash: _Leash) -> None:
+def _give_up(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any], leash: _Leash) -> None:
     """A call interrupted mid-run (Ctrl-C in `run_forever`) is cancelled and run to its end
     now, as `asyncio.run` does, so that nothing of it is left in this thread's loop to run
     during the next call."""
     try:
         if not task.done():
             task.cancel()
-            assert leash.loop is not None
-            leash.loop.run_forever()  # until the cancelled call ends and stops it
+            leash.loop = loop
+            loop.run_forever()  # until the cancelled call ends and stops it
     finally:
         leash.loop = None
     if task.done() and not task.cancelled():
