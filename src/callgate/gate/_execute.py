@@ -245,7 +245,11 @@ class Execute:
         call, entry = attempt.request.call, attempt.entry
         elapsed = (time.perf_counter() - t0) * 1000
         timings = _build_timings(attempt.request.received_at, elapsed, elapsed)
-        content, structured, checked = render_value(value, self.settings.max_result_chars)
+        limit = self.settings.max_result_chars
+        if type(value) is str and len(value) <= limit:
+            content, structured, checked = value, None, value  # render_value's first case
+        else:
+            content, structured, checked = render_value(value, limit)
         if entry.output is not None:
             problems = check_result(entry.output, checked)
             if problems:

@@ -52,7 +52,7 @@ class Prepare:
         call = request.call
         if request.refusal is not None:
             return _stopped(_outcome.refused(call, request.refusal))
-        entry = self.catalog.compiled(call.name)
+        entry = self.catalog.exact(call.name) or self.catalog.compiled(call.name)
         if entry is None:
             return _stopped(
                 _outcome.unknown_tool(call, self.catalog.suggest(call.name), self.catalog.names)
