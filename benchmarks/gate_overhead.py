@@ -19,7 +19,9 @@ same repeat), their median and quartiles; the same ratio of the fastest sample o
 and the ratio of CPU times (the process's, all threads), which load from elsewhere does not
 inflate (for paths that hand work to a thread it leaves out the time spent waiting for the
 thread to be scheduled, which elapsed time includes). A target is met when the median ratio
-of elapsed times and the median ratio of CPU times both meet it.
+of elapsed times and the median ratio of CPU times both meet it. Each path's Python calls per call
+(`sys.setprofile`, the calling thread) are counted once too: a count does not move with the
+load, so a change in it is evidence where times are noisy.
 
 Floors (the strongest simple method, no framework):
 - `floor_async`: `json.loads` + jsonschema-rs `Validator.is_valid` + `await forecast(**args)`
@@ -183,6 +185,8 @@ class Case:
     is_async: bool = True
     floor: str | None = None
     iterations: int = 0
+    calls: int = 0
+    """Python calls of one call, in the calling thread (`python_calls`)."""
     times: Series = field(default_factory=lambda: Series(wall=[], cpu=[]))
 
 
@@ -481,6 +485,36 @@ def calibrate(case: Case, loop: asyncio.AbstractEventLoop, seconds: float) -> in
         n *= 4
 
 
+def python_calls(case: Case, loop: asyncio.AbstractEventLoop) -> int:
+    """Python function calls one call of the path makes in the calling thread (a coroutine's
+    resumption counts as a call, the path's own `fn` as one), counted with `sys.setprofile`:
+    deterministic where times on a shared machine are not. Work a path hands to a thread is
+    not counted; the event loop's own work while the call waits is."""
+    count = 0
+
+    def profiler(frame: Any, event: str, arg: Any) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    async def one() -> None:
+        sys.setprofile(profiler)
+        try:
+            await case.fn()
+        finally:
+            sys.setprofile(None)
+
+    if case.is_async:
+        loop.run_until_complete(one())
+    else:
+        sys.setprofile(profiler)
+        try:
+            case.fn()
+        finally:
+            sys.setprofile(None)
+    return count
+
+
 def check(case: Case, loop: asyncio.AbstractEventLoop) -> None:
     result = loop.run_until_complete(case.fn()) if case.is_async else case.fn()
     got = case.answer(result)
@@ -666,6 +700,7 @@ def case_report(case: Case, by: dict[str, Case]) -> dict[str, Any]:
         "group": case.group,
         "what": case.what,
         "iterations_per_sample": case.iterations,
+        "python_calls": case.calls,
         "us_per_call": spread(case.times.wall),
         "cpu_us_per_call": spread(case.times.cpu),
     }
@@ -708,8 +743,9 @@ def environment(load_at_start: tuple[float, float, float]) -> dict[str, Any]:
 
 def markdown(report: dict[str, Any]) -> str:
     lines = [
-        "| path | what is timed | µs per call | × its floor | × its floor, CPU time |",
-        "|---|---|---|---|---|",
+        "| path | what is timed | µs per call | × its floor | × its floor, CPU time "
+        "| Python calls |",
+        "|---|---|---|---|---|---|",
     ]
     for name, row in report["cases"].items():
         ratio, cpu = "1 (floor)", "1"
@@ -717,7 +753,8 @@ def markdown(report: dict[str, Any]) -> str:
             ratio = f"{_cell(r)} × {floor}"
             cpu = f"{row['cpu_vs_floor']['median']:.2f}"
         lines.append(
-            f"| `{name}` | {row['what']} | {_cell(row['us_per_call'])} | {ratio} | {cpu} |"
+            f"| `{name}` | {row['what']} | {_cell(row['us_per_call'])} | {ratio} | {cpu} "
+            f"| {row['python_calls']} |"
         )
     lines += [
         "",
@@ -807,6 +844,7 @@ def run_repeats(
     for case in cases:
         check(case, loop)
         case.iterations = calibrate(case, loop, settings.sample_seconds)
+        case.calls = python_calls(case, loop)
     for k in durable.in_flight:
         durable.run(loop, k, 0.3)  # warm-up: caches, the store's threads
     steps: list[Callable[[], None]] = [

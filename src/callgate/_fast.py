@@ -40,9 +40,13 @@ def fast_init(cls: T) -> T:
     return cls
 
 
-def fast_builder(cls: type[R]) -> Callable[..., R]:
+def fast_builder(cls: type[R], *positional: str, **fixed: Any) -> Callable[..., R]:
     """A function taking the keyword arguments of `cls(...)` that returns the same instance,
-    made faster still, for the few places where one is made on every call's path.
+    made faster still, for the few places where one is made on every call's path. The fields
+    named in `positional` come first and are passed by position, in that order (matching
+    keywords to parameters costs a call more than the stores it leads to); the others stay
+    keyword-only, with the class's defaults. Fields given in `fixed` are no parameters: every
+    value built has the value given there (`route=Route.COMPLETED`).
 
     It fills the slots of a twin class with the same layout (plain attribute stores: no
     descriptor calls, no frozen `__setattr__` in the way), then makes the object an instance
@@ -58,10 +62,21 @@ def fast_builder(cls: type[R]) -> Callable[..., R]:
         raise TypeError(f"{cls.__name__}: every slot must be a field, in order")
     twin = type(f"_{cls.__name__}Layout", (), {"__slots__": slots})
     namespace: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls}
-    params = _parameters(cls, fields, namespace)
-    body = ["    self = _new(_twin)", *(f"    self.{f.name} = {f.name}" for f in fields)]
+    named = [*positional, *fixed]
+    if set(named) - set(slots) or len(set(named)) != len(named):
+        raise TypeError(f"{cls.__name__}: positional and fixed fields must be distinct fields")
+    by_name = {f.name: f for f in fields}
+    first = _parameters(cls, tuple(by_name[name] for name in positional), namespace)
+    others = tuple(f for f in fields if f.name not in positional and f.name not in fixed)
+    rest = _parameters(cls, others, namespace)
+    for name, value in fixed.items():
+        _parameters(cls, (by_name[name],), {})  # a plain field, as every parameter is
+        namespace[f"_fixed_{name}"] = value
+    params = [*first, "*", *rest] if rest else first
+    body = ["    self = _new(_twin)"]
+    body += [f"    self.{f.name} = {'_fixed_' * (f.name in fixed)}{f.name}" for f in fields]
     body += ["    self.__class__ = _cls", "    return self"]
-    source = f"def build_{cls.__name__}(*, {', '.join(params)}):\n" + "\n".join(body)
+    source = f"def build_{cls.__name__}({', '.join(params)}):\n" + "\n".join(body)
     exec(source, namespace)
     build: Callable[..., R] = namespace[f"build_{cls.__name__}"]
     return build
@@ -70,7 +85,7 @@ def fast_builder(cls: type[R]) -> Callable[..., R]:
 def _parameters(
     cls: type, fields: tuple[dataclasses.Field[Any], ...], namespace: dict[str, Any]
 ) -> list[str]:
-    """The keyword-only parameters of the generated function, defaults put in `namespace`."""
+    """The parameters of the generated function for `fields`, defaults put in `namespace`."""
     params = []
     for f in fields:
         if not f.init or not f.kw_only or f.default_factory is not dataclasses.MISSING:

@@ -16,6 +16,7 @@ from callgate.contract import Route, Timings, ToolResult
 
 build_result = fast_builder(ToolResult)
 build_timings = fast_builder(Timings)
+build_by_position = fast_builder(ToolResult, "call_id", "name", "route", "content")
 
 texts = st.text(max_size=20)
 results = st.fixed_dictionaries(
@@ -38,6 +39,32 @@ def test_a_built_result_is_the_result_the_class_makes(kwargs: dict[str, Any]) ->
     assert repr(built) == repr(made)
     assert pickle.loads(pickle.dumps(built)) == made
     assert dataclasses.replace(built, content="other") == dataclasses.replace(made, content="other")
+
+
+@given(results)
+def test_fields_given_by_position_build_the_same_result(kwargs: dict[str, Any]) -> None:
+    rest = dict(kwargs)
+    first = [rest.pop(name) for name in ("call_id", "name", "route", "content")]
+    built = build_by_position(*first, **rest)
+    assert type(built) is ToolResult and built == ToolResult(**kwargs)
+
+
+def test_a_fixed_field_is_the_same_in_every_value_built() -> None:
+    completed = fast_builder(ToolResult, "call_id", "content", route=Route.COMPLETED)
+    built = completed("c1", "done", name="t")
+    assert built == ToolResult(call_id="c1", name="t", route=Route.COMPLETED, content="done")
+    with pytest.raises(TypeError):
+        completed("c1", "done", name="t", route=Route.FAILED)  # not a parameter
+    with pytest.raises(TypeError):
+        fast_builder(ToolResult, "route", route=Route.COMPLETED)  # positional and fixed
+
+
+def test_only_the_named_fields_are_positional() -> None:
+    with pytest.raises(TypeError):
+        build_by_position("c1", "t", Route.COMPLETED, "x", None)  # structured: keyword-only
+    for bad in (("call_id", "nope"), ("call_id", "call_id")):
+        with pytest.raises(TypeError):
+            fast_builder(ToolResult, *bad)
 
 
 def test_a_built_value_is_frozen_and_hashable() -> None:

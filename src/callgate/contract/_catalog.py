@@ -60,6 +60,10 @@ class Catalog:
         a gate over the catalog adds them to `UntrustedResults.trusted_values`."""
         self._compiler = compiler or _shared_compiler
         self._entries: dict[str, CompiledTool] = {}
+        self.exact: Callable[[str], CompiledTool | None] = self._entries.get
+        """The compiled tool of exactly this name, or None: the lookup itself (a bound
+        `dict.get`, no Python frame), for the call's path; `compiled` also reads a dotted
+        name. The mapping is changed in place, never replaced, so it stays current."""
         self._by_key: dict[str, str] = {}
         """`hint_key` of each name -> the name: did-you-mean in catalogs of any size."""
         self._lock = threading.Lock()

@@ -8,7 +8,7 @@ import time
 
 from callgate.gate import _outcome
 from callgate.gate._arguments import Rejected, check_arguments
-from callgate.gate._attempt import Attempt, Handler, Outcome
+from callgate.gate._attempt import Attempt, Handler, Outcome, settled
 from callgate.gate._prepare import with_arguments
 from callgate.gate._provenance import RUN_HOLDS
 from callgate.gate._redact import Redactor
@@ -39,7 +39,7 @@ class Approve:
     async def __call__(self, attempt: Attempt) -> Outcome:
         decision = attempt.decision
         if decision is None or decision.action != "ask":
-            return await self.next(attempt)
+            return await settled(self.next(attempt))
         try:
             found = await self._decided(attempt)
         except StoreUnavailable:
@@ -50,7 +50,7 @@ class Approve:
             )
         if isinstance(found, Outcome):
             return found
-        return await self.next(found)
+        return await settled(self.next(found))
 
     async def _decided(self, attempt: Attempt) -> Attempt | Outcome:
         """The attempt to run (approved), or the outcome that stops it here."""

@@ -8,7 +8,9 @@ write). Values are passed down and results passed up: no step reaches into anoth
 These records are made on every call's path and never leave the gate, so they are plain
 slotted dataclasses (a frozen one sets each field through `object.__setattr__`, which costs
 more than the validation of a call): no step changes one it was handed; a step that needs
-other values makes a new one (`dataclasses.replace`).
+other values makes a new one (`dataclasses.replace`). For the same reason their fields may be
+passed by position, in the order declared: the call's path does so (matching seven keywords
+to their parameters costs more than making the record), every other place names them.
 """
 
 from __future__ import annotations
@@ -31,10 +33,12 @@ __all__ = [
     "Outcome",
     "Refusal",
     "Request",
+    "Step",
     "derive_key",
     "identity",
     "once_key",
     "request_hash",
+    "settled",
 ]
 
 
@@ -59,7 +63,7 @@ class Refusal:
         return stopped_notice(result, self.detail)
 
 
-@dataclass(kw_only=True, slots=True)
+@dataclass(slots=True)
 class Request:
     """One proposed call as it enters the gate."""
 
@@ -75,7 +79,7 @@ class Request:
     refusal: Refusal | None = None
 
 
-@dataclass(kw_only=True, slots=True)
+@dataclass(slots=True)
 class Attempt:
     """A valid call and what the steps before this one decided about it."""
 
@@ -122,7 +126,7 @@ class Claimed:
     owner: str
 
 
-@dataclass(kw_only=True, slots=True)
+@dataclass(slots=True)
 class Outcome:
     """What a step hands back up."""
 
@@ -137,8 +141,17 @@ class Outcome:
     """The store could not be reached: nothing more can be written for this call."""
 
 
-Handler = Callable[[Attempt], Awaitable[Outcome]]
+Step = Outcome | Awaitable[Outcome]
+"""What a step hands back: the outcome itself when the step finished without suspending
+(a tool that returned at its first step), else an awaitable of it. A call that never
+suspends so passes through no coroutine but the caller's."""
+Handler = Callable[[Attempt], Step]
 """The rest of the chain below a step."""
+
+
+async def settled(step: Step) -> Outcome:
+    """The outcome of a step, awaited if it is not there yet."""
+    return step if isinstance(step, Outcome) else await step
 
 
 def identity(context: Context) -> dict[str, Any]:

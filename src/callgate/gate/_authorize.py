@@ -6,7 +6,7 @@ import dataclasses
 import secrets
 
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Handler, Outcome
+from callgate.gate._attempt import Attempt, Handler, Outcome, settled
 from callgate.gate._decision import Decision
 from callgate.gate._log import GateLog
 from callgate.gate._policy import Policy
@@ -72,7 +72,7 @@ class Authorize:
                 return labels_unreadable(attempt, exc, self.log)
             if held is not None:
                 attempt = dataclasses.replace(attempt, decision=held)
-        return await self.next(attempt)
+        return await settled(self.next(attempt))
 
     async def _rule_of_two(self, attempt: Attempt) -> Decision | None:
         run_id, decision = attempt.context.run_id, attempt.decision

@@ -21,7 +21,7 @@ from typing import Any
 from callgate._backoff import Backoff, Clock
 from callgate.contract import Effect, Route, ToolResult
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Claimed, Handler, Outcome, once_key
+from callgate.gate._attempt import Attempt, Claimed, Handler, Outcome, once_key, settled
 from callgate.gate._hooks import ask_reconcile
 from callgate.gate._log import GateLog
 from callgate.store import (
@@ -91,7 +91,7 @@ class Dedupe:
 
     async def __call__(self, attempt: Attempt) -> Outcome:
         if attempt.tool.effect is Effect.READ:
-            return await self.next(attempt)
+            return await settled(self.next(attempt))
         if attempt.key is None:
             attempt = dataclasses.replace(attempt, key=once_key(attempt.tool, attempt.context))
         key = attempt.key
@@ -112,7 +112,7 @@ class Dedupe:
 
     async def _after(self, claim: Claim, attempt: Attempt, key: str, owner: str) -> Outcome:
         if claim.status == "claimed":
-            return _claimed(await self.next(attempt), key, owner)
+            return _claimed(await settled(self.next(attempt)), key, owner)
         if claim.status == "replay":
             return Outcome(
                 result=decode_outcome(claim.record.outcome, attempt, key), attempt=attempt
@@ -178,7 +178,7 @@ class Dedupe:
             number=record.attempts,
             deadline=self.clock.monotonic() + (tool.timeout or self.default_timeout),
         )
-        return _claimed(await self.next(rerun), key, owner)
+        return _claimed(await settled(self.next(rerun)), key, owner)
 
 
 def _claimed(outcome: Outcome, key: str, owner: str) -> Outcome:

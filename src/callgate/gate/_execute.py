@@ -10,7 +10,7 @@ import asyncio
 import collections
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,16 +20,21 @@ from callgate._backoff import Clock
 from callgate._errors import ConflictError, OutcomeUnknownError, ToolError, TransientError
 from callgate._fast import fast_builder
 from callgate._threads import Threads
-from callgate.contract import CallContext, Effect, Timings, Tool, ToolResult
+from callgate.contract import CallContext, Effect, Timings, Tool
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Outcome
-from callgate.gate._bounded import Expired, finish_async, run_in_thread
+from callgate.gate._attempt import Attempt, Outcome, Step, settled
+from callgate.gate._bounded import Expired, finish_async, in_task, run_in_thread
 from callgate.gate._log import GateLog
 from callgate.gate._process import ProcessRunner
 from callgate.gate._render import render_value
 from callgate.schema import check_result
 
 __all__ = ["Execute", "ExecutionSettings"]
+
+# `asyncio.current_task` is a Python function around this C mapping's `get`: one call less
+# per call where the mapping is there (CPython 3.11).
+_TASKS = getattr(asyncio.tasks, "_current_tasks", None)
+_current_task = _TASKS.get if isinstance(_TASKS, dict) else asyncio.current_task
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -65,7 +70,10 @@ class Execute:
         self._slots: Slots | None = None
         self._by_loop: dict[asyncio.AbstractEventLoop, Slots] = {}
 
-    async def __call__(self, attempt: Attempt) -> Outcome:
+    def __call__(self, attempt: Attempt) -> Step:
+        # Not a coroutine: a tool that returns at its first step (an async one that never
+        # suspends, an inline one) is run right here and its outcome handed back as it is;
+        # only a call that waits (for a slot, a task, a thread, a suspended tool) is awaited.
         tool = attempt.entry.tool
         t0 = time.perf_counter()
         # Later attempts get what is left of the call's budget; the first gets it all.
@@ -74,29 +82,61 @@ class Execute:
             seconds = max(attempt.deadline - self.clock.monotonic(), 0.001)
         arguments = attempt.arguments
         plain = tool.arguments_model is None and tool.context_parameter is None
-        if plain and not attempt.injected and _numbers_as_declared(tool, arguments):
-            # The checked arguments as they are: unpacking gives the executor its own copy.
-            kwargs: Mapping[str, Any] = arguments
-        else:
+        if plain and not attempt.injected:
+            for name, kind in tool.numbers.items():  # each number already of its declared type
+                value = arguments.get(name)
+                if value is not None and type(value) is not kind:
+                    plain = False
+                    break
+        kwargs: Mapping[str, Any] = arguments  # unpacking gives the executor its own copy
+        if not plain or attempt.injected:
             converted = self._arguments(attempt)
             if isinstance(converted, Outcome):
                 return converted
             kwargs = converted
         loop = asyncio.get_running_loop()
         slots = self._slots if loop is self._loop and self._slots is not None else self._slot()
-        if slots.free > 0 and not slots.waiters:
+        # An async tool's first step needs a task (asyncio.timeout, anyio and so httpx look
+        # for one); the first step of a synchronous call (`_sync`) has none until it suspends.
+        if (
+            slots.free > 0
+            and not slots.waiters
+            and (not tool.is_async or _current_task(loop) is not None)
+        ):
             slots.free -= 1  # the uncontended case, without a call
-        else:
-            await slots.acquire()
+            return self._step(attempt, kwargs, seconds, t0, slots)
+        return self._queued(attempt, kwargs, seconds, t0, slots)
+
+    async def _queued(
+        self,
+        attempt: Attempt,
+        kwargs: Mapping[str, Any],
+        seconds: float,
+        t0: float,
+        slots: Slots,
+    ) -> Outcome:
+        """A call that must wait before its tool starts: for a slot, or to be in a task."""
+        if attempt.entry.tool.is_async:
+            await in_task()
+        await slots.acquire()
+        return await settled(self._step(attempt, kwargs, seconds, t0, slots))
+
+    def _step(
+        self,
+        attempt: Attempt,
+        kwargs: Mapping[str, Any],
+        seconds: float,
+        t0: float,
+        slots: Slots,
+    ) -> Step:
+        """The tool's first step, with a slot taken: the outcome when the tool returned, else
+        the awaitable of the rest, which gives the slot back as it ends."""
+        tool = attempt.entry.tool
         executor = tool.executor
         try:
             if tool.is_async and executor is not None:
-                # The first step runs here: a tool that never suspends costs no more frames,
-                # and its deadline is armed only if it does suspend (see `_bounded`). Only in
-                # a task, though: asyncio.timeout, anyio and so httpx need one, and the first
-                # step of a synchronous call (`_sync`) has none until it suspends.
-                if asyncio.current_task(loop) is None:
-                    await asyncio.sleep(0)
+                # A tool that never suspends costs no more frames, and its deadline is
+                # armed only if it does suspend (see `_bounded`).
                 coro = executor(**kwargs)
                 try:
                     pending = coro.send(None)
@@ -104,24 +144,43 @@ class Execute:
                     value = done.value
                 else:
                     left = seconds - (time.perf_counter() - t0)
-                    value = await finish_async(coro, pending, left)
+                    return self._rest(
+                        attempt, finish_async(coro, pending, left), seconds, t0, slots
+                    )
             elif tool.run_in == "inline" and executor is not None:
                 # Declared non-blocking: it runs right here, and no deadline can interrupt it.
                 value = executor(**kwargs)
             else:
-                value = await self._invoke_sync(tool, kwargs, seconds)
+                waited = self._invoke_sync(tool, kwargs, seconds)
+                return self._rest(attempt, waited, seconds, t0, slots)
+        except Exception as exc:
+            slots.give_back()
+            return self._failure(attempt, exc, seconds, t0)
+        except BaseException:
+            slots.give_back()
+            raise
+        if slots.waiters:
+            slots.release()
+        else:
+            slots.free += 1  # `give_back`, without a call
+        return self._completed(attempt, value, t0)
+
+    async def _rest(
+        self,
+        attempt: Attempt,
+        waited: Awaitable[Any],
+        seconds: float,
+        t0: float,
+        slots: Slots,
+    ) -> Outcome:
+        """The rest of a call whose tool suspended (or runs elsewhere), holding its slot."""
+        try:
+            value = await waited
         except Exception as exc:
             return self._failure(attempt, exc, seconds, t0)
         finally:
-            if slots.waiters:
-                slots.release()
-            else:
-                slots.free += 1
-        elapsed = (time.perf_counter() - t0) * 1000
-        timings = _build_timings(
-            started_at=attempt.request.received_at, total_ms=elapsed, execute_ms=elapsed
-        )
-        return Outcome(result=self._completed(attempt, value, timings), attempt=attempt)
+            slots.give_back()
+        return self._completed(attempt, value, t0)
 
     def _arguments(self, attempt: Attempt) -> dict[str, Any] | Outcome:
         """The executor's keyword arguments, typed by the function's own model, with the
@@ -181,14 +240,24 @@ class Execute:
             result = _outcome.masked_failure(call, tool.name, reference, timings)
         return Outcome(result=result, attempt=attempt, transient=transient)
 
-    def _completed(self, attempt: Attempt, value: Any, timings: Timings) -> ToolResult:
+    def _completed(self, attempt: Attempt, value: Any, t0: float) -> Outcome:
+        """What the tool returned, rendered and checked against its output schema."""
         call, entry = attempt.request.call, attempt.entry
-        content, structured, checked = render_value(value, self.settings.max_result_chars)
+        elapsed = (time.perf_counter() - t0) * 1000
+        timings = _build_timings(attempt.request.received_at, elapsed, elapsed)
+        limit = self.settings.max_result_chars
+        if type(value) is str and len(value) <= limit:
+            content, structured, checked = value, None, value  # render_value's first case
+        else:
+            content, structured, checked = render_value(value, limit)
         if entry.output is not None:
             problems = check_result(entry.output, checked)
             if problems:
-                return _outcome.contract_broken(call, entry.tool.name, problems, timings)
-        return _outcome.completed(call, entry.tool.name, content, structured, timings)
+                result = _outcome.contract_broken(call, entry.tool.name, problems, timings)
+                return Outcome(result, attempt)
+        return Outcome(
+            _outcome.completed(call.id, entry.tool.name, content, structured, timings), attempt
+        )
 
     def _slot(self) -> Slots:
         """This event loop's concurrency cap (a gate may serve several loops)."""
@@ -202,16 +271,6 @@ class Execute:
                 del self._by_loop[old]
         self._loop, self._slots = loop, slots
         return slots
-
-
-def _numbers_as_declared(tool: Tool, arguments: Mapping[str, Any]) -> bool:
-    """Whether every `int`/`float` parameter already holds that type (the usual case, so
-    the arguments need no conversion and no copy)."""
-    for name, kind in tool.numbers.items():
-        value = arguments.get(name)
-        if value is not None and type(value) is not kind:
-            return False
-    return True
 
 
 class Slots:
@@ -240,6 +299,13 @@ class Slots:
                 self.waiters.remove(waiter)
             raise
 
+    def give_back(self) -> None:
+        """Return a slot taken by the caller (inline, or by `acquire`)."""
+        if self.waiters:
+            self.release()
+        else:
+            self.free += 1
+
     def release(self) -> None:
         while self.waiters:
             waiter = self.waiters.popleft()
@@ -249,7 +315,7 @@ class Slots:
         self.free += 1
 
 
-_build_timings = fast_builder(Timings)
+_build_timings = fast_builder(Timings, "started_at", "total_ms", "execute_ms")
 
 
 def _timings(started: float, t0: float) -> Timings:

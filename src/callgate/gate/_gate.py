@@ -15,7 +15,7 @@ from callgate._errors import UserError
 from callgate._threads import Threads
 from callgate.contract import ApprovalDecision, Catalog, Context, Tool, ToolCall, ToolResult
 from callgate.gate._approvals import Approvals, approval_context
-from callgate.gate._attempt import Refusal, Request
+from callgate.gate._attempt import Outcome, Refusal, Request, settled
 from callgate.gate._execute import ExecutionSettings
 from callgate.gate._log import GateLog
 from callgate.gate._policy import Policy
@@ -140,14 +140,9 @@ class Gate:
         the context's `run_id` and the call id; with neither, a write gets a key of its own
         (its claim is still written before it runs, but nothing ties a retry to it).
         """
-        request = Request(
-            call=call,
-            context=context or self.context,
-            received_at=time.time(),
-            request_id=request_id,
-            batch_id=batch_id,
-        )
-        result = (await self._chain(request)).result
+        request = Request(call, context or self.context, time.time(), request_id, None, batch_id)
+        step = self._chain(request)
+        result = (step if type(step) is Outcome else await step).result  # type: ignore[misc]
         return self.redactor.result(result) if self.redactor.in_results else result
 
     async def run_batch(
@@ -268,7 +263,7 @@ class Gate:
         self, call: ToolCall, *, context: Context | None = None, request_id: str | None = None
     ) -> ToolResult:
         """`call` for synchronous callers (not from inside a running event loop)."""
-        return self._blocking(self.call(call, context=context, request_id=request_id))
+        return self._sync.run(self.call(call, context=context, request_id=request_id))
 
     def run_batch_sync(
         self, calls: Sequence[ToolCall], *, context: Context | None = None
@@ -320,7 +315,7 @@ class Gate:
     # -- internals --------------------------------------------------------------------------
 
     async def _route(self, request: Request) -> ToolResult:
-        result = (await self._chain(request)).result
+        result = (await settled(self._chain(request))).result
         if self.redactor.in_results:
             result = self.redactor.result(result)
         return result

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from callgate._fast import fast_builder
@@ -93,21 +93,11 @@ def result(
     )
 
 
-def completed(
-    call: ToolCall, tool: str, content: str, structured: Any, timings: Timings
-) -> ToolResult:
-    """What the tool returned (the common case, built directly: it is on every call's path)."""
-    return _build_result(
-        call_id=call.id,
-        name=tool,
-        route=Route.COMPLETED,
-        content=content,
-        structured=structured,
-        timings=timings,
-    )
-
-
-_build_result = fast_builder(ToolResult)
+completed: Callable[[str, str, str, Any, Timings], ToolResult] = fast_builder(
+    ToolResult, "call_id", "name", "content", "structured", "timings", route=Route.COMPLETED
+)
+"""`completed(call_id, tool, content, structured, timings)`: what the tool returned (the
+common case, built directly: it is on every call's path)."""
 
 
 def unknown_tool(

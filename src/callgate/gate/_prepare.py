@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable
 
 from callgate._backoff import Clock
 from callgate._errors import UserError
 from callgate.contract import Catalog, Effect, ToolResult
 from callgate.gate import _outcome
 from callgate.gate._arguments import Rejected, check_arguments
-from callgate.gate._attempt import Attempt, Handler, Outcome, Request, derive_key, request_hash
+from callgate.gate._attempt import (
+    Attempt,
+    Handler,
+    Outcome,
+    Request,
+    Step,
+    derive_key,
+    request_hash,
+)
 from callgate.gate._inject import MissingContext, context_values
 from callgate.schema import ArgumentLimits
 
@@ -39,13 +46,13 @@ class Prepare:
         self.binds = binds
         """Compute the request hash: only a gate with a store binds anything to it."""
 
-    def __call__(self, request: Request) -> Awaitable[Outcome]:
-        # Not a coroutine: a valid call gets the rest of the chain's awaitable itself, so
-        # this step adds no frame to the call's path.
+    def __call__(self, request: Request) -> Step:
+        # Not a coroutine: a valid call gets what the rest of the chain hands back, so this
+        # step adds no frame to the call's path, and a stopped call is answered at once.
         call = request.call
         if request.refusal is not None:
             return _stopped(_outcome.refused(call, request.refusal))
-        entry = self.catalog.compiled(call.name)
+        entry = self.catalog.exact(call.name) or self.catalog.compiled(call.name)
         if entry is None:
             return _stopped(
                 _outcome.unknown_tool(call, self.catalog.suggest(call.name), self.catalog.names)
@@ -61,16 +68,14 @@ class Prepare:
         key = None
         if tool.effect is not Effect.READ:
             key = derive_key(tool, call, request.context, request.request_id)
-        attempt = Attempt(
-            request=request,
-            entry=entry,
-            arguments=arguments,
-            injected=injected,
-            request_hash=(
-                request_hash(tool, tool.name, arguments, request.context) if self.binds else ""
-            ),
-            key=key,
-            deadline=self.clock.monotonic() + (tool.timeout or self.default_timeout),
+        attempt = Attempt(  # by position: the order of Attempt's fields
+            request,
+            entry,
+            arguments,
+            injected,
+            request_hash(tool, tool.name, arguments, request.context) if self.binds else "",
+            key,
+            self.clock.monotonic() + (tool.timeout or self.default_timeout),
         )
         if request.approval is not None and attempt.request_hash not in (
             request.approval.request_hash,
@@ -84,7 +89,7 @@ class Prepare:
         return self.next(attempt)
 
 
-async def _stopped(result: ToolResult) -> Outcome:
+def _stopped(result: ToolResult) -> Outcome:
     return Outcome(result=result)
 
 

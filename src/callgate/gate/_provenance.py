@@ -50,7 +50,7 @@ from typing import Any
 
 from callgate.contract import Route
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Handler, Outcome
+from callgate.gate._attempt import Attempt, Handler, Outcome, settled
 from callgate.gate._authorize import labels_unreadable
 from callgate.gate._decision import Decision
 from callgate.gate._log import GateLog
@@ -101,7 +101,7 @@ class Provenance:
     async def __call__(self, attempt: Attempt) -> Outcome:
         run_id, decision = attempt.context.run_id, attempt.decision
         if decision is None:
-            return await self.next(attempt)
+            return await settled(self.next(attempt))
         named: tuple[str, ...] = ()
         if decision.action != "deny" and acts(attempt.tool, decision.labels):
             try:
@@ -111,7 +111,7 @@ class Provenance:
             if judged is not None:
                 held, named = judged
                 attempt = dataclasses.replace(attempt, decision=held)
-        outcome = await self.next(attempt)
+        outcome = await settled(self.next(attempt))
         if run_id is not None:
             await self._remember(attempt, outcome, run_id)
             await self._shown(attempt, outcome, named, run_id)

@@ -11,14 +11,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from callgate._errors import shown
 from callgate.contract import Catalog, Effect, Route, Tool, ToolResult
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Outcome, Request, request_hash
+from callgate.gate._attempt import Attempt, Outcome, Request, Step, request_hash, settled
 from callgate.gate._dedupe import encode_outcome
 from callgate.gate._log import GateLog
 from callgate.gate._redact import Redactor
@@ -56,7 +56,7 @@ class Record:
 
     def __init__(
         self,
-        next: Callable[[Request], Awaitable[Outcome]],
+        next: Callable[[Request], Step],
         *,
         store: AsyncStore,
         settings: ReceiptSettings,
@@ -74,7 +74,7 @@ class Record:
         self.log = log
 
     async def __call__(self, request: Request) -> Outcome:
-        outcome = await self.next(request)
+        outcome = await settled(self.next(request))
         result = _annotated(outcome)
         outcome = dataclasses.replace(outcome, result=result)
         if outcome.store_down:  # the store just failed this call: nothing more to write

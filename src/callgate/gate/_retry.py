@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from callgate._backoff import Backoff, Clock
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Handler, Outcome
+from callgate.gate._attempt import Attempt, Handler, Outcome, Step, settled
 from callgate.gate._hooks import ask_reconcile
 from callgate.gate._log import GateLog
 
@@ -44,8 +44,15 @@ class Retry:
         self.clock = clock
         self.rng = rng or random.Random()
 
-    async def __call__(self, attempt: Attempt) -> Outcome:
-        outcome = await self.next(attempt)
+    def __call__(self, attempt: Attempt) -> Step:
+        # Not a coroutine: an outcome that is there and not transient goes up as it is.
+        step = self.next(attempt)
+        if type(step) is Outcome and not step.transient:
+            return step
+        return self._retried(attempt, step)
+
+    async def _retried(self, attempt: Attempt, first: Step) -> Outcome:
+        outcome = await settled(first)
         if not outcome.transient:
             return outcome
         delays = self.settings.backoff.delays(self.rng)
@@ -59,7 +66,7 @@ class Retry:
                 break
             await self.clock.sleep(delay)
             attempt = dataclasses.replace(attempt, number=attempt.number + 1)
-            outcome = await self.next(attempt)
+            outcome = await settled(self.next(attempt))
         return outcome
 
     async def _write_blocked(self, attempt: Attempt, failure: Outcome) -> Outcome | None:

@@ -8,10 +8,13 @@ writes the receipt of every route (`invalid` and `denied` included) once the res
 `untrusted` sees what a tool returned once, below dedupe (a duplicate replays the result as
 it was first shown) and above retry (a retried failure is screened only if it is the last).
 A gate with no store and no policy is the same chain without record, authorize, approve and
-dedupe. Value provenance (`UntrustedResults(provenance=...)`) adds one step between authorize
-and approve. A gate with telemetry wraps it all in one more step, outside record, so that its span
-sees the route the caller gets (callgate.telemetry); without telemetry the chain is exactly
-the one above.
+dedupe; a gate that never retries (`RetrySettings(max_attempts=1)`) has no retry step. Value
+provenance (`UntrustedResults(provenance=...)`) adds one step between authorize and approve.
+A gate with telemetry wraps it all in one more step, outside record, so that its span sees
+the route the caller gets (callgate.telemetry); without telemetry the chain is exactly the
+one above. A step that finishes without suspending hands its outcome up as it is, not as an
+awaitable (`_attempt.Step`): a call whose tool returns at once runs in no coroutine but
+`Gate.call`'s.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from callgate._errors import UserError
 from callgate._threads import Threads
 from callgate.contract import Catalog
 from callgate.gate._approve import Approve
-from callgate.gate._attempt import Handler, Outcome, Request
+from callgate.gate._attempt import Handler, Outcome, Request, Step, settled
 from callgate.gate._authorize import Authorize
 from callgate.gate._dedupe import Dedupe
 from callgate.gate._execute import Execute, ExecutionSettings
@@ -42,7 +45,7 @@ from callgate.schema import ArgumentLimits
 from callgate.store import AsyncStore
 from callgate.telemetry import Telemetry
 
-__all__ = ["Chain", "Durable", "build_chain"]
+__all__ = ["Awaited", "Chain", "Durable", "build_chain"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -56,7 +59,10 @@ class Durable:
     lease_margin: float
 
 
-Chain = Callable[[Request], Awaitable[Outcome]]
+Chain = Callable[[Request], Step]
+"""The chain: a request in, its outcome (or, when the call suspended, an awaitable of it) out."""
+Awaited = Callable[[Request], Awaitable[Outcome]]
+"""The chain as a step outside it awaits it (telemetry): always an awaitable."""
 
 
 def build_chain(
@@ -90,7 +96,8 @@ def build_chain(
         log=log,
     )
     run = Verify(run, log=log)
-    run = Retry(run, settings=retry, clock=clock, log=log)
+    if retry.max_attempts > 1:  # else it could only ever hand the first outcome up
+        run = Retry(run, settings=retry, clock=clock, log=log)
     run = Untrusted(
         run,
         settings=untrusted,
@@ -126,8 +133,9 @@ def build_chain(
         clock=clock,
         binds=durable is not None,
     )
+    awaited: Awaited | None = None
     if durable is not None:
-        chain = Record(
+        chain = awaited = Record(
             chain,
             store=durable.store,
             settings=durable.receipts,
@@ -138,5 +146,15 @@ def build_chain(
         )
     if telemetry is not None:
         watched = durable.store.store if durable is not None else None
-        chain = telemetry.traced(chain, catalog=catalog, redactor=redactor, store=watched)
+        awaited = awaited or _awaited(chain)
+        chain = telemetry.traced(awaited, catalog=catalog, redactor=redactor, store=watched)
     return chain
+
+
+def _awaited(chain: Chain) -> Awaited:
+    """A chain whose first step may answer at once (prepare), as an awaitable."""
+
+    def awaited(request: Request) -> Awaitable[Outcome]:
+        return settled(chain(request))
+
+    return awaited

@@ -1,24 +1,24 @@
 """Synchronous callers of the gate, served in their own thread without a hand-off.
 
-A call whose path never suspends (an `invalid` or `denied` call, a held call's answer)
-completes in one step of its coroutine. So the coroutine is stepped right in the caller's
-thread, with this thread's event loop installed as the running loop for that step; only when
-it suspends (a sync tool's worker thread, a store round trip, an async tool, which always
-runs inside a task because asyncio.timeout, anyio and httpx need one) does the loop
-actually run, here in the same thread, until the call is done. Each calling
-thread has an event loop of its own, kept for the life of the gate.
+Each call runs as a task of the calling thread's own event loop (kept for the life of the
+gate), because an async tool needs one (asyncio.timeout, anyio and httpx look for it). Most
+calls end in the task's first step: an async tool that never suspends, an inline tool, an
+`invalid` or `denied` call, a held call's answer. That step is run directly, with the loop
+installed as the running loop, and the loop itself turns only for a call that suspends (a
+sync tool's worker thread, a store round trip, a tool that waits), here in the same thread,
+until the call is done.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import threading
 import weakref
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from callgate._errors import UserError
-from callgate.gate._bounded import Continue
 
 __all__ = ["SyncRunner"]
 
@@ -40,24 +40,21 @@ class SyncRunner:
                 "the synchronous API was called inside a running event loop; use "
                 "`await gate.run_batch(...)` / `await gate.call(...)` there"
             )
-        loop = self._loop()
-        # The first step runs as if on `loop` (futures and tasks made now belong to it);
-        # the loop itself runs only if the coroutine suspends.
-        asyncio._set_running_loop(loop)
+        loop: asyncio.AbstractEventLoop | None = getattr(self._local, "loop", None)
+        if loop is None or loop.is_closed():
+            loop = self._new_loop()
+        # The call runs as a task (asyncio.timeout, anyio and so httpx need one) that stops
+        # the loop itself as it ends, so the loop turns no more than the call needs
+        # (`run_until_complete` would turn once more to stop); a call that does not suspend
+        # ends in the task's first step, which runs without a turn of the loop.
+        leash = _Leash()
+        task = asyncio.Task(_finish(coro, leash), loop=loop)  # this loop has no task factory
         try:
-            pending = coro.send(None)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
-        finally:
-            asyncio._set_running_loop(None)
-        # The rest runs as a task that stops the loop itself as it ends, so the loop turns no
-        # more than the call needs (`run_until_complete` would turn once more to stop).
-        leash = _Leash(loop)
-        task = loop.create_task(_finish(coro, pending, leash))
-        try:
-            loop.run_forever()
+            if not _step_alone(loop, task):
+                leash.loop = loop
+                loop.run_forever()
         except BaseException:
-            _give_up(task, leash)
+            _give_up(loop, task, leash)
             raise
         return task.result()
 
@@ -65,13 +62,12 @@ class SyncRunner:
         with self._lock:
             _close_loops(self._loops)
 
-    def _loop(self) -> asyncio.AbstractEventLoop:
-        loop: asyncio.AbstractEventLoop | None = getattr(self._local, "loop", None)
-        if loop is None or loop.is_closed():
-            loop = asyncio.new_event_loop()
-            self._local.loop = loop
-            with self._lock:
-                self._loops.append(loop)
+    def _new_loop(self) -> asyncio.AbstractEventLoop:
+        """This thread's loop, kept for the life of the gate."""
+        loop = asyncio.new_event_loop()
+        self._local.loop = loop
+        with self._lock:
+            self._loops.append(loop)
         return loop
 
 
@@ -83,43 +79,55 @@ def _close_loops(loops: list[asyncio.AbstractEventLoop]) -> None:
 
 
 class _Leash:
-    """Stops the loop as its call ends; a call given up on stops nothing (a later call's
-    run of this loop is not its to end)."""
+    """Stops the loop as its call ends, while the loop runs for that call (`loop` is set
+    only then); a call given up on stops nothing (a later call's run of this loop is not its
+    to end)."""
 
     __slots__ = ("loop",)
 
-    def __init__(self, loop: asyncio.AbstractEventLoop | None) -> None:
-        self.loop = loop
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def stop(self) -> None:
         if self.loop is not None:
             self.loop.stop()
 
 
-def _give_up(task: asyncio.Task[Any], leash: _Leash) -> None:
+def _step_alone(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any]) -> bool:
+    """Run the new task's first step without turning the loop, when nothing else is waiting
+    to run before it; True if that finished the call. Most calls end in that step (one that
+    waits for no thread, store or network), and one turn of the loop (its setup, a poll of
+    the selector) costs more than the whole call. Anything else ready, or a loop that keeps
+    no such queue, gets the loop's own turn, in its order."""
+    ready = getattr(loop, "_ready", None)
+    if not isinstance(ready, collections.deque) or len(ready) != 1:
+        return False
+    handle = ready.popleft()  # the task's step, just scheduled by create_task
+    asyncio._set_running_loop(loop)
+    try:
+        handle._run()
+    finally:
+        asyncio._set_running_loop(None)
+    return task.done()
+
+
+def _give_up(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any], leash: _Leash) -> None:
     """A call interrupted mid-run (Ctrl-C in `run_forever`) is cancelled and run to its end
     now, as `asyncio.run` does, so that nothing of it is left in this thread's loop to run
     during the next call."""
     try:
         if not task.done():
             task.cancel()
-            assert leash.loop is not None
-            leash.loop.run_forever()  # until the cancelled call ends and stops it
+            leash.loop = loop
+            loop.run_forever()  # until the cancelled call ends and stops it
     finally:
         leash.loop = None
     if task.done() and not task.cancelled():
         task.exception()  # retrieved: the interruption is what the caller sees
 
 
-async def _finish(coro: Coroutine[Any, Any, T], pending: Any, leash: _Leash) -> T:
+async def _finish(coro: Coroutine[Any, Any, T], leash: _Leash) -> T:
     try:
-        if pending is None:
-            # A bare yield (`asyncio.sleep(0)`: "let the loop turn once", the gate's way into
-            # a task): this task's first step already is a turn of the loop.
-            try:
-                pending = coro.send(None)
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
-        return await Continue(coro, pending)  # type: ignore[no-any-return]
+        return await coro
     finally:
         leash.stop()

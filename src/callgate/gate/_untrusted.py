@@ -31,14 +31,14 @@ import functools
 import re
 import secrets
 import unicodedata
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Literal, Protocol, get_args
 
 from callgate.contract import Route, Tool, ToolResult
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Handler, Outcome
+from callgate.gate._attempt import Attempt, Handler, Outcome, Step, settled
 from callgate.gate._log import GateLog
 from callgate.gate._rule_of_two import action_words, acts
 from callgate.store import AsyncStore, StoreError
@@ -166,13 +166,13 @@ class Untrusted:
         self.threads = threads
         self.log = log
 
-    def __call__(self, attempt: Attempt) -> Awaitable[Outcome]:
+    def __call__(self, attempt: Attempt) -> Step:
         if UNTRUSTED not in attempt.entry.tool.labels:
-            return self.next(attempt)  # the awaitable itself: no frame of this step's own
+            return self.next(attempt)  # as it is: no frame of this step's own
         return self._screened(attempt)
 
     async def _screened(self, attempt: Attempt) -> Outcome:
-        outcome = await self.next(attempt)
+        outcome = await settled(self.next(attempt))
         result = outcome.result
         if not tool_text(result):
             return outcome

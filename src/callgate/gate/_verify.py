@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable
 
 from callgate.contract import Route
 from callgate.gate import _outcome
-from callgate.gate._attempt import Attempt, Handler, Outcome
+from callgate.gate._attempt import Attempt, Handler, Outcome, Step, settled
 from callgate.gate._hooks import confirm_write
 from callgate.gate._log import GateLog
 
@@ -21,13 +20,13 @@ class Verify:
         self.next = next
         self.log = log
 
-    def __call__(self, attempt: Attempt) -> Awaitable[Outcome]:
+    def __call__(self, attempt: Attempt) -> Step:
         if attempt.entry.tool.read_back is None:
-            return self.next(attempt)  # the awaitable itself: no frame of this step's own
+            return self.next(attempt)  # as it is: no frame of this step's own
         return self._verified(attempt)
 
     async def _verified(self, attempt: Attempt) -> Outcome:
-        outcome = await self.next(attempt)
+        outcome = await settled(self.next(attempt))
         hook = attempt.tool.read_back
         if hook is None or outcome.result.route is not Route.COMPLETED:
             return outcome

@@ -25,7 +25,7 @@ from callgate.telemetry._names import encodable, identifier
 if TYPE_CHECKING:
     from callgate.gate._attempt import Outcome, Request
     from callgate.gate._redact import Redactor
-    from callgate.gate._setup import Chain
+    from callgate.gate._setup import Awaited
     from callgate.telemetry._telemetry import Telemetry
 
 __all__ = ["TraceCalls"]
@@ -35,7 +35,7 @@ class TraceCalls:
     """Wraps the chain: a span per call, its route and decisions, and the call metrics."""
 
     def __init__(
-        self, next: Chain, *, telemetry: Telemetry, catalog: Catalog, redactor: Redactor
+        self, next: Awaited, *, telemetry: Telemetry, catalog: Catalog, redactor: Redactor
     ) -> None:
         self.next = next
         self.telemetry = telemetry
@@ -161,7 +161,7 @@ def _approval_events(span: Span, request: Request, result: ToolResult) -> None:
     span.add_event(n.DECIDED_EVENT, decided)
 
 
-async def _awaited(step: Chain, request: Request) -> Outcome:
+async def _awaited(step: Awaited, request: Request) -> Outcome:
     return await step(request)  # the step's first part, too, runs in the task's context
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from callgate.contract import Catalog
     from callgate.gate._redact import Redactor
-    from callgate.gate._setup import Chain
+    from callgate.gate._setup import Awaited
     from callgate.store import Store
     from callgate.telemetry._runs import RunTrace, TurnTrace
 
@@ -89,8 +89,8 @@ class Telemetry:
     # -- what the gate and the loop ask for --------------------------------------------------
 
     def traced(
-        self, chain: Chain, *, catalog: Catalog, redactor: Redactor, store: Store | None
-    ) -> Chain:
+        self, chain: Awaited, *, catalog: Catalog, redactor: Redactor, store: Store | None
+    ) -> Awaited:
         """The gate's chain with a span and metrics per call (the outermost step)."""
         from callgate.telemetry._calls import TraceCalls
 
