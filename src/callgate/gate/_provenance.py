@@ -14,16 +14,15 @@ them), the calls a person approved, and the results of tools not labelled
 `untrusted_output` — less what the call that returned them carried itself, so that a tool
 echoing the model's arguments does not vouch for them.
 
-A person's approval vouches for the values its hold reason named whole, and for the values
-an edit brought in (the person wrote them), for the rest of the run and in every mode: the
-reason is what every surface that asks shows whole (the gate's result, `callgate
-approvals`, the operator's page, the loop's approver, the gateway's question), while the
-arguments may be cut there (the gateway shows 4,000 characters, the page 20,000). So an
-injection cannot place a value after the cut, behind three decoys, and have it vouched:
-it is not named, so it is asked about again. The values named are recorded with the hold
-(rows `value:shown:<approval>:…`) when it is filed, not read back from the reason's text.
-Only holds on values are lifted by it: a hold of the action itself (the Rule of Two,
-`untrusted-action`) is asked each time.
+A hold lists every foreign value its call carries, whole (`_outcome.shown_values`), in
+its reason and in its approval (`Approval.foreign_values`): every surface that asks shows
+that list before the arguments it may cut (the gateway shows 4,000 characters of them, the
+page 20,000). A call carrying more than a person can be shown is denied, not held, with a
+text that says to split it. An approved call goes ahead only if every foreign value it
+carries was in its approval's list or written by the approver's edit (`seen_whole`), and
+those values are then vouched for in the rest of the run, in every mode: what is vouched is
+what was shown. Only holds on values are lifted by it: a hold of the action itself (the
+Rule of Two, `untrusted-action`) is asked each time.
 
 The test is "given by a trusted source", not "seen in an untrusted result": a value the
 model rebuilt from a spelling the extractor does not read (`fred9246 (at) gmail (dot) com`)
