@@ -319,3 +319,24 @@ async def test_the_page_lists_every_value_whole_where_it_cuts_the_reason(
         assert f"<li><code>host:{host}</code></li>" in listed, host
     for text in shown.values():
         assert all(f"host:{host}" in text for host in hosts)
+
+
+@pytest.mark.parametrize("stored", ['{"host:a.test": 1}', "7", "not json", '["host:a.test", 5]'])
+async def test_foreign_values_stored_wrong_list_nothing_and_let_nothing_run(
+    gate: Gate, stored: str
+) -> None:
+    ctx = _ctx("run-corrupt")
+    await gate.call(ToolCall(id="r", name="read_inbox", arguments={}), context=ctx)
+    call = ToolCall(id="s", name="send", arguments={"to": "Alice", "body": _body(DECOYS)})
+    held = await gate.call(call, context=ctx)
+    assert gate.store is not None and held.approval_id is not None
+    with gate.store._db.transaction(write=True) as tx:  # type: ignore[attr-defined]
+        tx.run(
+            "UPDATE callgate_approvals SET foreign_values = ? WHERE id = ?",
+            (stored, held.approval_id),
+        )
+    read = _stored(gate, held).foreign_values
+    await gate.decide(held.approval_id, Approve(by="bo"))
+    ran = await gate.resume(call, approval_id=held.approval_id, context=ctx)
+    assert read == (("host:a.test",) if stored.startswith("[") else ())
+    assert ran.route is Route.HELD and ran.approval_id != held.approval_id

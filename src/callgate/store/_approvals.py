@@ -48,11 +48,23 @@ def _record(row: Row, now: float) -> Approval:
         edited_request_hash=row[17],
         grant=bool(row[18]),
         used_at=row[19],
-        foreign_values=tuple(load_json(row[20]) or ()),
+        foreign_values=_values(row[20]),
     )
     if approval.state in _LIVE and approval.expires_at <= now:
         return replace(approval, state="expired")
     return approval
+
+
+def _values(text: str | None) -> tuple[str, ...]:
+    """The stored foreign values; anything but a list of texts reads as none (fail closed:
+    an approval that lists no value vouches for none, and lets none through)."""
+    try:
+        loaded = load_json(text)
+    except ValueError:
+        return ()
+    if not isinstance(loaded, list):
+        return ()
+    return tuple(v for v in loaded if isinstance(v, str))
 
 
 def _text(value: str | None) -> str | None:
