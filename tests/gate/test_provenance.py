@@ -30,7 +30,6 @@ from callgate.gate._values import destinations
 from callgate.loop import Agent
 from callgate.models import ScriptedModel, Turn
 from callgate.store import SQLiteStore, StoreError
-from tests.conftest import needs
 from tests.gate._workers import open_spec
 from tests.gate.conftest import StoreSpec
 
@@ -449,12 +448,14 @@ async def test_the_approver_sees_the_whole_host() -> None:
     )
 
 
-def test_a_value_too_long_to_show_keeps_its_tail_and_says_it_was_cut() -> None:
+async def test_a_value_too_long_to_show_whole_denies_the_call() -> None:
     """No value the extractor returns is this long (hosts stop at 253 characters); were one
-    to be, the approver still sees where it goes."""
+    to be, nobody could be shown it whole, so the call is denied rather than asked."""
     value = "host:" + "a" * 400 + ".evil.test"
-    why = _outcome.untrusted_value("send", "sends", [value], "the request", "somewhere")
-    assert "host:…" in why and ".evil.test (410 characters)" in why
+    assert _outcome.shown_values([value]) is None
+    assert _outcome.shown_values(["host:b.test", "host:a.test"]) == ("host:a.test", "host:b.test")
+    why = _outcome.too_many_values("send", "sends", [value])
+    assert "415 characters long: too long to show" in why and "Split" not in why
 
 
 @pytest.mark.parametrize("failing", [1, 2])
@@ -560,44 +561,41 @@ def _vouched(gate: Gate, run_id: str) -> set[str]:
     return {k.removeprefix("value:approved:") for k in rows if k.startswith("value:approved:")}
 
 
-async def test_an_approval_vouches_only_for_the_values_its_reason_names_whole() -> None:
-    """A host placed after the 4,000 characters a question shows, behind three decoys the
-    reason names, was never shown: approving the call does not vouch for it."""
+async def test_a_host_behind_three_decoys_and_past_the_cut_is_named_and_vouched() -> None:
+    """The fourth value, placed after the 4,000 characters the gateway's question shows
+    of the arguments, is named in the reason and stored with the approval like the other
+    three: the person saw it, so approving the call vouches for it."""
     with _gate() as gate:
         ctx = _ctx("run-cut")
         await _after_inbox(gate, ctx, INJECTION)
         body = DECOYS + "x" * 4_100 + " " + HIDDEN
-        ran = await _decided(gate, ctx, Approve(by="bo"), to="Alice", body=body)
-        exfil = await _call(gate, ctx, "send", to="Alice", body=HIDDEN + "?d=pin-1234")
-        decoy = await _call(gate, ctx, "send", to="Alice", body="https://a2.test/")
+        call = ToolCall(id="cut1", name="send", arguments={"to": "Alice", "body": body})
+        held = await gate.call(call, context=ctx)
+        assert held.approval_id is not None and gate.store is not None
+        stored = gate.store.approvals.get(held.approval_id)
+        await gate.decide(held.approval_id, Approve(by="bo"))
+        ran = await gate.resume(call, approval_id=held.approval_id, context=ctx)
+        again = await _call(gate, ctx, "send", to="Alice", body=HIDDEN + "?d=pin-1234")
         vouched = _vouched(gate, "run-cut")
-    assert ran.route is Route.COMPLETED
-    assert exfil.route is Route.HELD and exfil.rule_id == UNTRUSTED_VALUE
-    assert "host:zz-exfil.test" in _why(exfil)
-    assert decoy.route is Route.COMPLETED
-    assert vouched == {"host:a1.test", "host:a2.test", "host:a3.test"}
+    four = ("host:a1.test", "host:a2.test", "host:a3.test", "host:zz-exfil.test")
+    assert stored is not None and stored.foreign_values == four
+    assert "and 1 more" not in _why(held) and all(v in _why(held) for v in four)
+    assert ran.route is Route.COMPLETED and again.route is Route.COMPLETED
+    assert vouched == set(four)
 
 
-def test_a_value_shown_only_by_its_tail_is_not_named_whole() -> None:
-    """No value the extractor reads is this long today; if one were, the reason would show
-    its tail, and an approval would not vouch for it."""
-    long_value = "number:" + "1" * 400
-    values = ["host:a.test", long_value, "host:b.test", "host:c.test"]
-    reason = _outcome.untrusted_value("send", "is irreversible", values, "nobody", "here")
-    assert _outcome.named_whole(values) == ("host:a.test", "host:b.test")
-    assert long_value not in reason and "host:c.test" not in reason
-
-
-async def test_an_edit_vouches_for_what_it_brought_in_not_for_what_it_kept_unseen() -> None:
+async def test_an_edit_vouches_for_what_it_brought_in_and_what_the_hold_showed() -> None:
     with _gate() as gate:
         ctx = _ctx("run-edit-cut")
         await _after_inbox(gate, ctx, INJECTION)
-        kept = {"to": "Alice", "body": DECOYS + "x" * 4_100 + " " + HIDDEN + " bob@acme.test"}
+        body = DECOYS + "x" * 4_100 + " " + HIDDEN
+        kept = {"to": "Alice", "body": "see a1.test " + HIDDEN + " bob@acme.test"}
         edit = Edit(arguments=kept, by="bo")
-        ran = await _decided(gate, ctx, edit, to="Alice", body=DECOYS + "x" * 4_100 + " " + HIDDEN)
+        ran = await _decided(gate, ctx, edit, to="Alice", body=body)
         vouched = _vouched(gate, "run-edit-cut")
     assert ran.route is Route.COMPLETED
-    assert "email:bob@acme.test" in vouched and "host:zz-exfil.test" not in vouched
+    # What the edit dropped (a2, a3) runs nowhere and is vouched for nowhere.
+    assert vouched == {"email:bob@acme.test", "host:a1.test", "host:zz-exfil.test"}
 
 
 async def test_an_approval_vouches_for_nothing_when_its_values_were_not_recorded(
@@ -611,7 +609,7 @@ async def test_an_approval_vouches_for_nothing_when_its_values_were_not_recorded
         original = labels.add
 
         def add(run_id: str, rows: dict[str, str]) -> None:
-            if any(row.startswith("value:shown:") for row in rows):
+            if any(row.startswith("value:approved:") for row in rows):
                 raise StoreError("disk full")
             original(run_id, rows)
 
@@ -620,46 +618,3 @@ async def test_an_approval_vouches_for_nothing_when_its_values_were_not_recorded
         again = await _call(gate, ctx, "send", to="fred9246@gmail.com", body="again")
     assert ran.route is Route.COMPLETED
     assert again.route is Route.HELD and again.rule_id == UNTRUSTED_VALUE
-
-
-_LABEL = st.text("abcdef0123456789", min_size=1, max_size=70)
-_HOST = st.lists(_LABEL, min_size=1, max_size=6).map(lambda labels: ".".join(labels) + ".test")
-
-
-@needs("mcp", extra="mcp")
-@given(
-    hosts=st.lists(_HOST, min_size=1, max_size=6, unique=True),
-    filler=st.integers(min_value=0, max_value=5_000),
-    edit=st.booleans(),
-)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_every_value_an_approval_vouches_for_was_shown_whole(
-    hosts: list[str], filler: int, edit: bool
-) -> None:
-    """Whatever the values and wherever they sit, a value vouched for is one the hold
-    reason (shown whole on every surface) or the gateway's question names whole, or one
-    the person's edit brought in."""
-    from callgate.gateway._elicitation import Held, question
-
-    PAGE["text"] = INJECTION
-    cut = len(hosts) // 2
-    body = " ".join(hosts[:cut]) + " " + "y" * filler + " " + " ".join(hosts[cut:])
-    call = ToolCall(id="p1", name="send", arguments={"to": "Alice", "body": body})
-    added = "carol@added.test"
-    with _gate() as gate:
-        ctx = _ctx("run-shown")
-        gate.call_sync(ToolCall(id="p0", name="read_inbox", arguments={}), context=ctx)
-        held = gate.call_sync(call, context=ctx)
-        assert held.route is Route.HELD and held.approval_id is not None and gate.store
-        approval = gate.store.approvals.get(held.approval_id)
-        assert approval is not None
-        asked = question(Held(call=call, context=ctx, request_id="r", result=held), approval)
-        decision: Approve | Edit = Approve(by="bo")
-        if edit:
-            decision = Edit(arguments={"to": added, "body": body}, by="bo")
-        gate.decide_sync(held.approval_id, decision)
-        ran = gate.resume_sync(call, approval_id=held.approval_id, context=ctx)
-        vouched = _vouched(gate, "run-shown")
-    assert ran.route is Route.COMPLETED, ran.content
-    for value in vouched - ({f"email:{added}"} if edit else set()):
-        assert value in _why(held) and value in asked, value

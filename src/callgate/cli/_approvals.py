@@ -76,6 +76,8 @@ def list_(
     table = Table("state", "tool", "principal", "run", "reason", "expires")
     table.add_column("id", no_wrap=True)
     table.columns.insert(0, table.columns.pop())
+    for column in table.columns:  # a narrow terminal folds a long host, never cuts it
+        column.overflow = "fold"
     for a in found:
         table.add_row(
             a.id,
@@ -99,7 +101,10 @@ def show(approval_id: IdArg, store: StoreOpt = None, as_json: JsonOpt = False) -
         emit_json(data)
         return
     for key, value in data.items():
-        if value is not None and value is not False:
+        if key == "foreign_values":  # each whole on its own line, before the arguments
+            if value:
+                typer.echo(f"{key:>20}: " + f"\n{'':>22}".join(value))
+        elif value is not None and value is not False:
             shown = json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else value
             typer.echo(f"{key:>20}: {shown}")
 
@@ -194,12 +199,13 @@ def _plain(a: Approval) -> dict[str, Any]:
         "id": a.id,
         "state": a.state,
         "tool": a.tool_name,
+        "reason": a.reason,
+        "foreign_values": list(a.foreign_values),
         "arguments": a.arguments,
         "principal": a.principal,
         "tenant": a.tenant,
         "run_id": a.run_id,
         "call_id": a.call_id,
-        "reason": a.reason,
         "rule_id": a.rule_id,
         "created": _when(a.created_at),
         "expires": _when(a.expires_at),

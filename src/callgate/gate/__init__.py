@@ -9,12 +9,13 @@ makes writes exactly-once and keeps the receipts, `Redactor` keeps secrets out o
 
 from callgate._backoff import Backoff
 from callgate.contract._tool import FromContext
-from callgate.gate._approvals import Approvals
+from callgate.gate._approvals import Approvals, values_to_check
 from callgate.gate._attempt import Refusal
 from callgate.gate._decision import Action, Decision
 from callgate.gate._execute import ExecutionSettings
 from callgate.gate._gate import Gate
 from callgate.gate._hooks import Reconciliation
+from callgate.gate._outcome import MAX_SHOWN_VALUES
 from callgate.gate._policy import DefaultMode, Policy, PolicyHook
 from callgate.gate._provenance import REQUEST_ATTRIBUTE, UNTRUSTED_ACTION, UNTRUSTED_VALUE
 from callgate.gate._record import ReceiptSettings
@@ -31,6 +32,7 @@ from callgate.gate._untrusted import (
 )
 
 __all__ = [
+    "MAX_SHOWN_VALUES",
     "REDACTED",
     "REQUEST_ATTRIBUTE",
     "RULE_OF_TWO",
@@ -58,4 +60,5 @@ __all__ = [
     "RetrySettings",
     "Rule",
     "UntrustedResults",
+    "values_to_check",
 ]

@@ -13,13 +13,29 @@ from callgate.gate._redact import Redactor
 from callgate.schema import ArgumentLimits
 from callgate.store import Approval, RecordNotFound, Store
 
-__all__ = ["Approvals", "approval_context"]
+__all__ = ["Approvals", "approval_context", "values_to_check"]
 
 
 def approval_context(approval: Approval, base: Context) -> Context:
     """`base` for the principal, tenant and run the approval was filed for."""
     return dataclasses.replace(
         base, principal=approval.principal, tenant=approval.tenant, run_id=approval.run_id
+    )
+
+
+def values_to_check(approval: Approval) -> str:
+    """The values no trusted source gave that a held call carries, as every surface that
+    asks shows them: each whole on its own line, before the arguments (which a surface may
+    cut). These, and no others, are what approving the call vouches for. Empty when the
+    call carries none."""
+    values = approval.foreign_values
+    if not values:
+        return ""
+    scope = f"the rest of run {approval.run_id}" if approval.run_id else "this call"
+    lines = "".join(f"\n  {value}" for value in values)
+    return (
+        f"It carries {len(values)} value(s) no trusted source gave; check each (approving "
+        f"vouches for them for {scope}):{lines}"
     )
 
 

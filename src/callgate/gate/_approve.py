@@ -10,7 +10,7 @@ from callgate.gate import _outcome
 from callgate.gate._arguments import Rejected, check_arguments
 from callgate.gate._attempt import Attempt, Handler, Outcome, settled
 from callgate.gate._prepare import with_arguments
-from callgate.gate._provenance import RUN_HOLDS
+from callgate.gate._provenance import RUN_HOLDS, carried, seen_whole
 from callgate.gate._redact import Redactor
 from callgate.schema import ArgumentLimits
 from callgate.store import Approval, ApprovalDraft, AsyncStore, StoreUnavailable
@@ -103,6 +103,8 @@ class Approve:
         if isinstance(edited, Outcome):
             return edited
         edited = dataclasses.replace(edited, approval_id=approval.id)
+        if not _showed(approval, attempt, edited):
+            return None  # it would act on a value its approver was not shown: ask again
         if approval.state == "used":
             # Used already: only a duplicate of the call it ran goes on, to the dedupe
             # step's replay; anything else needs a new decision.
@@ -155,6 +157,7 @@ class Approve:
             reason=decision.reason,
             rule_id=decision.rule_id,
             expires_at=time.time() + self.ttl,
+            foreign_values=decision.values,
         )
         approval = await self.store.run(self.store.store.approvals.create, draft)
         held = _outcome.held(
@@ -165,3 +168,12 @@ class Approve:
             rule_id=decision.rule_id,
         )
         return Outcome(result=held, attempt=dataclasses.replace(attempt, approval_id=approval.id))
+
+
+def _showed(approval: Approval, held: Attempt, running: Attempt) -> bool:
+    """Every foreign value the approved call would act on was shown to its approver whole
+    (or written by them in an edit). `held`'s decision judged the call as proposed; what
+    runs is `running`, the edited call when the approver edited it."""
+    decision = held.decision
+    foreign = set(decision.values) if decision is not None else set()
+    return foreign & carried(running.arguments) <= seen_whole(approval)

@@ -29,6 +29,10 @@ class Decision:
     """Rule of Two labels this call has besides its tool's, where they depend on the
     arguments: a fetch from a host nobody gave is a `public_sink`. The Rule of Two and the
     suspected-injection hold judge the call with them."""
+    values: tuple[str, ...] = ()
+    """On a hold: the values no trusted source gave that the call carries, every one
+    shown whole wherever the hold is asked about (stored with its approval); approving the
+    call vouches for exactly these."""
 
     @classmethod
     def allow(
@@ -52,5 +56,9 @@ class Decision:
         if labels == strong.labels:
             return strong
         return Decision(
-            action=strong.action, rule_id=strong.rule_id, reason=strong.reason, labels=labels
+            action=strong.action,
+            rule_id=strong.rule_id,
+            reason=strong.reason,
+            labels=labels,
+            values=strong.values,
         )

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from callgate.gate._attempt import Refusal
 
 __all__ = [
+    "MAX_SHOWN_VALUES",
     "STORE_UNAVAILABLE",
     "TOOL_TEXT",
     "TRANSIENT",
@@ -35,7 +36,6 @@ __all__ = [
     "host_parameter",
     "invalid_arguments",
     "masked_failure",
-    "named_whole",
     "not_confirmed",
     "outcome_unknown",
     "policy_failed",
@@ -43,12 +43,14 @@ __all__ = [
     "refused",
     "rejected",
     "result",
+    "shown_values",
     "spotlighted",
     "still_running",
     "stopped_notice",
     "store_unavailable",
     "suspected_injection",
     "timed_out",
+    "too_many_values",
     "transient",
     "unknown_tool",
     "untrusted_action",
@@ -433,34 +435,48 @@ def spotlighted(content: str, *, tool: str, boundary: str, flagged: Sequence[str
 
 
 def untrusted_value(tool: str, acting: str, values: Sequence[str], sources: str, where: str) -> str:
-    """The reason an acting call is held for carrying values none of `sources` gave;
-    `where` says where the first one came from (or what untrusted content the run took in)."""
-    shown = ", ".join(_text(_value(v)) for v in values[:_MAX_NAMED])
-    more = f" and {len(values) - _MAX_NAMED} more" if len(values) > _MAX_NAMED else ""
+    """The reason an acting call is held for carrying `values` (as `shown_values` gave
+    them, every one whole) that none of `sources` gave; `where` says where the first one
+    came from (or what untrusted content the run took in)."""
+    shown = ", ".join(_text(v) for v in values)
     return (
-        f"{tool} {acting} and carries {shown}{more}, which neither {sources} gave; "
+        f"{tool} {acting} and carries {shown}, which neither {sources} gave; "
         f"{where}; a human must approve it"
     )
 
 
+MAX_SHOWN_VALUES = 20
+"""Foreign values one approval may ask about. Each is shown whole on every surface that
+asks, and a person is asked to check each one (is this host, this account, this address
+the user's?): a list longer than this is not read, only approved. A task that acts on more
+values than this is done in parts, each asked about."""
 _MAX_VALUE_SHOWN = 330
-"""A value up to this long is shown whole (a host has at most 253 characters, an address
-64 more); a longer one keeps its tail, which names where it goes."""
-_MAX_NAMED = 3
-"""Values a hold reason names; the rest are counted."""
+"""The longest value shown: a host has at most 253 characters, an address 64 more."""
 
 
-def named_whole(values: Sequence[str]) -> tuple[str, ...]:
-    """The values of `values` that `untrusted_value`'s reason shows whole: the first few,
-    less any too long to show but by their tail."""
-    return tuple(v for v in values[:_MAX_NAMED] if len(v) <= _MAX_VALUE_SHOWN)
+def shown_values(values: Sequence[str]) -> tuple[str, ...] | None:
+    """The foreign values a hold shows, every one whole, in sorted order: the values its
+    approval vouches for. None when they cannot all be shown whole (too many, or one too
+    long): such a call is denied, not held, since nobody can check what it would ask."""
+    if len(values) > MAX_SHOWN_VALUES or any(len(v) > _MAX_VALUE_SHOWN for v in values):
+        return None
+    return tuple(sorted(values))
 
 
-def _value(value: str) -> str:
-    if len(value) <= _MAX_VALUE_SHOWN:
-        return value
-    kind, _, rest = value.partition(":")
-    return f"{kind}:…{rest[-(_MAX_VALUE_SHOWN - len(kind) - 2) :]} ({len(rest)} characters)"
+def too_many_values(tool: str, acting: str, values: Sequence[str]) -> str:
+    """The reason an acting call is denied whose foreign values cannot all be shown whole."""
+    carries = (
+        f"{tool} {acting} and carries {len(values)} hosts, addresses or account numbers that "
+        "no trusted source gave"
+    )
+    longest = max((len(v) for v in values), default=0)
+    if longest > _MAX_VALUE_SHOWN:
+        return f"{carries}, one of them {longest:,} characters long: too long to show a person"
+    return (
+        f"{carries}, more than the {MAX_SHOWN_VALUES} one approval can show a person to "
+        f"check. Split the work into calls that each carry at most {MAX_SHOWN_VALUES} such "
+        "values; a person will be asked to approve each"
+    )
 
 
 def untrusted_action(tool: str, acting: str, source: str) -> str:

@@ -14,16 +14,15 @@ them), the calls a person approved, and the results of tools not labelled
 `untrusted_output` — less what the call that returned them carried itself, so that a tool
 echoing the model's arguments does not vouch for them.
 
-A person's approval vouches for the values its hold reason named whole, and for the values
-an edit brought in (the person wrote them), for the rest of the run and in every mode: the
-reason is what every surface that asks shows whole (the gate's result, `callgate
-approvals`, the operator's page, the loop's approver, the gateway's question), while the
-arguments may be cut there (the gateway shows 4,000 characters, the page 20,000). So an
-injection cannot place a value after the cut, behind three decoys, and have it vouched:
-it is not named, so it is asked about again. The values named are recorded with the hold
-(rows `value:shown:<approval>:…`) when it is filed, not read back from the reason's text.
-Only holds on values are lifted by it: a hold of the action itself (the Rule of Two,
-`untrusted-action`) is asked each time.
+A hold lists every foreign value its call carries, whole (`_outcome.shown_values`), in
+its reason and in its approval (`Approval.foreign_values`): every surface that asks shows
+that list before the arguments it may cut (the gateway shows 4,000 characters of them, the
+page 20,000). A call carrying more than a person can be shown is denied, not held, with a
+text that says to split it. An approved call goes ahead only if every foreign value it
+carries was in its approval's list or written by the approver's edit (`seen_whole`), and
+those values are then vouched for in the rest of the run, in every mode: what is vouched is
+what was shown. Only holds on values are lifted by it: a hold of the action itself (the
+Rule of Two, `untrusted-action`) is asked each time.
 
 The test is "given by a trusted source", not "seen in an untrusted result": a value the
 model rebuilt from a spelling the extractor does not read (`fred9246 (at) gmail (dot) com`)
@@ -59,7 +58,15 @@ from callgate.gate._untrusted import SUSPECTED_INJECTION, UNTRUSTED, UntrustedRe
 from callgate.gate._values import destinations
 from callgate.store import Approval, AsyncStore, StoreError
 
-__all__ = ["REQUEST_ATTRIBUTE", "RUN_HOLDS", "UNTRUSTED_ACTION", "UNTRUSTED_VALUE", "Provenance"]
+__all__ = [
+    "REQUEST_ATTRIBUTE",
+    "RUN_HOLDS",
+    "UNTRUSTED_ACTION",
+    "UNTRUSTED_VALUE",
+    "Provenance",
+    "carried",
+    "seen_whole",
+]
 
 UNTRUSTED_VALUE = "untrusted-value"
 """The rule id of an acting call held for a value no trusted source gave."""
@@ -73,7 +80,6 @@ RUN_HOLDS = frozenset({RULE_OF_TWO, SUSPECTED_INJECTION, UNTRUSTED_VALUE, UNTRUS
 _TRUSTED_ROW = "value:trusted:"
 _UNTRUSTED_ROW = "value:untrusted:"
 _VOUCHED_ROW = "value:approved:"
-_SHOWN_ROW = "value:shown:"
 _NOT_APPROVED = frozenset({Route.HELD, Route.DECLINED, Route.DENIED, Route.INVALID})
 _MAX_ROWS = 256
 """Values recorded per result: more trusted ones stay untrusted; more untrusted ones are
@@ -102,28 +108,30 @@ class Provenance:
         run_id, decision = attempt.context.run_id, attempt.decision
         if decision is None:
             return await settled(self.next(attempt))
-        named: tuple[str, ...] = ()
         if decision.action != "deny" and acts(attempt.tool, decision.labels):
             try:
                 judged = await self._judge(attempt, run_id, decision)
             except StoreError as exc:
                 return labels_unreadable(attempt, exc, self.log)
+            if judged is not None and judged.action == "deny":
+                denied = _outcome.denied(
+                    attempt.call, attempt.tool.name, judged.reason, rule_id=judged.rule_id
+                )
+                return Outcome(result=denied, attempt=attempt)
             if judged is not None:
-                held, named = judged
-                attempt = dataclasses.replace(attempt, decision=held)
+                attempt = dataclasses.replace(attempt, decision=judged)
         outcome = await settled(self.next(attempt))
         if run_id is not None:
             await self._remember(attempt, outcome, run_id)
-            await self._shown(attempt, outcome, named, run_id)
             await self._vouch(outcome, run_id)
         return outcome
 
     async def _judge(
         self, attempt: Attempt, run_id: str | None, decision: Decision
-    ) -> tuple[Decision, tuple[str, ...]] | None:
-        """The hold of this acting call, if any, with the values its reason names whole.
-        Without a run there are no labels: the request and the host's values alone vouch,
-        as in `"request"`."""
+    ) -> Decision | None:
+        """The hold of this acting call, if any, carrying the values it shows whole; or its
+        denial, when they cannot all be shown. Without a run there are no labels: the
+        request and the host's values alone vouch, as in `"request"`."""
         context = attempt.context
         untrusted_principal = context.attributes.get("trusted") is False
         if run_id is None and self.mode == "values" and not untrusted_principal:
@@ -137,26 +145,33 @@ class Provenance:
         tool, acting = attempt.tool.name, action_words(attempt.tool)
         trusted = self._trusted(seen, context.attributes)
         foreign = sorted(v for v in carried(attempt.arguments) - trusted if not self._under(v))
-        named = _outcome.named_whole(foreign)
-        if foreign:
-            where = _where(foreign[0], seen, source)
+        shown = _outcome.shown_values(foreign)
+        if shown is None:
+            why = _outcome.too_many_values(tool, acting, foreign)
+            return Decision.deny(why, rule_id=UNTRUSTED_VALUE)
+        if shown:
+            where = _where(shown[0], seen, source)
             sources = _TRUSTED_SOURCES if self.mode == "values" else _REQUEST_ONLY
-            why = _outcome.untrusted_value(tool, acting, foreign, sources, where)
+            why = _outcome.untrusted_value(tool, acting, shown, sources, where)
             rule_id = UNTRUSTED_VALUE
         elif self.mode == "strict" and source is not None:
             why, rule_id = _outcome.untrusted_action(tool, acting, source), UNTRUSTED_ACTION
         else:
             return None
         if decision.action != "ask":
-            return Decision.ask(why, rule_id=rule_id, labels=decision.labels), named
+            return Decision(
+                action="ask", rule_id=rule_id, reason=why, labels=decision.labels, values=shown
+            )
         if decision.rule_id in RUN_HOLDS:  # the run's own hold keeps its rule, and adds this
             reason = f"{decision.reason}; also {rule_id}: {why}"
-            return dataclasses.replace(decision, reason=reason), named
-        return Decision.ask(
-            f"{why}; also {decision.rule_id}: {decision.reason}",
+            return dataclasses.replace(decision, reason=reason, values=shown)
+        return Decision(
+            action="ask",
             rule_id=rule_id,
+            reason=f"{why}; also {decision.rule_id}: {decision.reason}",
             labels=decision.labels,
-        ), named
+            values=shown,
+        )
 
     def _trusted(self, seen: Mapping[str, str], attributes: Mapping[str, Any]) -> set[str]:
         trusted = set(self.given)
@@ -167,31 +182,10 @@ class Provenance:
             trusted |= carried(attributes.get(REQUEST_ATTRIBUTE, ""))
         return trusted
 
-    async def _shown(
-        self, attempt: Attempt, outcome: Outcome, named: tuple[str, ...], run_id: str
-    ) -> None:
-        """Records the values the reason of a hold just filed names whole: those its
-        approval may vouch for. An approval found pending with another reason (filed
-        before the run's labels changed) gets none: its own reason was not this one."""
-        result, decision = outcome.result, attempt.decision
-        if not named or result.route is not Route.HELD or result.approval_id is None:
-            return
-        if decision is None or result.reason != decision.reason:
-            return
-        prefix = f"{_SHOWN_ROW}{result.approval_id}:"
-        rows = {prefix + value: "the hold's reason" for value in named}
-        try:
-            await self.store.run(self.store.store.labels.add, run_id, rows)
-        except StoreError as exc:  # not recorded: the approval vouches for nothing
-            self.log.error(
-                "values shown in %s (run %s) not recorded: %s", result.approval_id, run_id, exc
-            )
-
     async def _vouch(self, outcome: Outcome, run_id: str) -> None:
         """Records as vouched for in the rest of the run the values of a call a person
-        approved that the person saw whole (those its hold reason named) or wrote (those
-        an edit brought in). A run grant used for a later call vouches nothing: nobody saw
-        that call."""
+        approved that the person saw whole (`seen_whole`). A run grant used for a later call
+        vouches nothing: nobody saw that call."""
         ran = outcome.attempt
         if ran is None or ran.approval_id is None or outcome.result.route in _NOT_APPROVED:
             return
@@ -201,25 +195,15 @@ class Provenance:
                 return
             if ran.request_hash not in (approval.request_hash, approval.edited_request_hash):
                 return
-            values = await self._seen_whole(approval, run_id)
             source = f"{approval.decided_by or 'a person'} (approval {approval.id})"
-            rows = {_VOUCHED_ROW + value: source for value in sorted(values)[:_MAX_ROWS]}
+            values = sorted(seen_whole(approval))[:_MAX_ROWS]
+            rows = {_VOUCHED_ROW + value: source for value in values}
             if rows:
                 await self.store.run(self.store.store.labels.add, run_id, rows)
         except StoreError as exc:  # not recorded: the values stay what they were
             self.log.error(
                 "values approved in %s (run %s) not recorded: %s", ran.approval_id, run_id, exc
             )
-
-    async def _seen_whole(self, approval: Approval, run_id: str) -> set[str]:
-        """The values of `approval`'s call the person saw whole or wrote."""
-        seen = await self.store.run(self.store.store.labels.of, run_id)
-        prefix = f"{_SHOWN_ROW}{approval.id}:"
-        named = {k.removeprefix(prefix) for k in seen if k.startswith(prefix)}
-        if approval.edited_arguments is None:
-            return named
-        edited = carried(approval.edited_arguments)
-        return (named & edited) | (edited - carried(approval.arguments))
 
     def _under(self, value: str) -> bool:
         """`value` is a host below one the host gave as `*.name`."""
@@ -243,6 +227,18 @@ class Provenance:
             await self.store.run(self.store.store.labels.add, run_id, rows)
         except StoreError as exc:
             self.log.error("values of %s (run %s) not recorded: %s", source, run_id, exc)
+
+
+def seen_whole(approval: Approval) -> set[str]:
+    """The values of `approval`'s call its approver saw whole or wrote: those its hold
+    showed (`Approval.foreign_values`, what every surface that asks lists whole), and those
+    an edit brought in that the held call did not carry. Approving vouches for these, and
+    an approved call goes ahead only if it carries no other foreign value."""
+    shown = set(approval.foreign_values)
+    if approval.edited_arguments is None:
+        return shown
+    edited = carried(approval.edited_arguments)
+    return (shown & edited) | (edited - carried(approval.arguments))
 
 
 def _given(texts: Iterable[str]) -> tuple[frozenset[str], tuple[str, ...]]:

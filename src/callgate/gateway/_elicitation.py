@@ -35,7 +35,7 @@ from mcp.server.context import ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from callgate.contract import Approve, Context, Decline, Route, ToolCall, ToolResult
-from callgate.gate import Gate
+from callgate.gate import Gate, values_to_check
 from callgate.store import Approval, AsyncStore, RecordNotFound, StoreConflict
 
 __all__ = [
@@ -196,8 +196,9 @@ class Elicitation:
 
 
 def question(held: Held, approval: Approval | None) -> str:
-    """What the person at the client is asked: who, which tool of which server, the
-    arguments as stored (redacted), and why it is held."""
+    """What the person at the client is asked: who, which tool of which server, why it is
+    held, every value no trusted source gave (whole: approving vouches for them), then the
+    arguments as stored (redacted), cut at `_MAX_SHOWN` characters."""
     result = held.result
     where = f" (upstream server {held.source})" if held.source else ""
     arguments = approval.arguments if approval is not None else held.call.arguments
@@ -205,11 +206,11 @@ def question(held: Held, approval: Approval | None) -> str:
     if len(shown) > _MAX_SHOWN:
         shown = shown[:_MAX_SHOWN] + "\n[... cut: the arguments are longer]"
     rule = f" (rule {result.rule_id})" if result.rule_id else ""
+    values = values_to_check(approval) + "\n" if approval is not None else ""
     return (
-        f"{held.context.principal} asks to run {result.name}{where} with these arguments:\n"
-        f"{shown}\n"
-        f"It needs approval: {result.reason}{rule}. Approve it to run it once, exactly as "
-        f"shown (approval {result.approval_id})."
+        f"{held.context.principal} asks to run {result.name}{where}. It needs approval: "
+        f"{result.reason}{rule}.\n{values}The arguments:\n{shown}\n"
+        f"Approve it to run it once, exactly as shown (approval {result.approval_id})."
     )
 
 

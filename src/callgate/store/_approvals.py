@@ -20,7 +20,7 @@ __all__ = ["SQLApprovals"]
 _COLUMNS = (
     "id, request_hash, tool_name, arguments, principal, tenant, run_id, call_id, reason,"
     " rule_id, created_at, expires_at, state, decided_by, decided_at, note, edited_arguments,"
-    " edited_request_hash, grant_run, used_at"
+    " edited_request_hash, grant_run, used_at, foreign_values"
 )
 _SELECT = f"SELECT {_COLUMNS} FROM callgate_approvals"
 _LIVE = ("pending", "approved")
@@ -48,10 +48,23 @@ def _record(row: Row, now: float) -> Approval:
         edited_request_hash=row[17],
         grant=bool(row[18]),
         used_at=row[19],
+        foreign_values=_values(row[20]),
     )
     if approval.state in _LIVE and approval.expires_at <= now:
         return replace(approval, state="expired")
     return approval
+
+
+def _values(text: str | None) -> tuple[str, ...]:
+    """The stored foreign values; anything but a list of texts reads as none (fail closed:
+    an approval that lists no value vouches for none, and lets none through)."""
+    try:
+        loaded = load_json(text)
+    except ValueError:
+        return ()
+    if not isinstance(loaded, list):
+        return ()
+    return tuple(v for v in loaded if isinstance(v, str))
 
 
 def _text(value: str | None) -> str | None:
@@ -72,7 +85,7 @@ class SQLApprovals:
             row = tx.one(
                 f"INSERT INTO callgate_approvals ({_COLUMNS}) VALUES"
                 " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, NULL, NULL, NULL,"
-                f" NULL, ?, NULL) RETURNING {_COLUMNS}",
+                f" NULL, ?, NULL, ?) RETURNING {_COLUMNS}",
                 (
                     approval_id,
                     draft.request_hash,
@@ -87,6 +100,7 @@ class SQLApprovals:
                     now,
                     draft.expires_at,
                     False,
+                    dump_json([storable(v) for v in draft.foreign_values] or None),
                 ),
             )
         assert row is not None  # INSERT ... RETURNING without ON CONFLICT returns its row

@@ -197,11 +197,15 @@ _V4 = (
     "CREATE INDEX callgate_counters_expiry ON callgate_counters (expires_at)",
 )
 
+# The values a held call's approval shows whole and vouches for (a JSON list; NULL: none).
+_V5 = ("ALTER TABLE callgate_approvals ADD COLUMN foreign_values TEXT",)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="initial tables", statements=_V1),
     Migration(version=2, name="approvals by request hash", statements=_V2),
     Migration(version=3, name="receipt chain version 2 and run labels", statements=_V3),
     Migration(version=4, name="pin reviews and counters", statements=_V4),
+    Migration(version=5, name="foreign values of approvals", statements=_V5),
 )
 
 _BOOKKEEPING = f"""CREATE TABLE IF NOT EXISTS callgate_migrations (

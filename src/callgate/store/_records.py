@@ -136,6 +136,9 @@ class ApprovalDraft:
     """Why the call is held, shown to the approver."""
     rule_id: str | None = None
     expires_at: float
+    foreign_values: tuple[str, ...] = ()
+    """The values no trusted source gave that the call carries, each shown whole to the
+    approver; approving the call vouches for them in its run."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -165,6 +168,9 @@ class Approval:
     grant: bool = False
     """The approver allowed this tool for the rest of the run (see `ApprovalStore.grant_for`)."""
     used_at: float | None = None
+    foreign_values: tuple[str, ...] = ()
+    """The values no trusted source gave that the call carries, each shown whole to the
+    approver; approving the call vouches for them in its run."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
