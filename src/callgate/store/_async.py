@@ -25,12 +25,13 @@ import asyncio
 import functools
 import weakref
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, ParamSpec, TypeVar
 
+from callgate._threads import Threads
 from callgate.store._errors import StoreError
 from callgate.store._protocol import Store
 from callgate.store._records import Claim, ClaimRequest, Settle, Settled
+from callgate.store._sqlite import SQLiteStore, WouldWait
 
 __all__ = ["MAX_BATCH", "AsyncStore"]
 
@@ -49,9 +50,9 @@ class AsyncStore:
 
     def __init__(self, store: Store, *, threads: int | None = None) -> None:
         self.store = store
-        self._sqlite = _is_sqlite(store)
-        workers = threads or (1 if self._sqlite else 8)
-        self._threads = ThreadPoolExecutor(workers, thread_name_prefix="callgate-store")
+        self._sqlite = store if isinstance(store, SQLiteStore) else None
+        workers = threads or (1 if self._sqlite is not None else 8)
+        self._threads = Threads(workers, name="callgate-store")
         self._claims: _Batcher[ClaimRequest, Claim] = _Batcher(self._claim_batch)
         self._settles: _Batcher[Settle, Settled] = _Batcher(self._settle_batch)
 
@@ -59,19 +60,19 @@ class AsyncStore:
         """Run one store method and wait for it, never blocking the
         event loop: on SQLite it is tried right here first and goes to the store's thread
         only if it would have to wait (`SQLiteStore.now`)."""
-        if self._sqlite:
-            from callgate.store._sqlite import SQLiteStore, WouldWait
-
-            assert isinstance(self.store, SQLiteStore)
+        if self._sqlite is not None:
             try:
-                return self.store.now(fn, *args, **kwargs)
+                return self._sqlite.now(fn, *args, **kwargs)
             except WouldWait:
                 pass
         return await self._in_thread(fn, *args, **kwargs)
 
     async def _in_thread(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, functools.partial(fn, *args, **kwargs))
+        # Threads as sync tools get them: one hand-off each way, and a call whose caller
+        # gave up before a thread took it is never started.
+        return await self._threads.start(
+            asyncio.get_running_loop(), functools.partial(fn, *args), kwargs
+        )
 
     async def claim(self, request: ClaimRequest) -> Claim:
         """`Store.claim` of one request, batched with the other calls' claims; raises the
@@ -92,12 +93,6 @@ class AsyncStore:
 
     async def _settle_batch(self, requests: Sequence[Settle]) -> list[Settled | StoreError]:
         return await self.run(self.store.settle, requests)
-
-
-def _is_sqlite(store: Store) -> bool:
-    from callgate.store._sqlite import SQLiteStore
-
-    return isinstance(store, SQLiteStore)
 
 
 class _Queue(Generic[Req, Res]):
