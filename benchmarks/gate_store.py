@@ -2,6 +2,7 @@
 and four processes, all in one run, repeated; medians reported.
 
 Run: python benchmarks/gate_store.py [--in-flight 1 8 16] [--repeats 3] [--seconds 3]
+     [--stores sqlite postgres] [--processes 1 4]
      -> benchmarks/results/gate_store.json
      (PostgreSQL cases run when CALLGATE_PG_DSN is set, e.g. after `. .ci/postgres.sh`)
 
@@ -12,7 +13,9 @@ would; each value is a sweep); the no-store baseline runs with the same setting.
 every case the chain is verified and exactly-once is checked: the tool ran once per call,
 and there is one receipt and one completed idempotency key per call. DESIGN's targets: at
 least 2,000 write calls/s with SQLite in one process, and 2,000/s in total from four
-processes on PostgreSQL.
+processes on PostgreSQL. `sqlite` is `SQLiteStore(path)` as a gate opens it by default
+(every commit in the log before the call goes on: a killed process loses nothing);
+`sqlite-fsync` adds an fsync per commit (`durable=True`: power loss loses nothing either).
 """
 
 from __future__ import annotations
@@ -55,8 +58,8 @@ async def record_payment(invoice: str, amount: int, call: CallContext) -> str:
 def _open(kind: str, target: str, schema: str | None, in_flight: int) -> Store | None:
     if kind == "none":
         return None
-    if kind == "sqlite":
-        return SQLiteStore(target)
+    if kind.startswith("sqlite"):
+        return SQLiteStore(target, durable=kind == "sqlite-fsync")
     return PostgresStore(target, schema=schema, max_size=in_flight + 2)
 
 
@@ -153,7 +156,7 @@ def _check(
 
 def _completed_keys(kind: str, target: str, schema: str | None) -> int:
     sql = "SELECT count(*) FROM callgate_idempotency WHERE state = 'completed'"
-    if kind == "sqlite":
+    if kind.startswith("sqlite"):
         with sqlite3.connect(target) as conn:
             return int(conn.execute(sql).fetchone()[0])
     import psycopg
@@ -164,10 +167,12 @@ def _completed_keys(kind: str, target: str, schema: str | None) -> int:
         return int(row[0])
 
 
-def _plans() -> list[tuple[str, str, str | None]]:
-    plans: list[tuple[str, str, str | None]] = [("none", "", None), ("sqlite", "", None)]
+def _plans(stores: list[str]) -> list[tuple[str, str, str | None]]:
+    """The no-store baseline always runs: every case is reported as a ratio to it."""
+    plans: list[tuple[str, str, str | None]] = [("none", "", None)]
+    plans += [(kind, "", None) for kind in ("sqlite", "sqlite-fsync") if kind in stores]
     dsn = os.environ.get("CALLGATE_PG_DSN")
-    if dsn:
+    if dsn and "postgres" in stores:
         plans.append(("postgres", dsn, None))
     return plans
 
@@ -177,7 +182,7 @@ def _one_run(
 ) -> dict[str, Any]:
     """One case on a fresh database (a new file, or a new schema dropped afterwards)."""
     target, schema = dsn, None
-    if kind == "sqlite":
+    if kind.startswith("sqlite"):
         target = str(workdir / f"bench-{uuid.uuid4().hex[:8]}.db")
     elif kind == "postgres":
         schema = f"bench_{processes}_{uuid.uuid4().hex[:8]}"
@@ -231,24 +236,35 @@ def main() -> None:
         default=[1, 8, 16],
         help="concurrent calls per process (each value is a sweep)",
     )
+    parser.add_argument(
+        "--stores",
+        nargs="+",
+        choices=["sqlite", "sqlite-fsync", "postgres"],
+        default=["sqlite", "postgres"],
+        help="sqlite: SQLiteStore(path), the default; sqlite-fsync: SQLiteStore(path, "
+        "durable=True), an fsync per commit",
+    )
+    parser.add_argument(
+        "--processes", type=int, nargs="+", default=[1, 4], help="processes per case (a sweep)"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0, help="per case, after warm-up")
     parser.add_argument("--out", type=Path, default=RESULTS / "gate_store.json")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="callgate-bench-"))
-    plans = _plans()
+    plans = _plans(args.stores)
     runs: dict[tuple[int, str, int], list[dict[str, Any]]] = {}
     # Repeats are the outer loop, so a burst of load from elsewhere on the machine spreads
     # over all cases instead of sinking one of them.
     for repeat in range(args.repeats):
         for in_flight in args.in_flight:
             for kind, dsn, _ in plans:
-                for processes in (1, 4):
+                for processes in args.processes:
                     run = _one_run(kind, dsn, processes, workdir, in_flight, args.seconds)
                     runs.setdefault((in_flight, kind, processes), []).append(run)
                     ok = run.get("chain_ok", True) and run.get("exactly_once", True)
                     print(
-                        f"[{repeat + 1}/{args.repeats}] in flight {in_flight:>2} {kind:>9} "
+                        f"[{repeat + 1}/{args.repeats}] in flight {in_flight:>2} {kind:>12} "
                         f"x{processes}: {run['calls_per_second']:>7} write calls/s "
                         f"({run['calls']} calls, {'ok' if ok else 'BROKEN'})",
                         flush=True,
@@ -280,7 +296,7 @@ def main() -> None:
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     for case in cases:
         print(
-            f"median in flight {case['in_flight_per_process']:>2} {case['store']:>9} "
+            f"median in flight {case['in_flight_per_process']:>2} {case['store']:>12} "
             f"x{case['processes']}: {case['calls_per_second']:>7}/s (runs {case['runs']}, "
             f"vs no store {case['vs_no_store']})"
         )
