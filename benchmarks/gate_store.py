@@ -2,6 +2,7 @@
 and four processes, all in one run, repeated; medians reported.
 
 Run: python benchmarks/gate_store.py [--in-flight 1 8 16] [--repeats 3] [--seconds 3]
+     [--stores sqlite postgres] [--processes 1 4] [--baseline-src DIR]
      -> benchmarks/results/gate_store.json
      (PostgreSQL cases run when CALLGATE_PG_DSN is set, e.g. after `. .ci/postgres.sh`)
 
@@ -12,7 +13,12 @@ would; each value is a sweep); the no-store baseline runs with the same setting.
 every case the chain is verified and exactly-once is checked: the tool ran once per call,
 and there is one receipt and one completed idempotency key per call. DESIGN's targets: at
 least 2,000 write calls/s with SQLite in one process, and 2,000/s in total from four
-processes on PostgreSQL.
+processes on PostgreSQL. `sqlite` is `SQLiteStore(path)` as a gate opens it by default
+(every commit in the log before the call goes on: a killed process loses nothing);
+`sqlite-fsync` adds an fsync per commit (`durable=True`: power loss loses nothing either).
+With `--baseline-src` (the `src` of another checkout, e.g. `git worktree add /tmp/base REV`)
+that revision runs every case too, in turn after each repeat, and each case reports its
+ratio to it.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import os
 import platform
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -55,8 +62,8 @@ async def record_payment(invoice: str, amount: int, call: CallContext) -> str:
 def _open(kind: str, target: str, schema: str | None, in_flight: int) -> Store | None:
     if kind == "none":
         return None
-    if kind == "sqlite":
-        return SQLiteStore(target)
+    if kind.startswith("sqlite"):
+        return SQLiteStore(target, durable=kind == "sqlite-fsync")
     return PostgresStore(target, schema=schema, max_size=in_flight + 2)
 
 
@@ -153,7 +160,7 @@ def _check(
 
 def _completed_keys(kind: str, target: str, schema: str | None) -> int:
     sql = "SELECT count(*) FROM callgate_idempotency WHERE state = 'completed'"
-    if kind == "sqlite":
+    if kind.startswith("sqlite"):
         with sqlite3.connect(target) as conn:
             return int(conn.execute(sql).fetchone()[0])
     import psycopg
@@ -164,10 +171,12 @@ def _completed_keys(kind: str, target: str, schema: str | None) -> int:
         return int(row[0])
 
 
-def _plans() -> list[tuple[str, str, str | None]]:
-    plans: list[tuple[str, str, str | None]] = [("none", "", None), ("sqlite", "", None)]
+def _plans(stores: list[str]) -> list[tuple[str, str, str | None]]:
+    """The no-store baseline always runs: every case is reported as a ratio to it."""
+    plans: list[tuple[str, str, str | None]] = [("none", "", None)]
+    plans += [(kind, "", None) for kind in ("sqlite", "sqlite-fsync") if kind in stores]
     dsn = os.environ.get("CALLGATE_PG_DSN")
-    if dsn:
+    if dsn and "postgres" in stores:
         plans.append(("postgres", dsn, None))
     return plans
 
@@ -177,7 +186,7 @@ def _one_run(
 ) -> dict[str, Any]:
     """One case on a fresh database (a new file, or a new schema dropped afterwards)."""
     target, schema = dsn, None
-    if kind == "sqlite":
+    if kind.startswith("sqlite"):
         target = str(workdir / f"bench-{uuid.uuid4().hex[:8]}.db")
     elif kind == "postgres":
         schema = f"bench_{processes}_{uuid.uuid4().hex[:8]}"
@@ -231,30 +240,54 @@ def main() -> None:
         default=[1, 8, 16],
         help="concurrent calls per process (each value is a sweep)",
     )
+    parser.add_argument(
+        "--stores",
+        nargs="+",
+        choices=["sqlite", "sqlite-fsync", "postgres"],
+        default=["sqlite", "postgres"],
+        help="sqlite: SQLiteStore(path), the default; sqlite-fsync: SQLiteStore(path, "
+        "durable=True), an fsync per commit",
+    )
+    parser.add_argument(
+        "--processes", type=int, nargs="+", default=[1, 4], help="processes per case (a sweep)"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0, help="per case, after warm-up")
     parser.add_argument("--out", type=Path, default=RESULTS / "gate_store.json")
+    parser.add_argument(
+        "--baseline-src",
+        type=Path,
+        default=None,
+        help="the src directory of another checkout (git worktree add DIR REV): its callgate "
+        "runs the same cases after each repeat, and each case reports vs_baseline",
+    )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="callgate-bench-"))
-    plans = _plans()
+    plans = _plans(args.stores)
     runs: dict[tuple[int, str, int], list[dict[str, Any]]] = {}
+    baseline: dict[tuple[int, str, int], list[int]] = {}
     # Repeats are the outer loop, so a burst of load from elsewhere on the machine spreads
-    # over all cases instead of sinking one of them.
+    # over all cases instead of sinking one of them; the baseline revision takes its turn
+    # after each repeat of this one.
     for repeat in range(args.repeats):
         for in_flight in args.in_flight:
             for kind, dsn, _ in plans:
-                for processes in (1, 4):
+                for processes in args.processes:
                     run = _one_run(kind, dsn, processes, workdir, in_flight, args.seconds)
                     runs.setdefault((in_flight, kind, processes), []).append(run)
                     ok = run.get("chain_ok", True) and run.get("exactly_once", True)
                     print(
-                        f"[{repeat + 1}/{args.repeats}] in flight {in_flight:>2} {kind:>9} "
+                        f"[{repeat + 1}/{args.repeats}] in flight {in_flight:>2} {kind:>12} "
                         f"x{processes}: {run['calls_per_second']:>7} write calls/s "
                         f"({run['calls']} calls, {'ok' if ok else 'BROKEN'})",
                         flush=True,
                     )
+        if args.baseline_src is not None:
+            for key, rate in _baseline_repeat(args, workdir).items():
+                baseline.setdefault(key, []).append(rate)
     cases = [
         _summary(kind, processes, group, runs[(in_flight, "none", processes)], in_flight)
+        | _against(group, baseline.get((in_flight, kind, processes)))
         for (in_flight, kind, processes), group in runs.items()
     ]
     report = {
@@ -271,6 +304,14 @@ def main() -> None:
         "no-store gate with as many processes and calls in flight",
         "tool": "async write tool, own request id per call, allow rule, receipts on",
         "targets": {"sqlite_1_process": 2000, "postgres_4_processes_total": 2000},
+        "revision": _revision(Path(__file__).resolve().parent),
+        "baseline": None
+        if args.baseline_src is None
+        else {
+            "src": str(args.baseline_src),
+            "revision": _revision(args.baseline_src),
+            "how": "the same cases in a child process with PYTHONPATH=src, after each repeat",
+        },
         "cases": cases,
         "postgres": "measured"
         if any(k == "postgres" for k, _, _ in plans)
@@ -280,10 +321,47 @@ def main() -> None:
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     for case in cases:
         print(
-            f"median in flight {case['in_flight_per_process']:>2} {case['store']:>9} "
+            f"median in flight {case['in_flight_per_process']:>2} {case['store']:>12} "
             f"x{case['processes']}: {case['calls_per_second']:>7}/s (runs {case['runs']}, "
-            f"vs no store {case['vs_no_store']})"
+            f"vs no store {case['vs_no_store']}"
+            + (f", vs baseline {case['vs_baseline']})" if "vs_baseline" in case else ")")
         )
+
+
+def _baseline_repeat(args: argparse.Namespace, workdir: Path) -> dict[tuple[int, str, int], int]:
+    """One repeat of every case with the baseline's callgate, in a child process."""
+    out = workdir / f"baseline-{uuid.uuid4().hex[:8]}.json"
+    command = [sys.executable, __file__, "--repeats", "1", "--seconds", str(args.seconds),
+               "--out", str(out), "--in-flight", *map(str, args.in_flight),
+               "--stores", *args.stores, "--processes", *map(str, args.processes)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(args.baseline_src.resolve())}
+    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+    report = json.loads(out.read_text())
+    return {
+        (c["in_flight_per_process"], c["store"], c["processes"]): c["calls_per_second"]
+        for c in report["cases"]
+    }
+
+
+def _against(runs: list[dict[str, Any]], baseline: list[int] | None) -> dict[str, Any]:
+    if not baseline:
+        return {}
+    ratios = [r["calls_per_second"] / b for r, b in zip(runs, baseline, strict=True)]
+    return {
+        "baseline_calls_per_second": round(statistics.median(baseline)),
+        "baseline_runs": baseline,
+        # Each run against the baseline's run of the same repeat (taken in turn).
+        "vs_baseline": round(statistics.median(ratios), 3),
+    }
+
+
+def _revision(directory: Path) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(directory), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True, timeout=10)  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
 
 
 def _drop(dsn: str, schema: str) -> None:

@@ -223,3 +223,33 @@ async def test_a_members_refusal_is_raised_to_that_caller(store: Store) -> None:
         assert (await io.settle(settle_of(2))).receipt.seq == 1
     finally:
         io.close()
+
+
+async def test_a_lone_call_is_one_batch_and_a_cancelled_leader_still_serves_the_rest(
+    make_store: StoreFactory,
+) -> None:
+    """The first caller of a turn leads the batch (on SQLite it writes it itself): the calls
+    that became ready in the same turn of the loop are in it, and when the leader is
+    cancelled before it is written, the others are answered all the same (the leader's own
+    claim, written with them, stands)."""
+    store = make_store()
+    sizes = _counting(store, "claim")
+    io = AsyncStore(store)
+
+    def request(key: str) -> ClaimRequest:
+        return ClaimRequest(key=key, request_hash="h", owner="a", lease_seconds=30)
+
+    try:
+        alone = await io.claim(request("alone"))
+        tasks = [asyncio.create_task(io.claim(request(f"k{n}"))) for n in range(4)]
+        await asyncio.sleep(0)  # each has asked once; the first leads the batch
+        tasks[0].cancel()
+        claims = await asyncio.gather(*tasks[1:])
+        with pytest.raises(asyncio.CancelledError):
+            await tasks[0]
+    finally:
+        io.close()
+    assert alone.status == "claimed"
+    assert [c.status for c in claims] == ["claimed"] * 3
+    assert sizes == [1, 4]
+    assert store.idempotency.get("k0") is not None

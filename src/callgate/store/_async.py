@@ -25,12 +25,13 @@ import asyncio
 import functools
 import weakref
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, ParamSpec, TypeVar
 
+from callgate._threads import Threads
 from callgate.store._errors import StoreError
 from callgate.store._protocol import Store
 from callgate.store._records import Claim, ClaimRequest, Settle, Settled
+from callgate.store._sqlite import SQLiteStore, WouldWait
 
 __all__ = ["MAX_BATCH", "AsyncStore"]
 
@@ -49,29 +50,31 @@ class AsyncStore:
 
     def __init__(self, store: Store, *, threads: int | None = None) -> None:
         self.store = store
-        self._sqlite = _is_sqlite(store)
-        workers = threads or (1 if self._sqlite else 8)
-        self._threads = ThreadPoolExecutor(workers, thread_name_prefix="callgate-store")
-        self._claims: _Batcher[ClaimRequest, Claim] = _Batcher(self._claim_batch)
-        self._settles: _Batcher[Settle, Settled] = _Batcher(self._settle_batch)
+        self._sqlite = store if isinstance(store, SQLiteStore) else None
+        workers = threads or (1 if self._sqlite is not None else 8)
+        self._threads = Threads(workers, name="callgate-store")
+        self._claims: _Batcher[ClaimRequest, Claim] = _Batcher(
+            self._claim_batch, self._now("claim")
+        )
+        self._settles: _Batcher[Settle, Settled] = _Batcher(self._settle_batch, self._now("settle"))
 
     async def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """Run one store method and wait for it, never blocking the
         event loop: on SQLite it is tried right here first and goes to the store's thread
         only if it would have to wait (`SQLiteStore.now`)."""
-        if self._sqlite:
-            from callgate.store._sqlite import SQLiteStore, WouldWait
-
-            assert isinstance(self.store, SQLiteStore)
+        if self._sqlite is not None:
             try:
-                return self.store.now(fn, *args, **kwargs)
+                return self._sqlite.now(fn, *args, **kwargs)
             except WouldWait:
                 pass
         return await self._in_thread(fn, *args, **kwargs)
 
     async def _in_thread(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, functools.partial(fn, *args, **kwargs))
+        # Threads as sync tools get them: one hand-off each way, and a call whose caller
+        # gave up before a thread took it is never started.
+        return await self._threads.start(
+            asyncio.get_running_loop(), functools.partial(fn, *args), kwargs
+        )
 
     async def claim(self, request: ClaimRequest) -> Claim:
         """`Store.claim` of one request, batched with the other calls' claims; raises the
@@ -93,11 +96,13 @@ class AsyncStore:
     async def _settle_batch(self, requests: Sequence[Settle]) -> list[Settled | StoreError]:
         return await self.run(self.store.settle, requests)
 
-
-def _is_sqlite(store: Store) -> bool:
-    from callgate.store._sqlite import SQLiteStore
-
-    return isinstance(store, SQLiteStore)
+    def _now(self, method: str) -> Callable[[Sequence[Any]], Any] | None:
+        """The store's `method` made right here without waiting (SQLite), or None
+        (PostgreSQL). Looked up at each call, as the batch writers above look it up."""
+        sqlite = self._sqlite
+        if sqlite is None:
+            return None
+        return lambda requests: sqlite.now(getattr(self.store, method), requests)
 
 
 class _Queue(Generic[Req, Res]):
@@ -115,12 +120,22 @@ class _Queue(Generic[Req, Res]):
 class _Batcher(Generic[Req, Res]):
     """Collects requests and writes them with `write`, at most `MAX_BATCH` in one batch.
 
+    With `write_now` (SQLite), the caller that finds no batch running writes the first one
+    itself: after one turn of the loop, in which the other calls ready join it, at once and
+    without waiting; only what would have to wait, and what arrives meanwhile, goes to a
+    drainer task. Without it, a drainer task writes every batch.
+
     State is kept per event loop: a store may serve several loops (the synchronous API
     runs one per calling thread), and a future belongs to one.
     """
 
-    def __init__(self, write: Callable[[Sequence[Req]], Any]) -> None:
+    def __init__(
+        self,
+        write: Callable[[Sequence[Req]], Any],
+        write_now: Callable[[Sequence[Req]], list[Res | StoreError]] | None = None,
+    ) -> None:
         self._write_batch = write
+        self._write_now = write_now
         self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Queue[Req, Res]]
         self._queues = weakref.WeakKeyDictionary()
 
@@ -133,8 +148,37 @@ class _Batcher(Generic[Req, Res]):
         queue.pending.append((request, future))
         if not queue.busy:
             queue.busy = True
-            queue.drainer = loop.create_task(self._drain(queue))
+            if self._write_now is None:
+                queue.drainer = loop.create_task(self._drain(queue))
+            else:
+                await self._lead(loop, queue)
         return await future
+
+    async def _lead(self, loop: asyncio.AbstractEventLoop, queue: _Queue[Req, Res]) -> None:
+        try:
+            await asyncio.sleep(0)  # the calls ready in this turn of the loop join
+        finally:
+            # Even when this caller was cancelled meanwhile: the others it leads are served.
+            self._write_first(loop, queue)
+
+    def _write_first(self, loop: asyncio.AbstractEventLoop, queue: _Queue[Req, Res]) -> None:
+        assert self._write_now is not None
+        batch = queue.pending[:MAX_BATCH]
+        try:
+            results = self._write_now([request for request, _ in batch])
+        except WouldWait:
+            pass  # still queued: the drainer writes it in a thread, where waiting is allowed
+        except Exception as exc:
+            del queue.pending[: len(batch)]
+            _deliver(batch, exc)
+        else:
+            del queue.pending[: len(batch)]
+            _deliver(batch, results)
+        finally:
+            if queue.pending:
+                queue.drainer = loop.create_task(self._drain(queue))
+            else:
+                queue.busy = False
 
     async def _drain(self, queue: _Queue[Req, Res]) -> None:
         try:
@@ -152,19 +196,25 @@ class _Batcher(Generic[Req, Res]):
     async def _write(self, batch: list[tuple[Req, asyncio.Future[Res]]]) -> None:
         try:
             results = await self._write_batch([request for request, _ in batch])
-        except Exception as exc:  # the whole batch failed: every member fails closed
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(exc)
+        except Exception as exc:
+            _deliver(batch, exc)
             return
         except BaseException:
             for _, future in batch:
                 future.cancel()
             raise
-        for (_, future), result in zip(batch, results, strict=True):
-            if future.done():  # the caller stopped waiting; what was written stands
-                continue
-            if isinstance(result, StoreError):
-                future.set_exception(result)
-            else:
-                future.set_result(result)
+        _deliver(batch, results)
+
+
+def _deliver(
+    batch: list[tuple[Req, asyncio.Future[Res]]], results: Sequence[Res | StoreError] | Exception
+) -> None:
+    """Each member's answer, or the error of the whole batch (every member fails closed)."""
+    answers = [results] * len(batch) if isinstance(results, Exception) else results
+    for (_, future), result in zip(batch, answers, strict=True):
+        if future.done():  # the caller stopped waiting; what was written stands
+            continue
+        if isinstance(result, Exception):
+            future.set_exception(result)
+        else:
+            future.set_result(result)

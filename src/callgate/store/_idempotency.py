@@ -66,6 +66,14 @@ def _finish_many(n: int) -> str:
     )
 
 
+_FINISH_ONE = (
+    "UPDATE callgate_idempotency SET state = ?, updated_at = ?, outcome = COALESCE(?, outcome)"
+    " WHERE key = ? AND owner = ? AND state IN ('started', 'unknown')"
+    f" RETURNING {_COLUMNS}"
+)
+"""`_finish_many(1)` as a plain update by primary key (the usual batch of a lone call)."""
+
+
 def _stored_claim(request: ClaimRequest) -> ClaimRequest:
     """The request with its key and owner as the table stores them (see `storable`)."""
     key, owner = storable(request.key), storable(request.owner)
@@ -235,6 +243,9 @@ class SQLIdempotency:
 
     def _finish_chunk(self, tx: Tx, chunk: list[Finish], now: float) -> list[Row]:
         """Finish distinct keys (in key order) with one multi-row update."""
+        if len(chunk) == 1:  # one row: its update locks it, in no order to agree on
+            f = chunk[0]
+            return tx.rows(_FINISH_ONE, (f.state, now, dump_json(f.outcome), f.key, f.owner))
         keys = [f.key for f in chunk]
         if self._db.for_update:
             # Lock the rows in key order before the update, which may visit them in any

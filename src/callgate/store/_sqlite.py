@@ -137,7 +137,6 @@ class SQLiteDatabase:
             self._quick = self._conn if self._identity is None else self._connect(path, 0, durable)
             self._quick_lock = self._lock if self._quick is self._conn else threading.Lock()
             if self._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
-                self._conn.execute(f"PRAGMA wal_autocheckpoint = {_Checkpointer.BACKSTOP_PAGES}")
                 self._checkpointer = _Checkpointer(path, "FULL" if durable else "NORMAL")
         except sqlite3.Error as exc:
             raise self._translate(exc) from exc
@@ -151,7 +150,10 @@ class SQLiteDatabase:
         )
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
+            if conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal":
+                # On every connection that writes: one left at SQLite's default (1,000
+                # pages) checkpoints, with two fsyncs, inside every ninetieth call's commit.
+                conn.execute(f"PRAGMA wal_autocheckpoint = {_Checkpointer.BACKSTOP_PAGES}")
             # NORMAL in WAL mode survives a crash of the process (the case exactly-once is
             # about); FULL also survives a power cut, at one fsync per commit.
             conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
