@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +84,34 @@ def test_output_file(tmp_path: Path) -> None:
     path = write(tmp_path, "poisoned.json", [POISONED])
     runner.invoke(app, ["scan", path, "-f", "sarif", "-o", str(out)])
     assert json.loads(out.read_text())["runs"][0]["results"]
+
+
+def test_output_to_a_fifo_writes_into_it_and_leaves_it_a_fifo(tmp_path: Path) -> None:
+    # Renaming a temporary file over a device or a FIFO would replace it with a file (as
+    # root, `-o /dev/null` would replace the system's /dev/null).
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    path = write(tmp_path, "poisoned.json", [POISONED])
+    result = runner.invoke(app, ["scan", path, "-f", "json", "-o", str(fifo)])
+    reader.join(timeout=30)
+    assert result.exit_code == 1
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert json.loads(got[0])["summary"]["by_rule"]
+
+
+def test_output_through_a_symlink_writes_its_target_and_keeps_the_link(tmp_path: Path) -> None:
+    target = tmp_path / "reports" / "scan.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    link = tmp_path / "latest.json"
+    link.symlink_to(target)
+    path = write(tmp_path, "poisoned.json", [POISONED])
+    runner.invoke(app, ["scan", path, "-f", "json", "-o", str(link)])
+    assert link.is_symlink()
+    assert json.loads(target.read_text())["summary"]["by_rule"]
 
 
 def test_diff_exit_code_fails_on_breaking(tmp_path: Path) -> None:

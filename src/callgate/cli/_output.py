@@ -57,10 +57,17 @@ def note(message: str) -> None:
 
 
 def write_file(path: Path, text: str) -> None:
-    """Write `text` to `path` atomically (a temporary file renamed over it)."""
-    parent = path.parent if str(path.parent) else Path(".")
+    """Write `text` to `path` atomically (a temporary file renamed over it). A symlink is
+    followed, so the link stays and its target is written; a path that is not a regular
+    file (`/dev/stdout`, a FIFO, `/dev/null`) is written in place, since renaming over it
+    would replace the device with a file."""
+    path = path.resolve() if path.is_symlink() else path
     if path.is_dir():
         raise UserError(f"cannot write {str(path)!r}: it is a folder; name a file")
+    if path.exists() and not path.is_file():
+        _write_in_place(path, text)
+        return
+    parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise UserError(f"cannot write {str(path)!r}: the folder {str(parent)!r} does not exist")
     try:
@@ -72,6 +79,14 @@ def write_file(path: Path, text: str) -> None:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+    except OSError as exc:
+        raise UserError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from exc
+
+
+def _write_in_place(path: Path, text: str) -> None:
+    try:
+        with path.open("w", encoding="utf-8") as out:
+            out.write(text)
     except OSError as exc:
         raise UserError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from exc
 
