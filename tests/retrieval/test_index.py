@@ -280,3 +280,25 @@ def test_a_query_is_read_only_up_to_its_maximum_length(caplog: pytest.LogCapture
     assert "cut to" in caplog.text
     # A text of one unbroken word is cut at the limit itself, lone surrogates and all.
     assert index.search("\ud800" * (limit * 3), 1) == []
+
+
+def test_long_words_are_not_kept_by_the_stem_caches() -> None:
+    import gc
+    import tracemalloc
+
+    index = ToolIndex(catalog())
+    rng = random.Random(2)
+    queries = ["".join(rng.choices("abcdefghij", k=3900)) for _ in range(100)]
+    index.search("weather in Paris", 1)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for query in queries:
+            index.search(query, 3)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # Cached, each word and its stem kept about 8 KB twice (1.2 MB in all).
+    assert held < 400_000
