@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -140,3 +141,11 @@ def test_splitting_keeps_every_part_in_order_and_in_the_text(words: list[str]) -
             rest = rest[rest.index(part) + len(part) :]
     if len(clauses(text)) > 1:
         assert joined(text)  # a split is always at a joining word
+
+
+@pytest.mark.timeout(10)
+def test_a_long_run_of_spaces_is_split_in_linear_time() -> None:
+    # Tried from every space of the run, this took minutes (the square of its length).
+    text = "a" + " " * 100_000
+    assert segments(text) == clauses(text) == ["a"]
+    assert not joined(text + "\n" * 100_000 + "b")
