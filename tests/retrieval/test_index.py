@@ -302,3 +302,11 @@ def test_long_words_are_not_kept_by_the_stem_caches() -> None:
         tracemalloc.stop()
     # Cached, each word and its stem kept about 8 KB twice (1.2 MB in all).
     assert held < 400_000
+
+
+@pytest.mark.parametrize("limit", [0, -5, 2.5, True])
+def test_a_maximum_query_length_must_be_a_positive_int(limit: Any) -> None:
+    from callgate.retrieval import IndexSettings
+
+    with pytest.raises(UserError, match="max_query_chars"):
+        IndexSettings(max_query_chars=limit)

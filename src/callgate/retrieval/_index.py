@@ -64,6 +64,11 @@ class IndexSettings:
     with a warning on the `callgate.retrieval` logger: what a search costs stays bounded,
     and the opening of a message says what it asks for. `search_tool` refuses longer."""
 
+    def __post_init__(self) -> None:
+        limit = self.max_query_chars
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise UserError(f"max_query_chars must be a positive int, not {limit!r}")
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Hit:
