@@ -239,3 +239,74 @@ def test_concurrent_searches_and_changes_stay_consistent() -> None:
     assert {h.tool.name for h in index.search("weather station", 20)} >= {
         t.name for t in extra[1::2]
     }
+
+
+def _distinct_words(rng: random.Random, n: int) -> str:
+    return " ".join(f"w{rng.getrandbits(40):x}" for _ in range(n))
+
+
+def test_long_distinct_queries_do_not_pile_up_in_memory() -> None:
+    import gc
+    import tracemalloc
+
+    index = ToolIndex(catalog())
+    rng = random.Random(1)
+    queries = [_distinct_words(rng, 4000) for _ in range(30)]  # ~52 KB each
+    index.search("weather in Paris", 1)  # built before measuring
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for query in queries:
+            index.search(query, 3)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # Cached whole, each of these kept about 0.4 MB of terms (12 MB in all); what stays is
+    # the stemmer's own word cache, which has a fixed size.
+    assert held < 4_000_000
+
+
+def test_a_query_is_read_only_up_to_its_maximum_length(caplog: pytest.LogCaptureFixture) -> None:
+    index = ToolIndex(catalog())
+    limit = index.settings.max_query_chars
+    filler = "please " * (limit // 7 + 10)
+    assert names(index.search("translate this into German", 1)) == ["translate_text"]
+    with caplog.at_level("WARNING", logger="callgate.retrieval"):
+        assert names(index.search(filler + "translate this into German", 1)) == []
+        found = names(index.search("translate this into German " + filler, 1))
+    assert found == ["translate_text"]
+    assert "cut to" in caplog.text
+    # A text of one unbroken word is cut at the limit itself, lone surrogates and all.
+    assert index.search("\ud800" * (limit * 3), 1) == []
+
+
+def test_long_words_are_not_kept_by_the_stem_caches() -> None:
+    import gc
+    import tracemalloc
+
+    index = ToolIndex(catalog())
+    rng = random.Random(2)
+    queries = ["".join(rng.choices("abcdefghij", k=3900)) for _ in range(100)]
+    index.search("weather in Paris", 1)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for query in queries:
+            index.search(query, 3)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # Cached, each word and its stem kept about 8 KB twice (1.2 MB in all).
+    assert held < 400_000
+
+
+@pytest.mark.parametrize("limit", [0, -5, 2.5, True])
+def test_a_maximum_query_length_must_be_a_positive_int(limit: Any) -> None:
+    from callgate.retrieval import IndexSettings
+
+    with pytest.raises(UserError, match="max_query_chars"):
+        IndexSettings(max_query_chars=limit)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from callgate import Tool
 from callgate.retrieval import ToolIndex
 from callgate.retrieval._fusion import Ranking, interleave
 from callgate.retrieval._index import IndexSettings
-from callgate.retrieval._query import clauses, joined
+from callgate.retrieval._query import clauses, joined, segments
 from tests.conftest import RETRIEVAL, needs
 from tests.retrieval.tools import make
 
@@ -92,6 +96,56 @@ def test_ordinal_openers_enumerate_clauses() -> None:
         "email Ann. The second one is urgent.",
     ]
     assert joined("Во-первых, найди рейс. Во-вторых, отель.")
-    # "next" joins only as an opener with its comma, not in "next Friday".
-    assert not joined("Buy a ticket for next Friday")
     assert clauses("Book it. Next, pay.") == ["Book it.", "pay."]
+
+
+def test_ordinals_open_a_clause_only_where_a_sentence_starts() -> None:
+    assert clauses("Sort by price first, then by rating") == ["Sort by price first", "by rating"]
+    text = "the first, second and third results of the search"
+    assert segments(text) == [text]
+    assert not joined(text)
+    assert clauses("Firstly, find a flight; secondly, a hotel") == ["find a flight;", "a hotel"]
+    assert clauses('"First, find a flight. Second, a hotel."') == ["find a flight.", 'a hotel."']
+
+
+def test_next_joins_clauses_except_before_a_time_or_after_an_article() -> None:
+    assert clauses("Book a flight to Paris, next reserve a hotel there") == [
+        "Book a flight to Paris",
+        "reserve a hotel there",
+    ]
+    for text in (
+        "Buy a ticket for next Friday",
+        "weather for the next 3 days",
+        "find the next train to Boston",
+        "a hotel next to the station",
+        "plans for next week",
+    ):
+        assert not joined(text), text
+
+
+_WORDS = st.sampled_from(
+    ["first,", "First,", "next", "Next,", "then", "the", "week", "to", ".", ";", "\n", ",", "book"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_WORDS, st.text(max_size=8)), max_size=30))
+def test_splitting_keeps_every_part_in_order_and_in_the_text(words: list[str]) -> None:
+    text = " ".join(words)
+    for found in (segments(text), clauses(text)):
+        assert len(found) <= 8
+        rest = text
+        for part in found:
+            assert part and part == part.strip()
+            assert part in rest
+            rest = rest[rest.index(part) + len(part) :]
+    if len(clauses(text)) > 1:
+        assert joined(text)  # a split is always at a joining word
+
+
+@pytest.mark.timeout(10)
+def test_a_long_run_of_spaces_is_split_in_linear_time() -> None:
+    # Tried from every space of the run, this took minutes (the square of its length).
+    text = "a" + " " * 100_000
+    assert segments(text) == clauses(text) == ["a"]
+    assert not joined(text + "\n" * 100_000 + "b")

@@ -117,3 +117,20 @@ def test_repeated_search_marks_tools_already_offered() -> None:
     }
     assert again["tools"][0]["new"] is False
     assert search(query="xyzzy")["tools"] == []
+
+
+def test_a_query_over_the_maximum_length_is_refused_by_the_gate() -> None:
+    selector, gate = setup()
+    limit = selector.index.settings.max_query_chars
+    with gate:
+        longest, over = gate.run_batch_sync(
+            [
+                ToolCall(id="c1", name="tool_search", arguments={"query": "weather ".ljust(limit)}),
+                ToolCall(id="c2", name="tool_search", arguments={"query": "w" * (limit + 1)}),
+            ],
+            context=Context(principal="ann"),
+        )
+    assert longest.route is Route.COMPLETED
+    assert longest.structured["tools"][0]["name"] == "get_weather"
+    assert over.route is Route.INVALID
+    assert "query" in over.content

@@ -37,6 +37,9 @@ _RUN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
 _HAS_CJK = re.compile(rf"[{_CJK}]")
 _CYRILLIC = re.compile(r"[а-яё]")
 _CACHE_LIMIT = 200_000
+_CACHED_WORD = 40
+"""Longer words (no real one is) are stemmed each time: the cache holds at most
+200,000 words of this length, whatever a query spells."""
 _HEAD = 5
 """Letters of a stem kept as its head: enough to tell `analy` from `anal`, few enough to
 join what Snowball splits (analyz/analysi/analyt)."""
@@ -95,6 +98,8 @@ class Analyzer:
         stemmer = require("Stemmer", extra="retrieval", package="PyStemmer")
         self._english = stemmer.Stemmer("english")
         self._russian = stemmer.Stemmer("russian")
+        for each in (self._english, self._russian):
+            each.maxCacheSize = 0  # `_stems` caches; PyStemmer's own would keep long words
         if stopwords is None:
             words = require("bm25s.stopwords", extra="retrieval", package="bm25s")
             stopwords = (*words.STOPWORDS_EN_PLUS, *words.STOPWORDS_RUSSIAN)
@@ -159,5 +164,6 @@ class Analyzer:
             else:
                 stemmer = self._russian if _CYRILLIC.search(word) else self._english
                 stem = stemmer.stemWord(word)
-            self._stems[word] = stem
+            if len(word) <= _CACHED_WORD:
+                self._stems[word] = stem
         return stem

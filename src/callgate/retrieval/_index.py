@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -21,6 +22,8 @@ from callgate.retrieval._lexical import LexicalIndex, LexicalSettings
 from callgate.retrieval._query import clauses, identifiers, joined, segments
 
 __all__ = ["Hit", "IndexSettings", "ToolFilter", "ToolIndex"]
+
+_log = logging.getLogger("callgate.retrieval")
 
 ToolFilter = Callable[[Tool], bool]
 """Says whether a tool may be offered (for instance: the principal may call it at all)."""
@@ -56,6 +59,15 @@ class IndexSettings:
     """Weight of tools the query names outright (`call get_weather for Paris`)."""
     depth: int = 100
     """Candidates taken from each ranking before fusion; deepened when a filter needs more."""
+    max_query_chars: int = 4000
+    """A longer query (or context) is cut at a word boundary before this many characters,
+    with a warning on the `callgate.retrieval` logger: what a search costs stays bounded,
+    and the opening of a message says what it asks for. `search_tool` refuses longer."""
+
+    def __post_init__(self) -> None:
+        limit = self.max_query_chars
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise UserError(f"max_query_chars must be a positive int, not {limit!r}")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -293,6 +305,8 @@ class ToolIndex:
         Tools that `allowed` rejects are skipped, and the candidate lists are deepened
         until enough tools pass or every candidate was seen.
         """
+        query = _cut(query, self.settings.max_query_chars, "query")
+        context = _cut(context, self.settings.max_query_chars, "context")
         parts = self._parts(segments(query)) if query.strip() else []
         chained = self._parts(clauses(query)) if self.settings.intent_slots else []
         vectors = self._embed([query, *parts, *chained, context])
@@ -478,6 +492,19 @@ def _with_intents(
 @dataclass(frozen=True, kw_only=True, slots=True)
 class _DenseRanking(Ranking):
     """Marks the embedding ranking so its cosines can be reported per hit."""
+
+
+def _cut(text: str, limit: int, what: str) -> str:
+    """`text`, or its opening up to the last space within `limit` characters."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    space = max(head.rfind(" "), head.rfind("\n"))
+    cut = head[:space] if space > limit // 2 else head
+    _log.warning(
+        "the %s of a tool search was cut to %d of %d characters", what, len(cut), len(text)
+    )
+    return cut
 
 
 def _model_id(embedder: Embedder | None) -> str | None:

@@ -34,6 +34,9 @@ QueryTerms = Mapping[str, float]
 """Index terms of a query, each once, with the weight it counts with."""
 
 _QUERY_CACHE = 256
+_CACHED_CHARS = 1000
+"""Only texts up to this long are cached, so the cache holds at most ~256 KB of text and
+its terms; a longer text (a pasted document) is rarely asked twice and is analysed anew."""
 _MARK: dict[TermKind, str] = {"stem": "", "word": "=", "head": "~"}
 """Written forms and stem heads live in the same vocabulary as stems, marked apart."""
 
@@ -129,8 +132,10 @@ class LexicalIndex:
         A word the user repeats ("weather today and weather tomorrow") says nothing more
         about the tool wanted; counted each time it lets one word outweigh the others.
         A search reads each of its texts (the query, its sentences and clauses) more than
-        once, so the last few texts' terms are kept.
+        once, so the last few short texts' terms are kept.
         """
+        if len(text) > _CACHED_CHARS:
+            return MappingProxyType(self._query_terms(text))
         found = self._queries.get(text)
         if found is None:
             if len(self._queries) >= _QUERY_CACHE:

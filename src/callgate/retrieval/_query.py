@@ -13,16 +13,32 @@ import re
 __all__ = ["identifiers", "joined", "segments"]
 
 _SENTENCE_END = re.compile(r"(?<=[.?!;:])\s+|(?<=[。？！；])\s*|\n+")
+_TIME_WORDS = (
+    r"to|\d+|few|couple|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"time|times|second|minute|hour|day|days|week|weeks|weekend|month|months|year|years|"
+    r"quarter|season|semester|term|morning|afternoon|evening|night|tonight|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"spring|summer|autumn|fall|winter"
+)
+# Each alternative starts where a run of spaces does, never inside it: tried from every
+# space of a long run, a match would cost the square of its length.
 _CLAUSE_JOIN = re.compile(
-    r",?\s+\b(?:and then|then|also|after that|afterwards|finally|additionally|lastly|"
+    r"(?<!\s),?\s+\b(?:and then|then|also|after that|afterwards|finally|additionally|lastly|"
     r"in addition(?: to that)?|besides|"
     r"а также|а потом|потом|затем|после этого|также|ещё|еще)\b,?\s*"
-    # Ordinal openers ("First, ... Second, ...") enumerate requests; with their comma only,
-    # so "the second problem" is not a boundary.
-    r"|(?:^|(?<=[\s\"'(]))(?:first|second|third|fourth|fifth|sixth|next)(?:ly)?,\s*"
-    r"|(?:^|(?<=\s))(?:во-первых|во-вторых|в-третьих),\s*"
+    # "next" joins ("book a flight, next a hotel") but not in "next Friday", "next to the
+    # station" or "the next train".
+    r"|(?<!\s)(?<!\bthe)(?<!\ba)(?<!\bthis)(?<!\bmy)(?<!\byour)(?<!\bour)(?<!\btheir)"
+    rf",?\s+\bnext\b(?!\s+(?:{_TIME_WORDS})\b),?\s*"
+    # Ordinal openers ("First, ... Second, ...") enumerate requests only where a sentence
+    # starts, and with their comma: "sort by price first, then ..." and "the first,
+    # second and third results" are no boundary.
+    r"|(?:^|(?<=[.?!;:。？！；\n]))[\s\"'(]{0,8}"
+    r"(?:(?:first|second|third|fourth|fifth|sixth|next)(?:ly)?|во-первых|во-вторых|в-третьих)"
+    r",\s*"
     # Chinese has no spaces to mark word boundaries: its chaining words stand alone.
-    r"|[，,]?\s*(?:然后|接着|之后|随后|并且|同时|另外)[，,]?\s*",
+    r"|(?<!\s)[，,]?\s*(?:然后|接着|之后|随后|并且|同时|另外)[，,]?\s*",
     re.IGNORECASE,
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.\-]*\w")

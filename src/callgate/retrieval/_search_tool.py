@@ -66,6 +66,7 @@ def search_tool(
                 "query": {
                     "type": "string",
                     "minLength": 1,
+                    "maxLength": selector.index.settings.max_query_chars,
                     "description": "What the tool should do, in a few words "
                     "(e.g. 'convert currency').",
                 },
