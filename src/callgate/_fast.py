@@ -67,6 +67,9 @@ def fast_builder(cls: type[R], *positional: str, **fixed: Any) -> Callable[..., 
         raise TypeError(f"{cls.__name__}: positional and fixed fields must be distinct fields")
     by_name = {f.name: f for f in fields}
     first = _parameters(cls, tuple(by_name[name] for name in positional), namespace)
+    required = [p for p in first if "=" not in p]
+    if first[: len(required)] != required:
+        raise TypeError(f"{cls.__name__}: a positional field without a default follows one with")
     others = tuple(f for f in fields if f.name not in positional and f.name not in fixed)
     rest = _parameters(cls, others, namespace)
     for name, value in fixed.items():

@@ -61,19 +61,31 @@ def test_a_command_imports_what_it_needs_and_no_more() -> None:
     assert not [m for m in lint if m.startswith(("callgate.loop", "callgate.retrieval"))]
 
 
-def _collecting_after(*args: str) -> bool:
-    """Whether the cyclic collector is on once `callgate ARGS` has run in a fresh interpreter."""
+def _collecting(*args: str, before: bool = True) -> tuple[bool, bool]:
+    """Whether the cyclic collector is on as `callgate ARGS` ends its command and once
+    `main()` has returned, in a fresh interpreter whose collector was `before`. A command
+    that crashes fails the test rather than reading as either."""
     code = (
-        "import gc, sys\n"
-        "from callgate.cli import main\n"
+        "import gc, json, sys\n"
+        "from callgate.cli import _app, main\n"
+        "seen = []\n"
+        "command = _app.app\n"
+        "def traced():\n"
+        "    try:\n        command()\n    finally:\n        seen.append(gc.isenabled())\n"
+        "_app.app = traced\n"
+        f"gc.enable() if {before!r} else gc.disable()\n"
+        "threshold = gc.get_threshold()\n"
         f"sys.argv = ['callgate', *{list(args)!r}]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print(gc.isenabled(), file=sys.stderr)\n"
+        "assert gc.get_threshold() == threshold, gc.get_threshold()\n"
+        "print(json.dumps([*seen, gc.isenabled()]))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
-    return done.stderr.split()[-1] == "True"
+    assert done.returncode == 0, done.stderr
+    during, after = json.loads(done.stdout.splitlines()[-1])
+    return during, after
 
 
 def test_the_collector_is_off_while_starting_and_on_for_a_command_that_collects(
@@ -81,12 +93,19 @@ def test_the_collector_is_off_while_starting_and_on_for_a_command_that_collects(
 ) -> None:
     catalog = tmp_path / "tools.json"
     catalog.write_text(json.dumps([{"name": "get_time", "description": "The time now."}]))
-    assert not _collecting_after("--help")
-    assert not _collecting_after("scan", str(catalog))
-    assert not _collecting_after("lint", str(catalog))
-    assert _collecting_after("receipts", "--help")
-    assert _collecting_after("version")
+    assert _collecting("--help") == (False, True)
+    assert _collecting("nosuch") == (False, True)
+    assert _collecting("scan", str(catalog), "-o", str(tmp_path / "scan.json")) == (False, True)
+    assert _collecting("lint", str(catalog)) == (False, True)
+    assert _collecting("receipts", "--help") == (True, True)
+    assert _collecting("version") == (True, True)
+    assert _collecting("version", before=False) == (True, False)
     assert [s.name for s in COMMANDS if not s.collected] == ["lint", "scan"]
+
+
+def test_a_command_that_crashes_fails_the_collector_check(tmp_path: Path) -> None:
+    with pytest.raises(AssertionError, match="Traceback"):
+        _collecting("--debug", "receipts", "verify", "--store", str(tmp_path / "no" / "x.db"))
 
 
 def test_help_lists_every_command_and_the_exit_codes() -> None:

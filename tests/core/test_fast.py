@@ -101,3 +101,14 @@ def test_classes_a_builder_cannot_reproduce_are_refused() -> None:
     for cls in (Checked, Factory, Unslotted):
         with pytest.raises(TypeError):
             fast_builder(cls)
+
+
+def test_a_positional_field_without_a_default_after_one_with_is_refused() -> None:
+    @dataclass(frozen=True, kw_only=True, slots=True)
+    class Pair:
+        a: int = 0
+        b: int
+
+    with pytest.raises(TypeError, match="without a default follows one with"):
+        fast_builder(Pair, "a", "b")
+    assert fast_builder(Pair, "b", "a")(2) == Pair(b=2)

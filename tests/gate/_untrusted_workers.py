@@ -21,8 +21,6 @@ def fetch_ticket(spec: StoreSpec, root: str, url: str, run_id: str) -> None:
     context = Context(principal="dev", run_id=run_id)
     with Gate(catalog, store=store, policy=catalog.policy(), untrusted=SCAN) as gate:
         call = ToolCall(id="f1", name="fetch_url", arguments={"url": url})
-        # Not call_sync: it runs an async tool's first step outside a task, where the
-        # fetcher's asyncio.timeout raises (see the xfail test in test_untrusted_fetch.py).
         result = asyncio.run(gate.call(call, context=context))
     store.close()
     assert result.route == "completed", result.content

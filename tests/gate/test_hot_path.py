@@ -1,13 +1,16 @@
 """The path of a call that does not suspend: steps hand their outcome up as it is (no
 coroutine but `Gate.call`'s), a step with nothing to do is not in the chain, and `call_sync`
-ends such a call without turning its loop, yet keeps the loop's order for what waits on it."""
+turns its loop for every call, so what waits on the loop runs in the loop's order."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import inspect
+import socket
 import sys
-from collections.abc import Iterator
+import warnings
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any
@@ -126,23 +129,125 @@ async def test_a_gate_that_never_retries_has_no_retry_step() -> None:
     assert len(tries) == 1
 
 
-def _turns(gate: Gate, call: ToolCall) -> tuple[Any, int]:
-    """The result of `call_sync(call)` and how often the event loop turned meanwhile."""
-    with calls_made() as frames:
-        result = gate.call_sync(call)
-    return result, sum(1 for f in frames if f.f_code.co_name == "_run_once")
+def test_call_sync_runs_a_timer_that_came_due_before_the_next_call() -> None:
+    events: list[str] = []
+
+    @tool(effect="read")
+    async def arm() -> str:
+        """Arm a timer that is due at once."""
+        asyncio.get_running_loop().call_later(0, events.append, "timer fired")
+        return "armed"
+
+    @tool(effect="read")
+    async def fast() -> str:
+        """Answer at once."""
+        events.append("fast ran")
+        return "ok"
+
+    with Gate([arm, fast]) as gate:
+        gate.call_sync(ToolCall(id="a", name="arm", arguments={}))
+        for n in range(2):
+            result = gate.call_sync(ToolCall(id=f"f{n}", name="fast", arguments={}))
+            assert result.route is Route.COMPLETED
+    assert events == ["fast ran", "timer fired", "fast ran"]
 
 
-@pytest.mark.parametrize("name", ["forecast", "forecast_inline"])
-def test_call_sync_ends_a_call_that_does_not_suspend_without_turning_the_loop(name: str) -> None:
-    with Gate([forecast, forecast_inline, later]) as gate:
-        gate.call_sync(ToolCall(id="c0", name=name, arguments=ARGS))
-        result, turns = _turns(gate, ToolCall(id="c1", name=name, arguments=ARGS))
-        assert result.route is Route.COMPLETED and result.content == "Oslo: sunny for 2 days"
-        assert turns == 0
-        waited, turns = _turns(gate, ToolCall(id="c2", name="later", arguments={"city": "Oslo"}))
-        assert waited.route is Route.COMPLETED and waited.content == "Oslo: later"
-        assert turns >= 1
+def test_call_sync_runs_a_reader_whose_data_arrived_before_the_next_call() -> None:
+    events: list[str] = []
+    near, far = socket.socketpair()
+
+    @tool(effect="read")
+    async def watch() -> str:
+        """Watch a socket."""
+        asyncio.get_running_loop().add_reader(near, lambda: events.append(near.recv(8).decode()))
+        return "watching"
+
+    @tool(effect="read")
+    async def fast() -> str:
+        """Answer at once."""
+        events.append("fast ran")
+        return "ok"
+
+    try:
+        with Gate([watch, fast]) as gate:
+            gate.call_sync(ToolCall(id="w", name="watch", arguments={}))
+            far.sendall(b"data")
+            for n in range(2):
+                gate.call_sync(ToolCall(id=f"f{n}", name="fast", arguments={}))
+    finally:
+        near.close()
+        far.close()
+    assert "data" in events[:2] and events.count("fast ran") == 2
+
+
+def test_call_sync_runs_an_async_tool_on_a_running_loop_with_async_generator_hooks() -> None:
+    cleaned: list[str] = []
+
+    async def rows() -> AsyncIterator[int]:
+        try:
+            for n in range(10):
+                yield n
+        finally:
+            await asyncio.sleep(0)  # an async cleanup, as closing a connection is
+            cleaned.append("closed")
+
+    @tool(effect="read")
+    async def first_match() -> str:
+        """Stop reading rows early."""
+        async for row in rows():
+            if row == 2:
+                return str(asyncio.get_running_loop().is_running())
+        return "none"
+
+    @tool(effect="read")
+    async def fast() -> str:
+        """Answer at once."""
+        return "ok"
+
+    with Gate([first_match, fast]) as gate:
+        result = gate.call_sync(ToolCall(id="m", name="first_match", arguments={}))
+        assert result.route is Route.COMPLETED and result.content == "True"
+        gc.collect()  # the generator's finalizer hands its `aclose()` to the loop
+        for n in range(5):  # each call turns the loop; the cleanup takes a few turns
+            if cleaned:
+                break
+            gate.call_sync(ToolCall(id=f"f{n}", name="fast", arguments={}))
+    assert cleaned == ["closed"]
+
+
+def test_call_sync_interrupted_before_its_first_step_is_cancelled_cleanly() -> None:
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    @tool(effect="read")
+    async def fast() -> str:
+        """Answer at once, noting the loop."""
+        loops.append(asyncio.get_running_loop())
+        return "ok"
+
+    with Gate([fast]) as gate:
+        gate.call_sync(ToolCall(id="w", name="fast", arguments={}))
+        loop = loops[0]
+        turn = loop._run_once  # type: ignore[attr-defined]
+        armed = [True]
+
+        def interrupted() -> None:
+            if armed.pop() if armed else False:
+                raise KeyboardInterrupt  # as if Ctrl-C landed before the call's step ran
+            turn()
+
+        loop._run_once = interrupted  # type: ignore[attr-defined]
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                with pytest.raises(KeyboardInterrupt):
+                    gate.call_sync(ToolCall(id="c", name="fast", arguments={}))
+                gc.collect()
+        finally:
+            del loop._run_once  # type: ignore[attr-defined]
+        assert not [t for t in asyncio.all_tasks(loop) if not t.done()]
+        assert not [w for w in caught if "never awaited" in str(w.message)]
+        result = gate.call_sync(ToolCall(id="n", name="fast", arguments={}))
+    assert result.route is Route.COMPLETED and len(loops) == 2
 
 
 def test_call_sync_runs_what_a_call_left_on_its_loop_before_the_next_call() -> None:

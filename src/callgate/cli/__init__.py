@@ -15,10 +15,16 @@ def main() -> None:
     """Run the `callgate` command (what the `callgate` script runs)."""
     # Starting a command builds only what lives to the process's end, typer's own import
     # included: the collector is off from here until the command is loaded (`_app.run`).
+    # A caller in the same process (a test, a wrapper script) gets its own setting back.
+    enabled, threshold = _gc.isenabled(), _gc.get_threshold()
     _gc.disable()
-    from callgate.cli._app import run
+    try:
+        from callgate.cli._app import run
 
-    run()
+        run()
+    finally:
+        _gc.set_threshold(*threshold)
+        (_gc.enable if enabled else _gc.disable)()
 
 
 __getattr__, __dir__ = _lazy_exports("callgate.cli", globals(), {"app": "callgate.cli._app"})

@@ -89,7 +89,7 @@ class Continue:
 
 
 async def in_task() -> None:
-    """Make sure the code after this runs inside a task (`asyncio.timeout` needs one): the
-    first step of a synchronous call (`_sync.py`) runs outside any task until it suspends."""
+    """Make sure the code after this runs inside a task (`asyncio.timeout` needs one): a gate
+    call stepped outside any task (by hand) runs there until it suspends."""
     if asyncio.current_task() is None:
         await asyncio.sleep(0)

@@ -97,7 +97,7 @@ class Execute:
         loop = asyncio.get_running_loop()
         slots = self._slots if loop is self._loop and self._slots is not None else self._slot()
         # An async tool's first step needs a task (asyncio.timeout, anyio and so httpx look
-        # for one); the first step of a synchronous call (`_sync`) has none until it suspends.
+        # for one); a gate call stepped outside any task (by hand) has none until it suspends.
         if (
             slots.free > 0
             and not slots.waiters

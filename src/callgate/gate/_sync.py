@@ -1,18 +1,15 @@
 """Synchronous callers of the gate, served in their own thread without a hand-off.
 
 Each call runs as a task of the calling thread's own event loop (kept for the life of the
-gate), because an async tool needs one (asyncio.timeout, anyio and httpx look for it). Most
-calls end in the task's first step: an async tool that never suspends, an inline tool, an
-`invalid` or `denied` call, a held call's answer. That step is run directly, with the loop
-installed as the running loop, and the loop itself turns only for a call that suspends (a
-sync tool's worker thread, a store round trip, a tool that waits), here in the same thread,
-until the call is done.
+gate), because an async tool needs one (asyncio.timeout, anyio and httpx look for it). The
+loop runs here, in the caller's thread, until the call's task ends and stops it, so timers,
+I/O and callbacks already waiting on the loop take their turn in the loop's own order, and a
+tool sees a running loop with its async-generator hooks installed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import threading
 import weakref
 from collections.abc import Coroutine
@@ -45,16 +42,14 @@ class SyncRunner:
             loop = self._new_loop()
         # The call runs as a task (asyncio.timeout, anyio and so httpx need one) that stops
         # the loop itself as it ends, so the loop turns no more than the call needs
-        # (`run_until_complete` would turn once more to stop); a call that does not suspend
-        # ends in the task's first step, which runs without a turn of the loop.
-        leash = _Leash()
+        # (`run_until_complete` would turn once more to stop).
+        leash = _Leash(loop)
         task = asyncio.Task(_finish(coro, leash), loop=loop)  # this loop has no task factory
         try:
-            if not _step_alone(loop, task):
-                leash.loop = loop
-                loop.run_forever()
+            loop.run_forever()
         except BaseException:
             _give_up(loop, task, leash)
+            coro.close()  # a call cancelled before its first step was never awaited
             raise
         return task.result()
 
@@ -79,49 +74,34 @@ def _close_loops(loops: list[asyncio.AbstractEventLoop]) -> None:
 
 
 class _Leash:
-    """Stops the loop as its call ends, while the loop runs for that call (`loop` is set
-    only then); a call given up on stops nothing (a later call's run of this loop is not its
-    to end)."""
+    """Stops the loop as its call ends; a call given up on stops nothing (a later call's
+    run of this loop is not its to end)."""
 
     __slots__ = ("loop",)
 
-    def __init__(self) -> None:
-        self.loop: asyncio.AbstractEventLoop | None = None
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = loop
 
     def stop(self) -> None:
         if self.loop is not None:
             self.loop.stop()
 
 
-def _step_alone(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any]) -> bool:
-    """Run the new task's first step without turning the loop, when nothing else is waiting
-    to run before it; True if that finished the call. Most calls end in that step (one that
-    waits for no thread, store or network), and one turn of the loop (its setup, a poll of
-    the selector) costs more than the whole call. Anything else ready, or a loop that keeps
-    no such queue, gets the loop's own turn, in its order."""
-    ready = getattr(loop, "_ready", None)
-    if not isinstance(ready, collections.deque) or len(ready) != 1:
-        return False
-    handle = ready.popleft()  # the task's step, just scheduled by create_task
-    asyncio._set_running_loop(loop)
-    try:
-        handle._run()
-    finally:
-        asyncio._set_running_loop(None)
-    return task.done()
-
-
 def _give_up(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any], leash: _Leash) -> None:
     """A call interrupted mid-run (Ctrl-C in `run_forever`) is cancelled and run to its end
     now, as `asyncio.run` does, so that nothing of it is left in this thread's loop to run
-    during the next call."""
-    try:
-        if not task.done():
-            task.cancel()
-            leash.loop = loop
-            loop.run_forever()  # until the cancelled call ends and stops it
-    finally:
-        leash.loop = None
+    during the next call. A task cancelled before its first step never enters `_finish`, so
+    its end, not the leash, stops the loop."""
+    leash.loop = None
+    if not task.done():
+        task.cancel()
+        # Interrupted again, the call ends during a later call, whose run is not its to stop.
+        ending = _Leash(loop)
+        task.add_done_callback(lambda _: ending.stop())
+        try:
+            loop.run_forever()  # until the cancelled call ends
+        finally:
+            ending.loop = None
     if task.done() and not task.cancelled():
         task.exception()  # retrieved: the interruption is what the caller sees
 
