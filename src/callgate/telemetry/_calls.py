@@ -8,7 +8,6 @@ current span while the rest of the chain runs, so spans a tool opens are its chi
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from typing import TYPE_CHECKING, Any
@@ -69,14 +68,9 @@ class TraceCalls:
         return outcome
 
     async def _inside(self, span: Span, request: Request) -> Outcome:
-        """The rest of the chain with `span` current. Outside a task (the first step of a
-        synchronous call, which may finish in another context) the span's context could
-        not be restored afterwards, so the rest runs as a task of its own in that context."""
-        ctx = trace.set_span_in_context(span)
-        if asyncio.current_task() is None:
-            loop = asyncio.get_running_loop()
-            return await loop.create_task(_awaited(self.next, request), context=_copied(ctx))
-        token = otel_context.attach(ctx)
+        """The rest of the chain with `span` current (every call runs in a task, so the
+        context is restored when the call ends)."""
+        token = otel_context.attach(trace.set_span_in_context(span))
         try:
             return await self.next(request)
         finally:
@@ -159,16 +153,3 @@ def _approval_events(span: Span, request: Request, result: ToolResult) -> None:
         if approval.decided_by is not None:
             decided[n.DECIDED_BY] = identifier(approval.decided_by)
     span.add_event(n.DECIDED_EVENT, decided)
-
-
-async def _awaited(step: Awaited, request: Request) -> Outcome:
-    return await step(request)  # the step's first part, too, runs in the task's context
-
-
-def _copied(ctx: otel_context.Context) -> Any:
-    """A copy of the current `contextvars` context with `ctx` as OpenTelemetry's."""
-    import contextvars
-
-    copy = contextvars.copy_context()
-    copy.run(otel_context.attach, ctx)
-    return copy
