@@ -4,6 +4,7 @@ group-committed with every member answered on its own."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -253,3 +254,69 @@ async def test_a_lone_call_is_one_batch_and_a_cancelled_leader_still_serves_the_
     assert [c.status for c in claims] == ["claimed"] * 3
     assert sizes == [1, 4]
     assert store.idempotency.get("k0") is not None
+
+
+def _claims(n: int) -> list[ClaimRequest]:
+    return [
+        ClaimRequest(key=f"k{i}", request_hash="h", owner="a", lease_seconds=30) for i in range(n)
+    ]
+
+
+def test_an_interrupt_just_after_the_leaders_commit_does_not_write_the_batch_again(
+    tmp_path: Path,
+) -> None:
+    """A Ctrl-C is raised at the first bytecode after the C call returns, so one that
+    arrives during COMMIT surfaces right after it: the batch is written and must not stay
+    queued for a drainer to write a second time."""
+    store = SQLiteStore(tmp_path / "s.db")
+    sizes = _counting(store, "claim")
+    claim_batch = store.claim
+
+    def interrupted(requests: Sequence[ClaimRequest]) -> list[object]:
+        claim_batch(requests)
+        raise KeyboardInterrupt
+
+    store.claim = interrupted  # type: ignore[method-assign,assignment]
+    io = AsyncStore(store)
+    loop = asyncio.new_event_loop()
+    try:
+        tasks = [loop.create_task(io.claim(request)) for request in _claims(3)]
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_until_complete(asyncio.gather(*tasks))
+        store.claim = claim_batch  # type: ignore[method-assign]
+        loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+    finally:
+        loop.close()
+        io.close()
+    assert sizes == [3]
+    assert all(task.cancelled() for task in tasks[1:])
+    for i in range(3):
+        record = store.idempotency.get(f"k{i}")
+        assert record is not None and record.attempts == 1
+    store.close()
+
+
+def test_a_batch_whose_loop_closed_before_it_was_written_writes_nothing(tmp_path: Path) -> None:
+    """When the loop stops and closes while the leader waits its turn, the garbage
+    collector closes the leader's coroutine: none of those calls will run, so none of
+    their claims may be written."""
+    store = SQLiteStore(tmp_path / "s.db")
+    io = AsyncStore(store)
+    loop = asyncio.new_event_loop()
+    held: list[asyncio.Task[object]] = []
+
+    async def start() -> None:
+        held.extend(loop.create_task(io.claim(request)) for request in _claims(3))
+        await asyncio.sleep(0)  # the leader is now waiting its turn
+        loop.stop()
+
+    held.append(loop.create_task(start()))
+    loop.run_forever()
+    loop.close()
+    held.clear()
+    gc.collect()
+    try:
+        assert [store.idempotency.get(f"k{i}") for i in range(3)] == [None] * 3
+    finally:
+        io.close()
+        store.close()

@@ -157,9 +157,17 @@ class _Batcher(Generic[Req, Res]):
     async def _lead(self, loop: asyncio.AbstractEventLoop, queue: _Queue[Req, Res]) -> None:
         try:
             await asyncio.sleep(0)  # the calls ready in this turn of the loop join
-        finally:
-            # Even when this caller was cancelled meanwhile: the others it leads are served.
+        except GeneratorExit:
+            # Closed unrun (its loop is gone): none of these calls will run, so none of
+            # their requests may be written.
+            queue.pending.clear()
+            queue.busy = False
+            raise
+        except BaseException:
+            # Cancelled meanwhile: the others this caller leads are still served.
             self._write_first(loop, queue)
+            raise
+        self._write_first(loop, queue)
 
     def _write_first(self, loop: asyncio.AbstractEventLoop, queue: _Queue[Req, Res]) -> None:
         assert self._write_now is not None
@@ -168,8 +176,14 @@ class _Batcher(Generic[Req, Res]):
             results = self._write_now([request for request, _ in batch])
         except WouldWait:
             pass  # still queued: the drainer writes it in a thread, where waiting is allowed
-        except Exception as exc:
+        except BaseException as exc:
+            # Taken out before anything else: an interrupt raised just after the commit
+            # must not leave the batch queued to be written a second time.
             del queue.pending[: len(batch)]
+            if not isinstance(exc, Exception):
+                for _, future in batch:
+                    future.cancel()
+                raise
             _deliver(batch, exc)
         else:
             del queue.pending[: len(batch)]

@@ -70,12 +70,13 @@ class _Checkpointer:
     thread checkpoints in the background (`PASSIVE`: it never waits for, nor blocks,
     readers or writers; the sqlite3 module releases the GIL meanwhile). Durability is
     unchanged: a commit is in the log before it returns, with `synchronous` deciding the
-    fsync as before. The writer's own automatic checkpoint stays as a backstop, at a
-    threshold this thread keeps the log below.
+    fsync as before. The writer's own automatic checkpoint stays as a backstop; since a
+    passive checkpoint does not restart the log under a steady writer, that backstop is
+    what restarts it (docs/gate.md, "Exactly once").
     """
 
     EVERY = 200
-    """Commits between checkpoints (a few hundred pages of log)."""
+    """Commits between checkpoints."""
     BACKSTOP_PAGES = 20_000
     """The writer checkpoints itself if the log grows past this (about 80 MB)."""
 
