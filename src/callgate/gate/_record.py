@@ -116,7 +116,8 @@ class Record:
             # attempt will reconcile, which is the truth: nobody here can record it now.
             self.log.error("outcome and receipt of %s (key %s) not recorded: %s", name,
                            settle.finish.key, exc)  # fmt: skip
-            reason = f"{result.reason}; outcome not recorded ({type(exc).__name__})"
+            missing = f"outcome not recorded ({type(exc).__name__})"
+            reason = missing if result.reason is None else f"{result.reason}; {missing}"
             return dataclasses.replace(outcome, result=dataclasses.replace(result, reason=reason))
         self.log.error("receipt for %s (call %s, route %s) not written: %s", name,
                        result.call_id, result.route, exc)  # fmt: skip
