@@ -819,6 +819,14 @@ HOSTILE = {
     "calls quoted again and again": "'search(entity=1) " * 8_000,
     "quoted calls never closed": "'search(" * 10_000 + "'",
     "strings left open before calls": "search(entity='x), " * 8_000,
+    "names before special tokens": "search <|content|>" * 14_500 + "{",
+    "function tags without end": "<function=" * 25_000,
+    "function tags named without end": "<function=search>" * 15_000,
+    "a function body nested 5,000 deep": "<function=search>"
+    + '{"a":' * 5_000
+    + "1"
+    + "}" * 5_000
+    + "</function>",
 }
 
 
@@ -860,3 +868,53 @@ def test_repairs_never_pass_invented_text_as_the_models_value(tmp_path: Path) ->
     # json-repair would keep 4.22 and drop "+ 6.1"; the call is left invalid instead.
     call = one('{"name": "circle_area", "arguments": {"radius": 4.22 +* 6.1}}')
     assert isinstance(call.arguments, str)
+
+
+# --- markup beside prose and strings ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"entity": "x"} trailing', "{{{", '{"entity" "x" 5 ]'],
+)
+def test_a_function_tag_body_no_reading_accepts_is_the_call_with_an_argument_error(
+    body: str,
+) -> None:
+    call = one(f"<function=search>{body}</function>")
+    assert call.name == "search" and isinstance(call.arguments, str)
+    assert isinstance(parse_arguments(call.arguments), ArgumentError)
+
+
+def test_a_function_tag_body_nested_too_deep_is_reported_not_read() -> None:
+    found = extract_calls(
+        "<function=search>" + '{"a":' * 40 + "1" + "}" * 40 + "</function>", TOOLS
+    )
+    assert found.calls == () and any("nested more than 32" in d for d in found.dropped)
+
+
+@pytest.mark.parametrize(
+    "prose",
+    ["Converting 5'11\" to cm: ", 'A 27" monitor: ', "Checking the 'Big Apple: ", 'He said "go '],
+)
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<tool_call>{"name": "search", "arguments": {"entity": "x"}}</tool_call>',
+        '[TOOL_CALLS][{"name": "search", "arguments": {"entity": "x"}}]',
+        '<|python_tag|>search(entity="x")',
+        '<function=search>{"entity": "x"}</function>',
+    ],
+)
+def test_a_quote_in_the_prose_before_markup_hides_no_call(prose: str, markup: str) -> None:
+    found = extract_calls(prose + markup, TOOLS).calls
+    assert [(c.name, c.arguments) for c in found] == [("search", {"entity": "x"})]
+
+
+@pytest.mark.parametrize("tag", ["<function=circle_area>", "<tool_call>", "</function>"])
+def test_a_function_tag_inside_a_quoted_argument_is_text(tag: str) -> None:
+    assert one(f'search(entity="{tag}")').arguments == {"entity": tag}
+
+
+def test_a_closing_function_tag_inside_a_json_string_does_not_end_the_block() -> None:
+    call = one('<function=search>{"entity": "a</function>b"}</function>')
+    assert call.arguments == {"entity": "a</function>b"}

@@ -82,7 +82,7 @@ class Decoded:
 def decode(body: str, names: Names, *, markup: bool = False) -> Decoded:
     """The calls in one payload of unknown form (JSON, pythonic, XML)."""
     text = body.strip()
-    if "<function=" in text:
+    if text.startswith("<function="):  # the tag inside a value (`f(a="<function=g>")`) is text
         return Decoded(calls=decode_xml(text, names), dropped=[])
     notes: list[str] = []
     value = _json(text)
@@ -500,26 +500,38 @@ _PARAMETER = re.compile(
 
 
 def decode_xml(payload: str, names: Names) -> list[RawCall]:
+    """Every `<function=name>...</function>` of a payload (`decode_function`)."""
+    return [decode_function(written, body, names) for written, body in _FUNCTION.findall(payload)]
+
+
+def decode_function(written: str, body: str, names: Names) -> RawCall:
     """`<function=name><parameter=key>value</parameter></function>` (Qwen3-Coder), or a JSON
-    object as the body (Llama 3.1, functionary v3.1).
+    object as the body (Llama 3.1, functionary v3.1); `body` is what stands between the
+    tags. A JSON body no reading accepts is the call with an argument error.
 
     Parameter values are text by the format's own convention; the schema types them later.
     """
-    out: list[RawCall] = []
-    for written, body in _FUNCTION.findall(payload):
-        if "<parameter=" not in body and body.strip().startswith("{"):
-            # Llama 3.1's and functionary's `<function=name>{"a": 1}</function>`.
-            notes: list[str] = []
-            value = {"name": written, "arguments": read_value(body.strip(), notes)}
-            out += from_value(value, names, notes, [], markup=True)
-            continue
-        found = names.find(written)
-        out.append(
-            RawCall(
-                name=found[0] if found else written,
-                known=found is not None,
-                arguments={k: v for k, v in _PARAMETER.findall(body)},
-                repairs=tuple(found[1]) if found else (),
-            )
+    found = names.find(written)
+    name, repairs = (found[0], tuple(found[1])) if found else (written, ())
+    if "<parameter=" not in body and body.strip().startswith("{"):
+        # Llama 3.1's and functionary's `<function=name>{"a": 1}</function>`.
+        notes: list[str] = []
+        value = read_value(body.strip(), notes)
+        if isinstance(value, dict):
+            wrapped = {"name": written, "arguments": value}
+            calls = from_value(wrapped, names, notes, [], markup=True)
+            if calls:
+                return calls[0]
+        reason = "arguments that no JSON or Python reading accepts"
+        return RawCall(
+            name=name,
+            known=found is not None,
+            arguments=Expr(source=body.strip(), reason=reason),
+            repairs=(*repairs, f"the call's {reason}"),
         )
-    return out
+    return RawCall(
+        name=name,
+        known=found is not None,
+        arguments={k: v for k, v in _PARAMETER.findall(body)},
+        repairs=repairs,
+    )
