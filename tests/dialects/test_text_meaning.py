@@ -152,7 +152,6 @@ def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
             {"entity": "Google", "limit": 4, "exact": True},
         ),
         ("recipe\\_search(a=1) or search(entity='A\\_B')", {"entity": "A_B"}),
-        ("[ 'search'(entity='Google', limit=2) ]", {"entity": "Google", "limit": 2}),
         ("[('search', 'entity=\"Google\"', 'limit=2')]", {"entity": "Google", "limit": 2}),
         ("['finance.search', 'entity=Google']", {"entity": "Google"}),
     ],
@@ -918,3 +917,8 @@ def test_a_function_tag_inside_a_quoted_argument_is_text(tag: str) -> None:
 def test_a_closing_function_tag_inside_a_json_string_does_not_end_the_block() -> None:
     call = one('<function=search>{"entity": "a</function>b"}</function>')
     assert call.arguments == {"entity": "a</function>b"}
+
+
+def test_a_prose_list_of_quoted_names_with_notes_is_no_call() -> None:
+    text = 'The tools I could use: ["search" (beta), "circle_area" (stable)]'
+    assert extract_calls(text, TOOLS).calls == ()

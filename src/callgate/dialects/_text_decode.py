@@ -330,9 +330,8 @@ def _known(node: ast.Call, names: Names) -> bool:
 
 
 def _callee(node: ast.expr) -> str | None:
-    """The name a call is written with: `f`, `a.b.f`, or quoted (`'f'(a=1)`)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
+    """The name a call is written with: `f`, `a.b.f`. A quoted name before `(` is not one:
+    prose lists names with notes (`["search" (beta)]`)."""
     return _dotted(node)
 
 
@@ -355,8 +354,6 @@ def _python_call(node: ast.Call, source: str, names: Names, notes: list[str]) ->
     written = _callee(node.func) or ""
     found = names.find(written)
     assert found is not None
-    if isinstance(node.func, ast.Constant):
-        notes = [*notes, f"read the quoted name {written!r} before '(' as the tool called"]
     kwargs: dict[str, Any] = {}
     for keyword in node.keywords:
         if keyword.arg is None:
