@@ -118,15 +118,7 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
         for raw in region.calls
         for variables in [partial(assignments.read, position=region.start)]
     ]
-    # The text of each region that holds one call, spaces collapsed: a restatement of it
-    # may read differently where its variables stand (`_meant`).
-    sources = {
-        number: " ".join(read[r.start : r.end].split())
-        for number, r in enumerate(regions)
-        if len(r.calls) == 1
-    }
-    kept = _composed(_named_only(written, names, dropped), names, dropped)
-    calls = tuple(_meant(kept, sources, dropped))
+    calls = tuple(_meant(_composed(_named_only(written, names, dropped), names, dropped), dropped))
     return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
 
 
@@ -509,36 +501,19 @@ def _composed(written: _Written, names: Names, dropped: list[str]) -> _Written:
     return out
 
 
-def _meant(written: _Written, sources: dict[int, str], dropped: list[str]) -> list[ToolCall]:
+def _meant(written: _Written, dropped: list[str]) -> list[ToolCall]:
     """The calls the model meant: a call restated later (same tool, same arguments once
-    read) is taken once; the same call twice as statements of one list is meant twice.
-    A call written again in the same words, whose arguments could not be read in one of
-    the two places (`f(args)` after code that changed `args`), is that call restated: the
-    reading that gave arguments is kept."""
+    read) is taken once; the same call twice as statements of one list is meant twice."""
     first: dict[str, tuple[int, int]] = {}
-    worded: dict[str, int] = {}
     out: list[ToolCall] = []
     repeats: dict[int, int] = {}
     for region, statement, call in written:
         key = _identity(call)
         seen = first.get(key)
-        words = sources.get(region)
-        twin = worded.get(words) if words is not None else None
-        unread = twin is not None and (
-            isinstance(call.arguments, str) or isinstance(out[twin].arguments, str)
-        )
-        if twin is not None and unread and out[twin].name == call.name:
-            if isinstance(out[twin].arguments, str):
-                out[twin] = call
-                first.setdefault(key, (region, twin))
-            repeats[twin] = repeats.get(twin, 0) + 1
-            continue
         if seen is not None and not (seen[0] == region and statement):
             repeats[seen[1]] = repeats.get(seen[1], 0) + 1
             continue
         first.setdefault(key, (region, len(out)))
-        if words is not None:
-            worded.setdefault(words, len(out))
         out.append(call)
     for index, count in repeats.items():
         times = "once more" if count == 1 else f"{count} more times"
