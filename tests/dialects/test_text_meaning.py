@@ -918,3 +918,13 @@ def test_the_same_words_after_a_variable_changed_are_two_calls(order: tuple[str,
     text = f"r = {order[0]}\ncircle_area(radius=r)\nr = {order[1]}\ncircle_area(radius=r)"
     found = extract_calls(text, TOOLS).calls
     assert len(found) == 2 and sum(isinstance(c.arguments, str) for c in found) == 1
+
+
+def test_reasoning_in_the_harmony_analysis_channel_is_no_call() -> None:
+    text = (
+        '<|channel|>analysis<|message|>Maybe search {"entity": "LA"}? No, Acme.<|end|>'
+        "<|start|>assistant<|channel|>commentary to=functions.search <|constrain|>json"
+        '<|message|>{"entity": "Acme"}<|call|>'
+    )
+    found = extract_calls(text, TOOLS).calls
+    assert [(c.name, c.arguments) for c in found] == [("search", {"entity": "Acme"})]

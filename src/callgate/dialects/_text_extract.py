@@ -52,6 +52,8 @@ _NAME_TAGS = re.compile(
     r"\s*<name>\s*([^<>]{1,200}?)\s*</name>\s*<(arguments|parameters)>(.*?)</\2>\s*", re.S
 )
 _RESTART = re.compile(r"""[=:][ \t]*(['"])[^'"\n()\[\]{}]*(\))[ \t]*,[ \t]*\Z""")
+_ANALYSIS = re.compile(r"<\|channel\|>analysis<\|message\|>.*?(?:<\|end\|>|\Z)", re.S)
+"""OpenAI Harmony's analysis channel: the model's reasoning, where no call is made."""
 _LOOK = 200
 """Characters looked at around a call for a string left open before it."""
 _THEN_JSON = re.compile(
@@ -321,8 +323,9 @@ class _Finder:
         """JSON values and pythonic calls of known tools, outside markup, in text order."""
         mention_at = {m.start: m for m in self.mentions.found}
         starts = sorted([i for i in self.scan.ends if self.text[i] in "{["] + list(mention_at))
+        reasoning = [m.span() for m in _ANALYSIS.finditer(self.text)]
         for start in starts:
-            if start < self.covered:
+            if start < self.covered or _inside(start, start + 1, reasoning):
                 continue
             mention = mention_at.get(start)
             region = self._json(start) if mention is None else self._mention(mention)
