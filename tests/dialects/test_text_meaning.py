@@ -928,3 +928,19 @@ def test_reasoning_in_the_harmony_analysis_channel_is_no_call() -> None:
     )
     found = extract_calls(text, TOOLS).calls
     assert [(c.name, c.arguments) for c in found] == [("search", {"entity": "Acme"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "['search', 'entity=A', 'entity=B']",
+        "['search', 'entity=']",
+        "['search', 'limit=2', 'limit=3']",
+    ],
+)
+def test_a_name_and_keywords_list_with_a_key_repeated_or_empty_is_an_argument_error(
+    text: str,
+) -> None:
+    call = one(text)
+    assert call.name == "search" and isinstance(call.arguments, str)
+    assert isinstance(parse_arguments(call.arguments), ArgumentError)

@@ -10,6 +10,7 @@ XML. Values are read by `_text_values` (literals only); what is not a literal st
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -268,6 +269,15 @@ def _pair(value: list[Any], names: Names, notes: list[str]) -> RawCall | None:
         if not all(k is not None and k.group(1) in params for k in keys):
             return None
         repairs = (*notes, *found[1], "read a [name, 'key=value', ...] list as a call")
+        written = [k.group(1) for k in keys if k is not None]
+        empty = any(not v[k.end() :].strip() for v, k in zip(value[1:], keys, strict=True) if k)
+        if len(set(written)) < len(written) or empty:
+            # The keyword reader would reject these, and the strings be bound by position.
+            reason = "a [name, 'key=value', ...] list with a key repeated or without a value"
+            source = json.dumps(value[1:], default=repr)
+            return RawCall(
+                name=found[0], arguments=Expr(source=source, reason=reason), repairs=repairs
+            )
         return RawCall(name=found[0], arguments={}, positional=tuple(value[1:]), repairs=repairs)
     args: Any = dict(value[1])
     wrapper = next(iter(args)) if len(args) == 1 else None
