@@ -239,15 +239,6 @@ def test_lists_led_by_the_tool_name_with_quoted_keywords_are_one_call_each(
 
 
 @FUZZ
-@given(_PLAIN, st.integers(min_value=0, max_value=10**9), st.sampled_from(["'", '"']))
-def test_a_quoted_tool_name_called_is_that_call(entity: str, limit: int, quote: str) -> None:
-    text = f"[{quote}search{quote}(entity={entity!r}, limit={limit})]"
-    (call,) = extract_calls(text, [SEARCH]).calls
-    assert (call.name, call.arguments) == ("search", {"entity": entity, "limit": limit})
-    assert any("quoted name" in r for r in call.repairs)
-
-
-@FUZZ
 @given(_VALUES, st.sampled_from(["parameters", "arguments"]), st.booleans())
 def test_arguments_introduced_in_prose_after_the_name_are_the_call(
     args: dict[str, Any], word: str, ticks: bool

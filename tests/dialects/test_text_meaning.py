@@ -152,7 +152,6 @@ def test_arithmetic_that_cannot_be_computed_safely_is_not(text: str) -> None:
             {"entity": "Google", "limit": 4, "exact": True},
         ),
         ("recipe\\_search(a=1) or search(entity='A\\_B')", {"entity": "A_B"}),
-        ("[ 'search'(entity='Google', limit=2) ]", {"entity": "Google", "limit": 2}),
         ("[('search', 'entity=\"Google\"', 'limit=2')]", {"entity": "Google", "limit": 2}),
         ("['finance.search', 'entity=Google']", {"entity": "Google"}),
     ],
@@ -515,17 +514,6 @@ def test_a_call_restated_in_a_second_fence_or_a_summary_is_taken_once() -> None:
     assert any("restated" in d for d in found.dropped)
 
 
-def test_a_call_restated_in_the_same_words_where_its_variable_is_unreadable_is_taken_once() -> None:
-    first = '```python\ntags = ["a", "b"]\nsearch(entity="Acme", tags=tags)\n```\n'
-    again = '```python\ntags = ["a", "b"]\nprint(len(tags))\nsearch(entity="Acme", tags=tags)\n```'
-    for text in (first + "All together:\n" + again, again + "\nIn short:\n" + first):
-        found = extract_calls(text, TOOLS)
-        assert [(c.name, c.arguments) for c in found.calls] == [
-            ("search", {"entity": "Acme", "tags": ["a", "b"]})
-        ]
-        assert any("restated" in d for d in found.dropped)
-
-
 def test_the_same_words_read_as_two_different_calls_are_two_calls() -> None:
     text = "limit = 1\nsearch(entity='A', limit=limit)\nlimit = 2\nsearch(entity='A', limit=limit)"
     assert [c.arguments for c in extract_calls(text, TOOLS).calls] == [
@@ -819,6 +807,14 @@ HOSTILE = {
     "calls quoted again and again": "'search(entity=1) " * 8_000,
     "quoted calls never closed": "'search(" * 10_000 + "'",
     "strings left open before calls": "search(entity='x), " * 8_000,
+    "names before special tokens": "search <|content|>" * 14_500 + "{",
+    "function tags without end": "<function=" * 25_000,
+    "function tags named without end": "<function=search>" * 15_000,
+    "a function body nested 5,000 deep": "<function=search>"
+    + '{"a":' * 5_000
+    + "1"
+    + "}" * 5_000
+    + "</function>",
 }
 
 
@@ -860,3 +856,91 @@ def test_repairs_never_pass_invented_text_as_the_models_value(tmp_path: Path) ->
     # json-repair would keep 4.22 and drop "+ 6.1"; the call is left invalid instead.
     call = one('{"name": "circle_area", "arguments": {"radius": 4.22 +* 6.1}}')
     assert isinstance(call.arguments, str)
+
+
+# --- markup beside prose and strings ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"entity": "x"} trailing', "{{{", '{"entity" "x" 5 ]'],
+)
+def test_a_function_tag_body_no_reading_accepts_is_the_call_with_an_argument_error(
+    body: str,
+) -> None:
+    call = one(f"<function=search>{body}</function>")
+    assert call.name == "search" and isinstance(call.arguments, str)
+    assert isinstance(parse_arguments(call.arguments), ArgumentError)
+
+
+def test_a_function_tag_body_nested_too_deep_is_reported_not_read() -> None:
+    found = extract_calls(
+        "<function=search>" + '{"a":' * 40 + "1" + "}" * 40 + "</function>", TOOLS
+    )
+    assert found.calls == () and any("nested more than 32" in d for d in found.dropped)
+
+
+@pytest.mark.parametrize(
+    "prose",
+    ["Converting 5'11\" to cm: ", 'A 27" monitor: ', "Checking the 'Big Apple: ", 'He said "go '],
+)
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<tool_call>{"name": "search", "arguments": {"entity": "x"}}</tool_call>',
+        '[TOOL_CALLS][{"name": "search", "arguments": {"entity": "x"}}]',
+        '<|python_tag|>search(entity="x")',
+        '<function=search>{"entity": "x"}</function>',
+    ],
+)
+def test_a_quote_in_the_prose_before_markup_hides_no_call(prose: str, markup: str) -> None:
+    found = extract_calls(prose + markup, TOOLS).calls
+    assert [(c.name, c.arguments) for c in found] == [("search", {"entity": "x"})]
+
+
+@pytest.mark.parametrize("tag", ["<function=circle_area>", "<tool_call>", "</function>"])
+def test_a_function_tag_inside_a_quoted_argument_is_text(tag: str) -> None:
+    assert one(f'search(entity="{tag}")').arguments == {"entity": tag}
+
+
+def test_a_closing_function_tag_inside_a_json_string_does_not_end_the_block() -> None:
+    call = one('<function=search>{"entity": "a</function>b"}</function>')
+    assert call.arguments == {"entity": "a</function>b"}
+
+
+def test_a_prose_list_of_quoted_names_with_notes_is_no_call() -> None:
+    text = 'The tools I could use: ["search" (beta), "circle_area" (stable)]'
+    assert extract_calls(text, TOOLS).calls == ()
+
+
+@pytest.mark.parametrize("order", [("2", "2 * pi"), ("2 * pi", "2")])
+def test_the_same_words_after_a_variable_changed_are_two_calls(order: tuple[str, str]) -> None:
+    text = f"r = {order[0]}\ncircle_area(radius=r)\nr = {order[1]}\ncircle_area(radius=r)"
+    found = extract_calls(text, TOOLS).calls
+    assert len(found) == 2 and sum(isinstance(c.arguments, str) for c in found) == 1
+
+
+def test_reasoning_in_the_harmony_analysis_channel_is_no_call() -> None:
+    text = (
+        '<|channel|>analysis<|message|>Maybe search {"entity": "LA"}? No, Acme.<|end|>'
+        "<|start|>assistant<|channel|>commentary to=functions.search <|constrain|>json"
+        '<|message|>{"entity": "Acme"}<|call|>'
+    )
+    found = extract_calls(text, TOOLS).calls
+    assert [(c.name, c.arguments) for c in found] == [("search", {"entity": "Acme"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "['search', 'entity=A', 'entity=B']",
+        "['search', 'entity=']",
+        "['search', 'limit=2', 'limit=3']",
+    ],
+)
+def test_a_name_and_keywords_list_with_a_key_repeated_or_empty_is_an_argument_error(
+    text: str,
+) -> None:
+    call = one(text)
+    assert call.name == "search" and isinstance(call.arguments, str)
+    assert isinstance(parse_arguments(call.arguments), ArgumentError)

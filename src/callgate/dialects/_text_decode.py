@@ -10,6 +10,7 @@ XML. Values are read by `_text_values` (literals only); what is not a literal st
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -82,7 +83,7 @@ class Decoded:
 def decode(body: str, names: Names, *, markup: bool = False) -> Decoded:
     """The calls in one payload of unknown form (JSON, pythonic, XML)."""
     text = body.strip()
-    if "<function=" in text:
+    if text.startswith("<function="):  # the tag inside a value (`f(a="<function=g>")`) is text
         return Decoded(calls=decode_xml(text, names), dropped=[])
     notes: list[str] = []
     value = _json(text)
@@ -268,6 +269,15 @@ def _pair(value: list[Any], names: Names, notes: list[str]) -> RawCall | None:
         if not all(k is not None and k.group(1) in params for k in keys):
             return None
         repairs = (*notes, *found[1], "read a [name, 'key=value', ...] list as a call")
+        written = [k.group(1) for k in keys if k is not None]
+        empty = any(not v[k.end() :].strip() for v, k in zip(value[1:], keys, strict=True) if k)
+        if len(set(written)) < len(written) or empty:
+            # The keyword reader would reject these, and the strings be bound by position.
+            reason = "a [name, 'key=value', ...] list with a key repeated or without a value"
+            source = json.dumps(value[1:], default=repr)
+            return RawCall(
+                name=found[0], arguments=Expr(source=source, reason=reason), repairs=repairs
+            )
         return RawCall(name=found[0], arguments={}, positional=tuple(value[1:]), repairs=repairs)
     args: Any = dict(value[1])
     wrapper = next(iter(args)) if len(args) == 1 else None
@@ -330,9 +340,8 @@ def _known(node: ast.Call, names: Names) -> bool:
 
 
 def _callee(node: ast.expr) -> str | None:
-    """The name a call is written with: `f`, `a.b.f`, or quoted (`'f'(a=1)`)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
+    """The name a call is written with: `f`, `a.b.f`. A quoted name before `(` is not one:
+    prose lists names with notes (`["search" (beta)]`)."""
     return _dotted(node)
 
 
@@ -355,8 +364,6 @@ def _python_call(node: ast.Call, source: str, names: Names, notes: list[str]) ->
     written = _callee(node.func) or ""
     found = names.find(written)
     assert found is not None
-    if isinstance(node.func, ast.Constant):
-        notes = [*notes, f"read the quoted name {written!r} before '(' as the tool called"]
     kwargs: dict[str, Any] = {}
     for keyword in node.keywords:
         if keyword.arg is None:
@@ -500,26 +507,38 @@ _PARAMETER = re.compile(
 
 
 def decode_xml(payload: str, names: Names) -> list[RawCall]:
+    """Every `<function=name>...</function>` of a payload (`decode_function`)."""
+    return [decode_function(written, body, names) for written, body in _FUNCTION.findall(payload)]
+
+
+def decode_function(written: str, body: str, names: Names) -> RawCall:
     """`<function=name><parameter=key>value</parameter></function>` (Qwen3-Coder), or a JSON
-    object as the body (Llama 3.1, functionary v3.1).
+    object as the body (Llama 3.1, functionary v3.1); `body` is what stands between the
+    tags. A JSON body no reading accepts is the call with an argument error.
 
     Parameter values are text by the format's own convention; the schema types them later.
     """
-    out: list[RawCall] = []
-    for written, body in _FUNCTION.findall(payload):
-        if "<parameter=" not in body and body.strip().startswith("{"):
-            # Llama 3.1's and functionary's `<function=name>{"a": 1}</function>`.
-            notes: list[str] = []
-            value = {"name": written, "arguments": read_value(body.strip(), notes)}
-            out += from_value(value, names, notes, [], markup=True)
-            continue
-        found = names.find(written)
-        out.append(
-            RawCall(
-                name=found[0] if found else written,
-                known=found is not None,
-                arguments={k: v for k, v in _PARAMETER.findall(body)},
-                repairs=tuple(found[1]) if found else (),
-            )
+    found = names.find(written)
+    name, repairs = (found[0], tuple(found[1])) if found else (written, ())
+    if "<parameter=" not in body and body.strip().startswith("{"):
+        # Llama 3.1's and functionary's `<function=name>{"a": 1}</function>`.
+        notes: list[str] = []
+        value = read_value(body.strip(), notes)
+        if isinstance(value, dict):
+            wrapped = {"name": written, "arguments": value}
+            calls = from_value(wrapped, names, notes, [], markup=True)
+            if calls:
+                return calls[0]
+        reason = "arguments that no JSON or Python reading accepts"
+        return RawCall(
+            name=name,
+            known=found is not None,
+            arguments=Expr(source=body.strip(), reason=reason),
+            repairs=(*repairs, f"the call's {reason}"),
         )
-    return out
+    return RawCall(
+        name=name,
+        known=found is not None,
+        arguments={k: v for k, v in _PARAMETER.findall(body)},
+        repairs=repairs,
+    )

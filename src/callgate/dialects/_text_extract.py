@@ -24,7 +24,7 @@ from callgate.contract import Tool, ToolCall
 from callgate.dialects._aliases import Aliases
 from callgate.dialects._text_assign import Assignments
 from callgate.dialects._text_bind import bind
-from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_xml, from_value
+from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_function, from_value
 from callgate.dialects._text_names import Mention, Names
 from callgate.dialects._text_scan import Scan, closing
 from callgate.dialects._text_signature import order_at, signatures
@@ -37,7 +37,8 @@ MAX_CHARS = 256 * 1024
 MAX_DEPTH = 32
 """Deepest bracket nesting decoded, as for arguments (`ArgumentLimits.max_depth`)."""
 
-_XML = re.compile(r"<function=[^>\s]+>.*?(?:</function>|\Z)", re.S)
+_FUNCTION_NAME = re.compile(r"([^>\s]{1,200})>")
+"""The name after `<function=` up to `>`: a block without one is prose naming the tag."""
 _FENCE = re.compile(r"```[ \t]*[\w+-]*[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _NOISE = re.compile(r"<\|eom_id\|>|<\|eot_id\|>|</s>|</?tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>")
 _MISTRAL_V11 = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(?=[{\[])", re.S)
@@ -51,16 +52,20 @@ _NAME_TAGS = re.compile(
     r"\s*<name>\s*([^<>]{1,200}?)\s*</name>\s*<(arguments|parameters)>(.*?)</\2>\s*", re.S
 )
 _RESTART = re.compile(r"""[=:][ \t]*(['"])[^'"\n()\[\]{}]*(\))[ \t]*,[ \t]*\Z""")
+_ANALYSIS = re.compile(r"<\|channel\|>analysis<\|message\|>.*?(?:<\|end\|>|\Z)", re.S)
+"""OpenAI Harmony's analysis channel: the model's reasoning, where no call is made."""
 _LOOK = 200
 """Characters looked at around a call for a string left open before it."""
 _THEN_JSON = re.compile(
     r"[ \t]*[`'\"]?(?:[ \t]+(?:function|tool))?"
     r"(?:[ \t]+with[ \t]+(?:the[ \t]+)?(?:following[ \t]+)?(?:parameters|arguments|params|args))?"
-    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*(?:<\|[a-z_]+\|>\w*[ \t]*)*`?(?=\{)"
+    r"[ \t]*:?[ \t]*\n?[ \t]*(?:```[\w]*[ \t]*\n)?[ \t]*"
+    r"(?:<\|[a-z_]{1,20}\|>\w{0,20}[ \t]*){0,3}`?(?=\{)"
 )
 """After a tool's name: its arguments as JSON, on the next line, fenced, introduced
 ("`f` with the parameters `{...}`"), or after a chat template's special tokens
-(functionary's `<|content|>`, OpenAI Harmony's `<|constrain|>json<|message|>`)."""
+(functionary's `<|content|>`, OpenAI Harmony's `<|constrain|>json<|message|>`). The run
+of tokens is bounded, so that a match from each mention of a tool stays short."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -115,15 +120,7 @@ def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None =
         for raw in region.calls
         for variables in [partial(assignments.read, position=region.start)]
     ]
-    # The text of each region that holds one call, spaces collapsed: a restatement of it
-    # may read differently where its variables stand (`_meant`).
-    sources = {
-        number: " ".join(read[r.start : r.end].split())
-        for number, r in enumerate(regions)
-        if len(r.calls) == 1
-    }
-    kept = _composed(_named_only(written, names, dropped), names, dropped)
-    calls = tuple(_meant(kept, sources, dropped))
+    calls = tuple(_meant(_composed(_named_only(written, names, dropped), names, dropped), dropped))
     return Extracted(text=_prose(text, regions), calls=calls, dropped=_counted(dropped))
 
 
@@ -196,7 +193,7 @@ class _Finder:
             (self._tagged("<tool_call>", "</tool_call>"), self._payload),
             (self._tagged("[TOOL_CALLS]", "</s>"), self._mistral),
             (self._tagged("<|python_tag|>", "<|eom_id|>", "<|eot_id|>"), self._payload),
-            (_blocks(_XML, self.text), lambda body: decode_xml(body, self.names)),
+            (self._functions(), self._function),
         ):
             for start, end, body in spans:
                 if _inside(start, end, self.taken):
@@ -213,28 +210,46 @@ class _Finder:
     def _tagged(self, opener: str, *closers: str) -> Iterator[tuple[int, int, str]]:
         """Blocks from `opener` to the first of `closers`, else to the next `opener` or the
         end of the text (a cut-off last block). A tag spelled inside a quoted string
-        (`{"text": "</tool_call>"}`) is text: it neither starts nor ends a block."""
+        (`{"text": "</tool_call>"}`, `f(a="<tool_call>")`) is text: it neither starts nor
+        ends a block. Closers are looked for in a scan of the block alone, so that a quote
+        in the prose before it (`5'11"`) hides nothing."""
         text, at = self.text, 0
-        while (start := self._tag((opener,), at, len(text))[0]) != -1:
+        while (start := self._opener(opener, at)) != -1:
             body = start + len(opener)
-            limit = self._tag((opener,), body, len(text))[0]
+            limit = self._opener(opener, body)
             limit = len(text) if limit == -1 else limit
-            close, closer = self._tag(closers, body, limit)
-            end = limit if close == -1 else close + len(closer)
-            yield start, end, text[body : limit if close == -1 else close]
+            close, closer = _closer(text[body:limit], closers)
+            end = limit if close == -1 else body + close + len(closer)
+            yield start, end, text[body : limit if close == -1 else body + close]
             at = end
 
-    def _tag(self, tags: tuple[str, ...], start: int, limit: int) -> tuple[int, str]:
-        """The first of `tags` in `start:limit` outside a quoted string; (-1, "") if none.
-        Each tag is searched on from where it was last found, so that many tags spelled
-        inside strings cost one pass, not one per tag found."""
-        at = {tag: self.text.find(tag, start, limit) for tag in tags}
-        while any(i != -1 for i in at.values()):
-            tag = min((t for t in tags if at[t] != -1), key=lambda t: at[t])
-            if self.scan.string_at(at[tag]) is None:
-                return at[tag], tag
-            at[tag] = self.text.find(tag, at[tag] + 1, limit)
-        return -1, ""
+    def _opener(self, tag: str, start: int) -> int:
+        """The first `tag` from `start` on that is not inside a string written inside
+        brackets; a string in prose may be an inch mark or an apostrophe (`27" monitor`).
+        The search goes on after each string skipped, so the work stays linear."""
+        at = self.text.find(tag, start)
+        while at != -1:
+            string = self.scan.string_at(at)
+            if string is None or string[0] not in self.scan.bracketed:
+                return at
+            at = self.text.find(tag, string[1])
+        return -1
+
+    def _functions(self) -> Iterator[tuple[int, int, str]]:
+        """`<function=name>` blocks; one with no name and `>` after the tag is prose."""
+        for start, end, body in self._tagged("<function=", "</function>"):
+            if _FUNCTION_NAME.match(body):
+                yield start, end, body
+
+    def _function(self, body: str) -> list[RawCall]:
+        head = _FUNCTION_NAME.match(body)
+        assert head is not None  # `_functions` yields only named blocks
+        inner = body[head.end() :]
+        deepest = max(Scan(inner).depth.values(), default=0)
+        if deepest > MAX_DEPTH:
+            self.dropped.append(f"a call nested more than {MAX_DEPTH} levels deep; not read")
+            return []
+        return [decode_function(head.group(1), inner, self.names)]
 
     def _payload(self, body: str) -> list[RawCall]:
         """A markup body: one payload, or several (JSON values, pythonic calls) separated
@@ -243,7 +258,9 @@ class _Finder:
         if tagged is not None:  # <name>f</name><arguments>{...}</arguments>
             body = json.dumps({"name": tagged.group(1), "arguments": tagged.group(3).strip()})
         scan = Scan(body)
-        if "<function=" in body:  # XML calls span lines; `decode` reads them whole
+        if body.lstrip().startswith(
+            "<function="
+        ):  # XML calls span lines; `decode` reads them whole
             return self._statement(body, scan, 0, len(body))
         calls: list[RawCall] = []
         for start, end in _statements(body, scan):
@@ -306,8 +323,9 @@ class _Finder:
         """JSON values and pythonic calls of known tools, outside markup, in text order."""
         mention_at = {m.start: m for m in self.mentions.found}
         starts = sorted([i for i in self.scan.ends if self.text[i] in "{["] + list(mention_at))
+        reasoning = [m.span() for m in _ANALYSIS.finditer(self.text)]
         for start in starts:
-            if start < self.covered:
+            if start < self.covered or _inside(start, start + 1, reasoning):
                 continue
             mention = mention_at.get(start)
             region = self._json(start) if mention is None else self._mention(mention)
@@ -412,10 +430,18 @@ class _Finder:
         return _Region(start=start, end=end, calls=[call])
 
 
-def _blocks(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, str]]:
-    """Spans of a markup pattern and their bodies (the first group, else the match)."""
-    for match in pattern.finditer(text):
-        yield match.start(), match.end(), match.group(1) if pattern.groups else match.group(0)
+def _closer(body: str, closers: tuple[str, ...]) -> tuple[int, str]:
+    """The first of `closers` in `body` outside its quoted strings; (-1, "") if none.
+    Each is searched on after the string it was found in, so the work stays linear."""
+    scan = Scan(body)
+    at = {tag: body.find(tag) for tag in closers}
+    while any(i != -1 for i in at.values()):
+        tag = min((t for t in closers if at[t] != -1), key=lambda t: at[t])
+        string = scan.string_at(at[tag])
+        if string is None:
+            return at[tag], tag
+        at[tag] = body.find(tag, string[1])
+    return -1, ""
 
 
 def _statements(body: str, scan: Scan) -> Iterator[tuple[int, int]]:
@@ -478,36 +504,19 @@ def _composed(written: _Written, names: Names, dropped: list[str]) -> _Written:
     return out
 
 
-def _meant(written: _Written, sources: dict[int, str], dropped: list[str]) -> list[ToolCall]:
+def _meant(written: _Written, dropped: list[str]) -> list[ToolCall]:
     """The calls the model meant: a call restated later (same tool, same arguments once
-    read) is taken once; the same call twice as statements of one list is meant twice.
-    A call written again in the same words, whose arguments could not be read in one of
-    the two places (`f(args)` after code that changed `args`), is that call restated: the
-    reading that gave arguments is kept."""
+    read) is taken once; the same call twice as statements of one list is meant twice."""
     first: dict[str, tuple[int, int]] = {}
-    worded: dict[str, int] = {}
     out: list[ToolCall] = []
     repeats: dict[int, int] = {}
     for region, statement, call in written:
         key = _identity(call)
         seen = first.get(key)
-        words = sources.get(region)
-        twin = worded.get(words) if words is not None else None
-        unread = twin is not None and (
-            isinstance(call.arguments, str) or isinstance(out[twin].arguments, str)
-        )
-        if twin is not None and unread and out[twin].name == call.name:
-            if isinstance(out[twin].arguments, str):
-                out[twin] = call
-                first.setdefault(key, (region, twin))
-            repeats[twin] = repeats.get(twin, 0) + 1
-            continue
         if seen is not None and not (seen[0] == region and statement):
             repeats[seen[1]] = repeats.get(seen[1], 0) + 1
             continue
         first.setdefault(key, (region, len(out)))
-        if words is not None:
-            worded.setdefault(words, len(out))
         out.append(call)
     for index, count in repeats.items():
         times = "once more" if count == 1 else f"{count} more times"

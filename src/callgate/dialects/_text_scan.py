@@ -36,6 +36,8 @@ class Scan:
     """Index of each opening bracket -> how many levels of brackets its span holds."""
     strings: list[tuple[int, int]] = field(default_factory=list)
     """Quoted strings in text order: (index of the opening quote, index of its end)."""
+    bracketed: set[int] = field(default_factory=set)
+    """Opening quotes of the strings that open inside brackets (`f(a="x")`), not in prose."""
 
     def __post_init__(self) -> None:
         stack: list[_Open] = []
@@ -49,6 +51,8 @@ class Scan:
             elif char == '"' or (char == "'" and (i == 0 or text[i - 1] in _OPENS_QUOTE)):
                 quote = char
                 self.strings.append((i, len(text)))
+                if stack:
+                    self.bracketed.add(i)
             elif char in _PAIRS:
                 stack.append(_Open(char=char, at=i, level=len(stack), deepest=len(stack)))
             elif char in ")]}":
