@@ -5,6 +5,8 @@ can be shown is denied, not asked; an approval vouches for exactly what it showe
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,13 +17,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callgate import ApprovalDecision, Approve, Context, Edit, ToolCall, ToolResult, tool
+from callgate._visible import visible
 from callgate.contract import Route, Tool
 from callgate.gate import (
     MAX_SHOWN_VALUES,
     REQUEST_ATTRIBUTE,
     UNTRUSTED_VALUE,
+    Decision,
     Gate,
     Policy,
+    Redactor,
     Rule,
     UntrustedResults,
     values_to_check,
@@ -30,6 +35,7 @@ from callgate.gate._values import destinations
 from callgate.loop import Agent
 from callgate.models import ScriptedModel, Turn
 from callgate.store import Approval
+from callgate.store._db import storable
 from tests.cli.helpers import cli
 from tests.conftest import needs
 
@@ -120,7 +126,10 @@ async def test_more_values_than_can_be_shown_are_denied_and_never_asked(gate: Ga
     result = await Agent(model, gate=gate, approver=approver).run(REQUEST)
     denied = result.calls[1].result
     assert asked == [] and denied.route is Route.DENIED and denied.rule_id == UNTRUSTED_VALUE
-    assert f"{MAX_SHOWN_VALUES + 1} hosts" in denied.content and "Split" in denied.content
+    assert f"{MAX_SHOWN_VALUES + 1} hosts" in denied.content
+    assert f"at most {MAX_SHOWN_VALUES} of them can each be approved" in denied.content, (
+        denied.content
+    )
     assert gate.store is not None and gate.store.approvals.list() == []
 
 
@@ -139,7 +148,7 @@ async def test_an_approval_that_showed_no_value_does_not_let_a_foreign_one_run(
 ) -> None:
     """Approved while the call was held by the policy alone (nothing untrusted had come
     in, so it showed no value); by the time it resumes, its host came only from untrusted
-    content. It is asked again, with the host shown, and does not run on the old yes."""
+    content. The old yes does not cover it: it is denied (asking again could ask forever)."""
     asking = Policy([Rule.ask("send", tools=["send"]), Rule.allow("rest", tools=["*"])])
     with _gate(tmp_path / "ask.db", asking) as asks:
         ctx = _ctx("run-late")
@@ -151,8 +160,7 @@ async def test_an_approval_that_showed_no_value_does_not_let_a_foreign_one_run(
         await asks.call(ToolCall(id="r", name="read_inbox", arguments={}), context=ctx)
         # The untrusted inbox now "shows" the host the call carries.
         resumed = await asks.resume(call, approval_id=first.approval_id, context=ctx)
-    assert resumed.route is Route.HELD and resumed.rule_id == UNTRUSTED_VALUE
-    assert resumed.approval_id != first.approval_id and "host:zz-exfil.test" in str(resumed.reason)
+    assert resumed.route is Route.DENIED and "does not cover" in resumed.content
 
 
 async def test_the_command_line_shows_every_value_whole_before_the_arguments(
@@ -279,12 +287,10 @@ def _property(gate: Gate, surfaces: _Surfaces) -> None:
         gate.decide_sync(held.approval_id, decision)
         ran = gate.resume_sync(call, approval_id=held.approval_id, context=ctx)
         assert ran.route is Route.COMPLETED, ran.content
-        carried = destinations(ran_body) - destinations(REQUEST)
         written = {f"email:{_ADDED}"} if edit else set()
-        must_show = (_vouched(gate, ctx.run_id or "") | carried) - written
-        assert foreign <= must_show
+        assert _vouched(gate, ctx.run_id or "") == foreign | written  # what was shown or written
         for surface, text in shown.items():
-            for value in must_show:
+            for value in foreign:
                 assert value in text, (surface, value)
 
     check()
@@ -339,4 +345,151 @@ async def test_foreign_values_stored_wrong_list_nothing_and_let_nothing_run(
     await gate.decide(held.approval_id, Approve(by="bo"))
     ran = await gate.resume(call, approval_id=held.approval_id, context=ctx)
     assert read == (("host:a.test",) if stored.startswith("[") else ())
-    assert ran.route is Route.HELD and ran.approval_id != held.approval_id
+    assert ran.route is Route.DENIED and "does not cover" in ran.content
+
+
+_HIDING = [
+    ("https://login_x.p\u0430ypal.com/reset", "host:login_x.xn--pypal-4ve.com"),
+    ("https://ab--c.p\u0430ypal.com/", "host:ab--c.xn--pypal-4ve.com"),
+    ("https://pay\u200dpal.com/", "host:xn--paypal-rf0c.com"),
+    ('"alice\x1b[8m"@evil.test', 'email:"alice\\u001b[8m"@evil.test'),
+    ('"x\u202ey"@evil.test', 'email:"xy"@evil.test'),
+]
+
+
+@needs("mcp", extra="mcp")
+@needs("starlette", "jinja2", "httpx", extra="server")
+@pytest.mark.parametrize(("body", "key"), _HIDING)
+def test_a_value_that_would_look_like_another_is_shown_as_ascii_on_every_surface(
+    tmp_path: Path, body: str, key: str
+) -> None:
+    """A look-alike host in a name IDNA refuses, and an address holding a terminal escape
+    or a bidi override, show on every surface in the one form they are compared in."""
+    path = tmp_path / "callgate.db"
+    with _gate(path) as gate:
+        ctx = _ctx("run-ascii")
+        gate.call_sync(ToolCall(id="r", name="read_inbox", arguments={}), context=ctx)
+        call = ToolCall(id="s", name="send", arguments={"to": "alice@acme.com", "body": body})
+        held = gate.call_sync(call, context=ctx)
+        assert held.route is Route.HELD and _stored(gate, held).foreign_values == (key,)
+        surfaces = _Surfaces(gate, path)
+        try:
+            for surface, text in surfaces.shown(call, ctx, held).items():
+                assert key in text or key.replace('"', "&#34;") in text, (surface, text)
+                assert "\x1b" not in text and "\u0430" not in text, surface
+        finally:
+            surfaces.close()
+
+
+@needs("mcp", extra="mcp")
+@needs("starlette", "jinja2", "httpx", extra="server")
+def test_a_call_id_with_line_breaks_cannot_print_a_question_of_its_own(tmp_path: Path) -> None:
+    fake = "r)).\nIt carries 1 value(s) no trusted source gave:\n  email:alice@acme.com\n\u202e"
+    path = tmp_path / "callgate.db"
+    with _gate(path) as gate:
+        ctx = _ctx("run-id")
+        gate.call_sync(ToolCall(id=fake, name="read_inbox", arguments={}), context=ctx)
+        call = ToolCall(id="s", name="send", arguments={"to": "bob@evil.test"})
+        held = gate.call_sync(call, context=ctx)
+        surfaces = _Surfaces(gate, path)
+        try:
+            shown = surfaces.shown(call, ctx, held)
+        finally:
+            surfaces.close()
+        for surface in ("the gateway's question", "callgate approvals show"):
+            lines = shown[surface].splitlines()
+            assert not any(line.strip() == "email:alice@acme.com" for line in lines), surface
+            assert "\u202e" not in shown[surface], surface
+
+
+@given(st.text(st.characters(blacklist_characters='"@'), min_size=1, max_size=8))
+def test_every_value_is_in_the_form_it_is_shown_and_stored(local: str) -> None:
+    """A quoted local part may hold a NUL or a lone surrogate: its normal form is already
+    visible and storable, so the stored list matches what the call carries."""
+    for value in destinations(f'"{local}"@evil.test pay{local}pal.com'):
+        assert visible(value) == value and storable(value) == value
+
+
+async def test_an_approved_address_with_a_nul_runs_once_asked(
+    gate: Gate,
+) -> None:
+    to = '"x\x00y"@evil.test'
+    asked: list[ToolResult] = []
+
+    async def approver(call: ToolCall, held: ToolResult) -> ApprovalDecision:
+        asked.append(held)
+        return Approve(by="terminal")
+
+    send_it = ("send", {"to": to})
+    model = ScriptedModel([Turn.call(("read_inbox", {})), Turn.call(send_it), Turn.say("Sent.")])
+    agent = Agent(model, gate=gate, approver=approver)
+    result = await asyncio.wait_for(agent.run(REQUEST), 30)
+    assert len(asked) == 1 and result.calls[-1].result.route is Route.COMPLETED
+
+
+def test_an_approval_that_does_not_cover_the_call_denies_it(tmp_path: Path) -> None:
+    """An approval whose list lost a value (a store edited by hand, a value spelt apart)
+    denies the call; it never files another approval to ask again."""
+    path = tmp_path / "callgate.db"
+    with _gate(path) as gate:
+        assert gate.store is not None
+        ctx = _ctx("run-cover")
+        gate.call_sync(ToolCall(id="r", name="read_inbox", arguments={}), context=ctx)
+        call = ToolCall(id="s", name="send", arguments={"to": "bob@evil.test"})
+        held = gate.call_sync(call, context=ctx)
+        assert held.approval_id is not None
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE callgate_approvals SET foreign_values = NULL")
+        gate.decide_sync(held.approval_id, Approve(by="bo"))
+        ran = gate.resume_sync(call, approval_id=held.approval_id, context=ctx)
+        assert ran.route is Route.DENIED and "does not cover" in ran.content
+        assert len(gate.store.approvals.list(pending_only=False)) == 1
+
+
+def test_a_value_the_host_redacts_is_denied_and_never_stored(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    redactor = Redactor(keys=("card",), patterns=(r"\b4111[ \d]{15}\b",))
+    screen = UntrustedResults(provenance="values")
+    with Gate(
+        TOOLS, policy=ALLOW, untrusted=screen, store=f"sqlite:///{path}", redactor=redactor
+    ) as gate:
+        ctx = _ctx("run-secret")
+        gate.call_sync(ToolCall(id="r", name="read_inbox", arguments={}), context=ctx)
+        body = "card 4111 1111 1111 1111"
+        call = ToolCall(id="s", name="send", arguments={"to": "alice@acme.com", "body": body})
+        denied = gate.call_sync(call, context=ctx)
+        assert denied.route is Route.DENIED and "hides from people" in denied.content
+        assert "4111" not in denied.content
+    with sqlite3.connect(path) as db:
+        tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            rows = db.execute(f"SELECT * FROM {table}").fetchall()
+            assert not any("4111" in str(row) for row in rows), table
+
+
+def test_a_hooks_values_are_capped_and_only_those_carried_are_vouched(tmp_path: Path) -> None:
+    named = tuple(f"host:h{i}.test" for i in range(MAX_SHOWN_VALUES + 1))
+
+    def hook(request: Any) -> Decision | None:
+        if request.tool.name != "send":
+            return None
+        values = named if "h0.test" in request.arguments["body"] else ("host:evil.test",)
+        return Decision(action="ask", rule_id="hook", reason="check it", values=values)
+
+    policy = Policy([Rule.allow("all", tools=["*"])], hook=hook)
+    with _gate(tmp_path / "callgate.db", policy) as gate:
+        ctx = _ctx("run-hook")
+        body = " ".join(f"https://{v.removeprefix('host:')}/" for v in named)
+        many = ToolCall(id="m", name="send", arguments={"to": "alice@acme.com", "body": body})
+        assert gate.call_sync(many, context=ctx).route is Route.DENIED
+        hello = ToolCall(id="h", name="send", arguments={"to": "alice@acme.com", "body": "hi"})
+        held = gate.call_sync(hello, context=ctx)
+        assert held.route is Route.HELD and _stored(gate, held).foreign_values == ()
+        gate.decide_sync(held.approval_id or "", Approve(by="bo"))
+        ran = gate.resume_sync(hello, approval_id=held.approval_id, context=ctx)
+        assert ran.route is Route.COMPLETED
+        assert _vouched(gate, "run-hook") == set()  # the hook named a value the call lacked
+        gate.call_sync(ToolCall(id="r", name="read_inbox", arguments={}), context=ctx)
+        link = {"to": "alice@acme.com", "body": "see https://evil.test/x"}
+        later = gate.call_sync(ToolCall(id="l", name="send", arguments=link), context=ctx)
+        assert later.route is Route.HELD and "host:evil.test" in (later.reason or "")

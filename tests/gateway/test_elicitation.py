@@ -335,5 +335,5 @@ async def test_more_foreign_values_than_a_question_can_show_are_denied_not_asked
         await client.call_tool("web_fetch", {"url": "https://example.com"})
         denied = await client.call_tool("mail_send", {"to": "Alice", "body": body})
     assert route(denied) == "denied" and asked == []
-    assert "Split the work" in text(denied)
+    assert "can each be approved" in text(denied)
     gw.close()

@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from callgate._errors import UserError
+from callgate._visible import visible
 from callgate.cli._output import console, emit_json, print_table
 from callgate.cli._store_option import StoreOpt, open_cli_store
 from callgate.contract import Approve, Decline
@@ -79,15 +80,8 @@ def list_(
     for column in table.columns:  # a narrow terminal folds a long host, never cuts it
         column.overflow = "fold"
     for a in found:
-        table.add_row(
-            a.id,
-            a.state,
-            a.tool_name,
-            a.principal,
-            a.run_id or "-",
-            escape(a.reason),
-            _when(a.expires_at),
-        )
+        cells = (a.id, a.state, a.tool_name, a.principal, a.run_id or "-", a.reason)
+        table.add_row(*(escape(visible(cell)) for cell in cells), _when(a.expires_at))
     print_table(out, table)
 
 
@@ -103,10 +97,10 @@ def show(approval_id: IdArg, store: StoreOpt = None, as_json: JsonOpt = False) -
     for key, value in data.items():
         if key == "foreign_values":  # each whole on its own line, before the arguments
             if value:
-                typer.echo(f"{key:>20}: " + f"\n{'':>22}".join(value))
+                typer.echo(f"{key:>20}: " + f"\n{'':>22}".join(visible(v) for v in value))
         elif value is not None and value is not False:
             shown = json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else value
-            typer.echo(f"{key:>20}: {shown}")
+            typer.echo(f"{key:>20}: {visible(str(shown))}")
 
 
 @group.command()

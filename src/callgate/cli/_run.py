@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.prompt import Prompt
 
 from callgate._errors import CallgateError, UserError
+from callgate._visible import visible
 from callgate.cli._output import console, emit_json, note
 from callgate.cli._show import EventPrinter
 from callgate.cli._store_option import CreateOpt, StoreOpt, open_cli_store
@@ -370,9 +371,8 @@ async def _ask_in_terminal(call: ToolCall, held: ToolResult) -> ApprovalDecision
 
 def _ask(call: ToolCall, held: ToolResult) -> ApprovalDecision | None:
     shown = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
-    question = (
-        f"[yellow]approve {escape(call.name)}({escape(shown)})?[/] ({escape(held.reason or '')})"
-    )
+    name, reason = escape(visible(call.name)), escape(visible(held.reason or ""))
+    question = f"[yellow]approve {name}({escape(visible(shown))})?[/] ({reason})"
     while True:
         try:
             answer = Prompt.ask(question, choices=["y", "n", "e", "later"], default="n")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from callgate._errors import UserError
+from callgate._visible import visible
 from callgate.contract import ApprovalDecision, Catalog, Context, Decline, Edit
 from callgate.gate._arguments import Rejected, check_arguments
 from callgate.gate._attempt import identity, request_hash
@@ -32,7 +33,7 @@ def values_to_check(approval: Approval) -> str:
     if not values:
         return ""
     scope = f"the rest of run {approval.run_id}" if approval.run_id else "this call"
-    lines = "".join(f"\n  {value}" for value in values)
+    lines = "".join(f"\n  {visible(value)}" for value in values)
     return (
         f"It carries {len(values)} value(s) no trusted source gave; check each (approving "
         f"vouches for them for {scope}):{lines}"

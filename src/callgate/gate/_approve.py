@@ -104,7 +104,12 @@ class Approve:
             return edited
         edited = dataclasses.replace(edited, approval_id=approval.id)
         if not _showed(approval, attempt, edited):
-            return None  # it would act on a value its approver was not shown: ask again
+            # It would act on a value its approver was not shown. Asking again could ask
+            # forever (a value no approval can cover): a decision that does not cover the
+            # call denies it.
+            why = _outcome.approval_not_covering(approval.id)
+            denied = _outcome.denied(call, name, why, rule_id=rule)
+            return Outcome(result=denied, attempt=attempt)
         if approval.state == "used":
             # Used already: only a duplicate of the call it ran goes on, to the dedupe
             # step's replay; anything else needs a new decision.

@@ -474,8 +474,26 @@ def too_many_values(tool: str, acting: str, values: Sequence[str]) -> str:
         return f"{carries}, one of them {longest:,} characters long: too long to show a person"
     return (
         f"{carries}, more than the {MAX_SHOWN_VALUES} one approval can show a person to "
-        f"check. Split the work into calls that each carry at most {MAX_SHOWN_VALUES} such "
-        "values; a person will be asked to approve each"
+        f"check; calls that each carry at most {MAX_SHOWN_VALUES} of them can each be "
+        "approved"
+    )
+
+
+def redacted_values(tool: str, acting: str, hidden: int) -> str:
+    """The reason an acting call is denied that carries foreign values the host redacts."""
+    return (
+        f"{tool} {acting} and carries {hidden} host(s), address(es) or account number(s) "
+        "that no trusted source gave and that this system hides from people as secret, so "
+        "no person can be shown them to approve"
+    )
+
+
+def approval_not_covering(approval_id: str) -> str:
+    """The reason an approved call is denied that carries a value its approver was not
+    shown."""
+    return (
+        f"approval {approval_id} does not cover it: it carries a host, address or account "
+        "number that the person who approved it was not shown"
     )
 
 

@@ -53,6 +53,7 @@ from callgate.gate._attempt import Attempt, Handler, Outcome, settled
 from callgate.gate._authorize import labels_unreadable
 from callgate.gate._decision import Decision
 from callgate.gate._log import GateLog
+from callgate.gate._redact import Redactor
 from callgate.gate._rule_of_two import RULE_OF_TWO, action_words, acts
 from callgate.gate._untrusted import SUSPECTED_INJECTION, UNTRUSTED, UntrustedResults, tool_text
 from callgate.gate._values import destinations
@@ -96,9 +97,16 @@ class Provenance:
     result brings into its run."""
 
     def __init__(
-        self, next: Handler, *, settings: UntrustedResults, store: AsyncStore, log: GateLog
+        self,
+        next: Handler,
+        *,
+        settings: UntrustedResults,
+        store: AsyncStore,
+        log: GateLog,
+        redactor: Redactor,
     ) -> None:
         self.next = next
+        self.redactor = redactor
         self.mode = settings.provenance
         self.given, self.subdomains = _given(settings.trusted_values)
         self.store = store
@@ -108,6 +116,14 @@ class Provenance:
         run_id, decision = attempt.context.run_id, attempt.decision
         if decision is None:
             return await settled(self.next(attempt))
+        if decision.values:
+            decision = self._carried_only(decision, attempt)
+            if decision.action == "deny":
+                denied = _outcome.denied(
+                    attempt.call, attempt.tool.name, decision.reason, rule_id=decision.rule_id
+                )
+                return Outcome(result=denied, attempt=attempt)
+            attempt = dataclasses.replace(attempt, decision=decision)
         if decision.action != "deny" and acts(attempt.tool, decision.labels):
             try:
                 judged = await self._judge(attempt, run_id, decision)
@@ -145,10 +161,9 @@ class Provenance:
         tool, acting = attempt.tool.name, action_words(attempt.tool)
         trusted = self._trusted(seen, context.attributes)
         foreign = sorted(v for v in carried(attempt.arguments) - trusted if not self._under(v))
-        shown = _outcome.shown_values(foreign)
-        if shown is None:
-            why = _outcome.too_many_values(tool, acting, foreign)
-            return Decision.deny(why, rule_id=UNTRUSTED_VALUE)
+        shown = self._showable(foreign, attempt)
+        if isinstance(shown, str):
+            return Decision.deny(shown, rule_id=UNTRUSTED_VALUE)
         if shown:
             where = _where(shown[0], seen, source)
             sources = _TRUSTED_SOURCES if self.mode == "values" else _REQUEST_ONLY
@@ -172,6 +187,27 @@ class Provenance:
             labels=decision.labels,
             values=shown,
         )
+
+    def _carried_only(self, decision: Decision, attempt: Attempt) -> Decision:
+        """A hold's values (a policy hook may name some) limited to those the call carries,
+        since approving vouches for them; denied when they cannot all be shown."""
+        values = sorted(set(decision.values) & carried(attempt.arguments))
+        shown = self._showable(values, attempt)
+        if isinstance(shown, str):
+            return Decision.deny(shown, rule_id=decision.rule_id)
+        return dataclasses.replace(decision, values=shown)
+
+    def _showable(self, values: list[str], attempt: Attempt) -> tuple[str, ...] | str:
+        """`values` as a hold shows them, or why they cannot all be shown to a person:
+        too many, one too long, or one the host redacts (hidden from people as secret)."""
+        tool, acting = attempt.tool.name, action_words(attempt.tool)
+        shown = _outcome.shown_values(values)
+        if shown is None:
+            return _outcome.too_many_values(tool, acting, values)
+        hidden = len(set(shown) - carried(self.redactor.value(dict(attempt.arguments))))
+        if hidden:
+            return _outcome.redacted_values(tool, acting, hidden)
+        return shown
 
     def _trusted(self, seen: Mapping[str, str], attributes: Mapping[str, Any]) -> set[str]:
         trusted = set(self.given)

@@ -117,7 +117,7 @@ def build_chain(
         )
         run = Approve(run, store=store, ttl=durable.approval_ttl, redactor=redactor, limits=limits)
         if untrusted.provenance != "off":
-            run = Provenance(run, settings=untrusted, store=store, log=log)
+            run = Provenance(run, settings=untrusted, store=store, log=log, redactor=redactor)
         run = Authorize(
             run,
             policy=durable.policy,

@@ -13,7 +13,6 @@ one more label (`evil.acme.com` is not `acme.com`).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import ipaddress
 import re
@@ -22,6 +21,8 @@ from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
 import idna
+
+from callgate._visible import visible
 
 __all__ = ["MAX_HOST_CHARS", "destinations", "plain"]
 
@@ -176,9 +177,13 @@ def _url(value: str) -> Found:
 
 
 def _email(value: str) -> Found:
+    """The address with its local part lower-cased and made visible (a quoted local part
+    may hold a NUL or a lone surrogate: escaped, the value is stored, shown and compared
+    in one spelling; a backslash is doubled so that no escape spells another address)."""
     local, _, domain = value.rpartition("@")
     host = _domain(domain)
-    return (None if host is None else f"email:{local.lower()}@{host}"), " "
+    local = visible(local.lower().replace("\\", "\\\\"))
+    return (None if host is None else f"email:{local}@{host}"), " "
 
 
 def _host(value: str) -> Found:
@@ -240,10 +245,24 @@ def _domain(name: str) -> str | None:
         pass
     if _IPV4.fullmatch(name):
         return _dotted(name)
-    with contextlib.suppress(idna.IDNAError, UnicodeError, ValueError):
+    try:
         name = idna.encode(name, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError, ValueError):
+        name = ".".join(_ascii_label(label) for label in name.split("."))
     name = name.removeprefix("www.")
     return name if 0 < len(name) <= MAX_HOST_CHARS else None
+
+
+def _ascii_label(label: str) -> str:
+    """A label of a name IDNA refuses, in ASCII that cannot pass for another: as IDNA
+    writes it where it can, else as Punycode (`pay\u200dpal` is `xn--paypal-…`, never
+    `paypal`). An ASCII label (`login_x`, `ab--c`) shows as itself."""
+    if label.isascii():
+        return label
+    try:
+        return idna.encode(label, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return "xn--" + label.encode("punycode").decode("ascii")
 
 
 @functools.cache

@@ -34,6 +34,7 @@ import mcp_types
 from mcp.server.context import ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from callgate._visible import visible
 from callgate.contract import Approve, Context, Decline, Route, ToolCall, ToolResult
 from callgate.gate import Gate, values_to_check
 from callgate.store import Approval, AsyncStore, RecordNotFound, StoreConflict
@@ -207,9 +208,12 @@ def question(held: Held, approval: Approval | None) -> str:
         shown = shown[:_MAX_SHOWN] + "\n[... cut: the arguments are longer]"
     rule = f" (rule {result.rule_id})" if result.rule_id else ""
     values = values_to_check(approval) + "\n" if approval is not None else ""
-    return (
+    asks = visible(  # a reason may carry a model's call id: no line of it starts a question
         f"{held.context.principal} asks to run {result.name}{where}. It needs approval: "
-        f"{result.reason}{rule}.\n{values}The arguments:\n{shown}\n"
+        f"{result.reason}{rule}."
+    )
+    return (
+        f"{asks}\n{values}The arguments:\n{visible(shown, lines=True)}\n"
         f"Approve it to run it once, exactly as shown (approval {result.approval_id})."
     )
 

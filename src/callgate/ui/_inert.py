@@ -14,9 +14,10 @@ from __future__ import annotations
 import difflib
 import json
 import math
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from callgate._visible import visible
 
 __all__ = [
     "MAX_DEPTH",
@@ -40,8 +41,6 @@ MAX_ITEMS = 200
 """Members of one object or array shown; the rest are counted."""
 _MAX_STRING = 4_000
 _MAX_INT_BITS = 3_000  # about 900 decimal digits; Python refuses to write past 4,300
-_BLOCK = "\n\r\t"
-_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 class Inert(str):
@@ -59,12 +58,7 @@ def inert(value: object, *, limit: int = MAX_TEXT, lines: bool = False) -> Inert
     cut = len(text) - limit
     if cut > 0:
         text = text[:limit]
-    if text.isprintable():
-        shown = text
-    else:
-        keep = _BLOCK if lines else ""
-        shown = "".join(c if c in keep else _visible(c) for c in text)
-    return Inert(shown + (f"… ({cut:,} more characters)" if cut > 0 else ""))
+    return Inert(visible(text, lines=lines) + (f"… ({cut:,} more characters)" if cut > 0 else ""))
 
 
 def json_text(value: Any, *, sort_keys: bool = False) -> Inert:
@@ -94,15 +88,6 @@ def diff(before: Any, after: Any) -> list[DiffLine]:
         lines += [DiffLine(kind="removed", text=Inert(t)) for t in old[i1:i2]]
         lines += [DiffLine(kind="added", text=Inert(t)) for t in new[j1:j2]]
     return lines
-
-
-def _visible(char: str) -> str:
-    if unicodedata.category(char) not in _HIDDEN:
-        return char
-    code = ord(char)
-    if code > 0xFFFF:
-        return f"\\U{code:08x}"
-    return f"\\u{code:04x}"
 
 
 def _plain(value: object) -> str:
