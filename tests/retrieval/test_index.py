@@ -245,14 +245,13 @@ def _distinct_words(rng: random.Random, n: int) -> str:
     return " ".join(f"w{rng.getrandbits(40):x}" for _ in range(n))
 
 
-def test_long_distinct_queries_do_not_pile_up_in_memory() -> None:
+def _held_after(queries: list[str]) -> int:
+    """Bytes still allocated after searching `queries` on a fresh index built beforehand."""
     import gc
     import tracemalloc
 
     index = ToolIndex(catalog())
-    rng = random.Random(1)
-    queries = [_distinct_words(rng, 4000) for _ in range(30)]  # ~52 KB each
-    index.search("weather in Paris", 1)  # built before measuring
+    index.search("weather in Paris", 1)
     gc.collect()
     tracemalloc.start()
     try:
@@ -260,9 +259,14 @@ def test_long_distinct_queries_do_not_pile_up_in_memory() -> None:
         for query in queries:
             index.search(query, 3)
         gc.collect()
-        held = tracemalloc.get_traced_memory()[0] - before
+        return int(tracemalloc.get_traced_memory()[0] - before)
     finally:
         tracemalloc.stop()
+
+
+def test_long_distinct_queries_do_not_pile_up_in_memory() -> None:
+    rng = random.Random(1)
+    held = _held_after([_distinct_words(rng, 4000) for _ in range(30)])  # ~52 KB each
     # Cached whole, each of these kept about 0.4 MB of terms (12 MB in all); what stays is
     # the stemmer's own word cache, which has a fixed size.
     assert held < 4_000_000
@@ -283,23 +287,8 @@ def test_a_query_is_read_only_up_to_its_maximum_length(caplog: pytest.LogCapture
 
 
 def test_long_words_are_not_kept_by_the_stem_caches() -> None:
-    import gc
-    import tracemalloc
-
-    index = ToolIndex(catalog())
     rng = random.Random(2)
-    queries = ["".join(rng.choices("abcdefghij", k=3900)) for _ in range(100)]
-    index.search("weather in Paris", 1)
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        for query in queries:
-            index.search(query, 3)
-        gc.collect()
-        held = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+    held = _held_after(["".join(rng.choices("abcdefghij", k=3900)) for _ in range(100)])
     # Cached, each word and its stem kept about 8 KB twice (1.2 MB in all).
     assert held < 400_000
 
