@@ -598,25 +598,3 @@ async def test_an_edit_vouches_for_what_it_brought_in_and_what_the_hold_showed()
     assert ran.route is Route.COMPLETED
     # What the edit dropped (a2, a3) runs nowhere and is vouched for nowhere.
     assert vouched == {"email:bob@acme.test", "host:a1.test", "host:zz-exfil.test"}
-
-
-async def test_an_approval_vouches_for_nothing_when_its_values_were_not_recorded(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    with _gate() as gate:
-        ctx = _ctx("run-shown-down")
-        await _after_inbox(gate, ctx, INJECTION)
-        assert gate.store is not None
-        labels = gate.store.labels
-        original = labels.add
-
-        def add(run_id: str, rows: dict[str, str]) -> None:
-            if any(row.startswith("value:approved:") for row in rows):
-                raise StoreError("disk full")
-            original(run_id, rows)
-
-        monkeypatch.setattr(labels, "add", add)
-        ran = await _decided(gate, ctx, Approve(by="bo"), to="fred9246@gmail.com")
-        again = await _call(gate, ctx, "send", to="fred9246@gmail.com", body="again")
-    assert ran.route is Route.COMPLETED
-    assert again.route is Route.HELD and again.rule_id == UNTRUSTED_VALUE
