@@ -378,3 +378,31 @@ def test_language_literals_keep_their_meaning_where_a_string_is_admitted(
     # null is left out where the schema has no null (an optional argument not given)
     assert call.arguments.get("target") == {"t": True, "f": False}.get(literal[0].lower())
     assert not any(r.startswith("unquoted:") for r in call.repairs)
+
+
+@FUZZ
+@given(
+    st.lists(
+        st.text(
+            st.characters(categories=("L", "N", "P", "Zs"), exclude_characters="\\'\""), max_size=8
+        ),
+        max_size=3,
+    ),
+    st.integers(min_value=-(10**9), max_value=10**9),
+)
+def test_keyword_arguments_written_together_in_one_string_are_each_taken(
+    tags: list[str], limit: int
+) -> None:
+    text = f"['search', 'entity=a', 'tags={json.dumps(tags, ensure_ascii=False)}, limit={limit}']"
+    (call,) = extract_calls(text, [SEARCH]).calls
+    assert call.arguments == {"entity": "a", "tags": tags, "limit": limit}
+
+
+@settings(FUZZ, max_examples=25)
+@given(st.text(st.sampled_from("'\"[](){}, =\n"), min_size=1, max_size=40), st.integers(1, 3))
+def test_keyword_strings_of_quotes_brackets_and_spaces_give_an_answer(
+    noise: str, scale: int
+) -> None:
+    body = noise * (100_000 // len(noise) * scale // 3 + 1)
+    found = extract_calls(f"['search', 'tags={body}, limit=1']", [SEARCH])
+    assert len(found.calls) <= 1

@@ -782,6 +782,19 @@ def test_a_string_that_only_looks_like_a_value_stays_a_string() -> None:
     assert call.arguments == {"v": "25L"} and not call.repairs
 
 
+def test_one_quoted_string_may_write_several_keyword_arguments() -> None:
+    call = one("['search', 'entity=Acme, Inc', 'tags=[\"x, y\", \"z\"], limit=3']")
+    assert call.arguments == {"entity": "Acme, Inc", "tags": ["x, y", "z"], "limit": 3}
+    assert any("as the keyword arguments" in note for note in call.repairs)
+
+
+def test_a_keyword_string_in_prose_or_repeating_a_key_is_no_call_of_its_values() -> None:
+    prose = "The search tool reads strings such as 'tags=[\"a\"], limit=2' for its options."
+    assert extract_calls(prose, TOOLS).calls == ()
+    (call,) = extract_calls("['search', 'limit=2, limit=3']", TOOLS).calls
+    assert call.arguments != {"limit": 2} and call.arguments != {"limit": 3}
+
+
 # --- hostile text -----------------------------------------------------------------------
 
 
@@ -809,6 +822,8 @@ HOSTILE = {
     "strings left open before calls": "search(entity='x), " * 8_000,
     "names before special tokens": "search <|content|>" * 14_500 + "{",
     "function tags without end": "<function=" * 25_000,
+    "a keyword string of 100 KB of brackets": "['search', 'tags=" + "[, " * 34_000 + "']",
+    "a keyword string of 100 KB of quotes": "['search', 'entity=" + "\", ' " * 34_000 + "']",
     "function tags named without end": "<function=search>" * 15_000,
     "a function body nested 5,000 deep": "<function=search>"
     + '{"a":' * 5_000

@@ -7,6 +7,7 @@ its arguments, which are not JSON, so the gate answers `invalid` and says what t
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -116,19 +117,39 @@ def _quoted_keywords(
     and its value, keyword arguments written inside quotes. Moved into `kwargs` as text,
     which the schema then types ("6" for an integer is 6); else `values` unchanged."""
     props = _properties(schema)
-    found = [_QUOTED_KEYWORD.fullmatch(v) if isinstance(v, str) else None for v in values]
-    names = [m.group(1) for m in found if m is not None]
-    if len(names) < len(values) or len(set(names)) < len(names):
+    found = [_keyword_strings(v) if isinstance(v, str) else [] for v in values]
+    pairs = [pair for listed in found for pair in listed]
+    names = [name for name, _ in pairs]
+    if not all(found) or len(set(names)) < len(names):
         return values
     if not set(names) <= set(props) - set(kwargs):
         return values
-    for match in found:
-        if match is not None:
-            value = match.group(2)
-            quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
-            kwargs[match.group(1)] = value[1:-1] if quoted else value
-            notes.append(f"read the string {match.group(0).strip()!r} as the keyword argument")
+    for value, listed in zip(values, found, strict=True):
+        for name, text in listed:
+            quoted = len(text) > 1 and text[0] == text[-1] and text[0] in "\"'"
+            kwargs[name] = text[1:-1] if quoted else text
+        what = "keyword argument" if len(listed) == 1 else "keyword arguments"
+        notes.append(f"read the string {value.strip()!r} as the {what}")
     return []
+
+
+def _keyword_strings(value: str) -> list[tuple[str, str]]:
+    """The keywords one string writes: `'a=1'`, or several, `'a=[1, 2], b=3'`, when the
+    whole string reads as Python keyword arguments (each value kept as its text)."""
+    match = _QUOTED_KEYWORD.fullmatch(value)
+    if match is None:
+        return []
+    if "," in match.group(2):
+        try:
+            node = ast.parse(f"_({value.strip()})", mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            node = None
+        if isinstance(node, ast.Call) and not node.args and len(node.keywords) > 1:
+            source = f"_({value.strip()})"
+            keywords = [(k.arg, ast.get_source_segment(source, k.value)) for k in node.keywords]
+            if all(name and text for name, text in keywords):
+                return [(str(name), str(text)) for name, text in keywords]
+    return [(match.group(1), match.group(2))]
 
 
 def _positional(
