@@ -218,3 +218,18 @@ def test_a_published_head_reveals_a_consistent_rewrite(tmp_path: Path) -> None:
     code, out = _cli("receipts", "verify", "--store", str(path), "--anchor", digest)
     assert code == 1 and "no receipt holds the anchored hash" in out
     assert_error(cli("receipts", "verify", "--store", str(path), "--anchor", "nope"), "anchor")
+
+
+def test_several_approvals_are_decided_together_or_not_at_all(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    first, second, third = _held(path, 3)
+    code, out = _cli("approvals", "deny", third, "--store", str(path))
+    assert code == 0
+    code, out = _cli("approvals", "approve", first, second, third, "--store", str(path))
+    assert code == 2 and f"nothing was decided: {third} is denied" in out
+    code, out = _cli("approvals", "list", "--store", str(path))
+    assert first in out and second in out  # still pending: a batch is decided whole
+    code, out = _cli("approvals", "approve", first, second, "--by", "boss", "--store", str(path))
+    assert code == 0 and f"approved {first}" in out and f"approved {second}" in out
+    code, out = _cli("approvals", "list", "--store", str(path))
+    assert "no approvals" in out

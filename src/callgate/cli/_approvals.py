@@ -35,6 +35,13 @@ group = typer.Typer(
     help="List and decide calls held for a human.", no_args_is_help=True, rich_markup_mode=None
 )
 IdArg = Annotated[str, typer.Argument(metavar="APPROVAL_ID", help="The approval's id.")]
+IdsArg = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="APPROVAL_ID...",
+        help="The approvals' ids (several decide a batch: all, or none if one is not pending).",
+    ),
+]
 
 ByOpt = Annotated[
     str | None, typer.Option("--by", metavar="NAME", help="Who decides (default: $USER).")
@@ -105,7 +112,7 @@ def show(approval_id: IdArg, store: StoreOpt = None, as_json: JsonOpt = False) -
 
 @group.command()
 def approve(
-    approval_id: IdArg,
+    approval_ids: IdsArg,
     store: StoreOpt = None,
     by: ByOpt = None,
     note: NoteOpt = None,
@@ -115,32 +122,42 @@ def approve(
     wake_dbos: WakeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Approve a held call once (it runs when the host resumes it)."""
-    decided = _decide(
-        store, lambda q: q.decide(approval_id, Approve(by=_who(by), note=note, grant=grant))
-    )
-    extra = " and granted the tool for the rest of the run" if decided.grant else ""
-    _said(decided, f"approved {decided.id} ({decided.tool_name}){extra}", wake_dbos, as_json)
+    """Approve held calls, each once (each runs when the host resumes it)."""
+    decision = Approve(by=_who(by), note=note, grant=grant)
+    for decided in _decide(store, approval_ids, lambda q, i: q.decide(i, decision)):
+        extra = " and granted the tool for the rest of the run" if decided.grant else ""
+        _said(decided, f"approved {decided.id} ({decided.tool_name}){extra}", wake_dbos, as_json)
 
 
 @group.command()
 def deny(
-    approval_id: IdArg,
+    approval_ids: IdsArg,
     store: StoreOpt = None,
     by: ByOpt = None,
     note: NoteOpt = None,
     wake_dbos: WakeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Decline a held call: the model is told not to retry and to ask the user."""
-    decided = _decide(store, lambda q: q.decide(approval_id, Decline(by=_who(by), note=note)))
-    _said(decided, f"declined {decided.id} ({decided.tool_name})", wake_dbos, as_json)
+    """Decline held calls: the model is told not to retry and to ask the user."""
+    decision = Decline(by=_who(by), note=note)
+    for decided in _decide(store, approval_ids, lambda q, i: q.decide(i, decision)):
+        _said(decided, f"declined {decided.id} ({decided.tool_name})", wake_dbos, as_json)
 
 
-def _decide(url: str | None, action: Callable[[Approvals], Approval]) -> Approval:
+def _decide(
+    url: str | None, ids: list[str], action: Callable[[Approvals, str], Approval]
+) -> list[Approval]:
+    """`action` on each of `ids`, once every one of them is found pending (a batch is
+    decided whole or not at all: a typo does not leave half of it decided)."""
     opened: Store
     with open_cli_store(url) as opened:
-        return action(Approvals(opened))
+        queue = Approvals(opened)
+        unique = list(dict.fromkeys(ids))
+        waiting = [a for a in (queue.get(i) for i in unique) if a.state != "pending"]
+        if waiting and len(unique) > 1:
+            listed = ", ".join(f"{a.id} is {a.state}" for a in waiting)
+            raise UserError(f"nothing was decided: {visible(listed)}")
+        return [action(queue, i) for i in unique]
 
 
 def _said(decided: Approval, text: str, wake_dbos: str | None, as_json: bool) -> None:

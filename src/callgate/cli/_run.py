@@ -33,10 +33,10 @@ from callgate.loop import (
     Agent,
     ApprovalDecision,
     Approve,
-    Approver,
     Decline,
     Edit,
     Event,
+    HeldCall,
     Limits,
     RunError,
     RunResult,
@@ -137,7 +137,7 @@ def load_tools(spec: str) -> Catalog:
 
 
 @asynccontextmanager
-async def _agent(setup: Setup, approver: Approver | None) -> AsyncIterator[Agent]:
+async def _agent(setup: Setup, *, interactive: bool) -> AsyncIterator[Agent]:
     catalog = load_tools(setup.tools)
     policy = None if setup.policy is None else Policy.from_toml(setup.policy)
     async with AsyncExitStack() as stack:
@@ -154,7 +154,7 @@ async def _agent(setup: Setup, approver: Approver | None) -> AsyncIterator[Agent
             store=store,
             instructions=setup.system,
             limits=Limits(steps=setup.steps),
-            approver=approver,
+            batch_approver=_ask_in_terminal if interactive else None,
         )
 
 
@@ -273,7 +273,7 @@ def run(
     )
 
     async def go() -> RunResult:
-        async with _agent(setup, approver=None) as agent:
+        async with _agent(setup, interactive=False) as agent:
             return await _drive(agent.stream(prompt), None if as_json else console())
 
     _finish(_run(go(), setup), setup, as_json=as_json)
@@ -305,7 +305,7 @@ def chat(
     out = console()
 
     async def go() -> None:
-        async with _agent(setup, approver=_ask_in_terminal) as agent:
+        async with _agent(setup, interactive=True) as agent:
             history: list[Message] = []
             while line := await asyncio.to_thread(_read_line):
                 history.append(Message(role="user", text=line))
@@ -350,7 +350,7 @@ def resume(
         _check_resumable(opened, run_id)
 
     async def go() -> RunResult:
-        async with _agent(setup, approver=None if as_json else _ask_in_terminal) as agent:
+        async with _agent(setup, interactive=not as_json) as agent:
             return await _drive(agent.resume_stream(run_id), None if as_json else console())
 
     _finish(_run(go(), setup), setup, as_json=as_json)
@@ -364,15 +364,49 @@ def _check_resumable(store: Store, run_id: str) -> None:
         raise UserError(f"run {run_id!r} has finished; there is nothing to resume")
 
 
-async def _ask_in_terminal(call: ToolCall, held: ToolResult) -> ApprovalDecision | None:
-    """Approvals asked in the terminal: yes, no, edit (JSON arguments) or later."""
-    return await asyncio.to_thread(_ask, call, held)
+async def _ask_in_terminal(held: tuple[HeldCall, ...]) -> dict[str, ApprovalDecision]:
+    """The held calls of one model step, asked in the terminal: one call as yes, no, edit
+    (JSON arguments) or later; several listed together first, each with its reason (every
+    value to check), then decided all at once or each in turn."""
+    return await asyncio.to_thread(_ask_batch, held)
+
+
+def _ask_batch(held: tuple[HeldCall, ...]) -> dict[str, ApprovalDecision]:
+    if len(held) > 1:
+        out = console()
+        out.print(f"[yellow]{len(held)} calls of this step wait for approval:[/]")
+        for number, h in enumerate(held, 1):
+            out.print(f"  {number}. {_question(h.call, h.held)}")
+        try:
+            answer = Prompt.ask("approve", choices=["all", "none", "each", "later"], default="each")
+        except EOFError:  # nobody at the terminal: the calls stay held
+            return {}
+        if answer == "later":
+            return {}
+        if answer == "all":
+            return {h.call.id: Approve(by="terminal") for h in held}
+        if answer == "none":
+            note = Prompt.ask("reason", default="declined")
+            return {h.call.id: Decline(by="terminal", note=note) for h in held}
+    asked = ((h.call.id, _ask(h.call, h.held)) for h in held)
+    return {call_id: decision for call_id, decision in asked if decision is not None}
+
+
+def _question(call: ToolCall, held: ToolResult) -> str:
+    name, shown, reason = _parts(call, held)
+    return f"{name}({shown}) ({reason})"
+
+
+def _parts(call: ToolCall, held: ToolResult) -> tuple[str, str, str]:
+    """The call's name, arguments and reason, escaped for the terminal."""
+    shown = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
+    name, arguments, reason = (escape(visible(t)) for t in (call.name, shown, held.reason or ""))
+    return name, arguments, reason
 
 
 def _ask(call: ToolCall, held: ToolResult) -> ApprovalDecision | None:
-    shown = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
-    name, reason = escape(visible(call.name)), escape(visible(held.reason or ""))
-    question = f"[yellow]approve {name}({escape(visible(shown))})?[/] ({reason})"
+    name, shown, reason = _parts(call, held)
+    question = f"[yellow]approve {name}({shown})?[/] ({reason})"
     while True:
         try:
             answer = Prompt.ask(question, choices=["y", "n", "e", "later"], default="n")

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from callgate._fast import fast_builder
+from callgate._visible import visible
 from callgate.contract import CompiledTool, Route, Timings, ToolCall, ToolResult
 from callgate.schema import FieldError
 
@@ -66,13 +67,11 @@ TOOL_TEXT = frozenset({"tool error", TRANSIENT, "conflict", "outcome unknown"})
 kin): like an output, that text came from the tool."""
 
 
-def _text(name: str) -> str:
-    """A name as the model sent it, made encodable (a lone surrogate written as an escape)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return name.encode("utf-8", "backslashreplace").decode("utf-8")
-    return name
+def _text(text: str) -> str:
+    """A name, reason or value as the model reads it inside one of these texts: it may
+    come from the model (a call id, a tool name) or a tool result, so no line break,
+    control or bidirectional mark of it can start a second instruction or a fake outcome."""
+    return visible(text)
 
 
 def result(
@@ -241,7 +240,7 @@ def denied(call: ToolCall, tool: str, reason: str, *, rule_id: str | None) -> To
     return result(
         call,
         Route.DENIED,
-        f"{tool} was not run: {reason}{rule}. Do not retry this call; tell the user "
+        f"{tool} was not run: {_text(reason)}{rule}. Do not retry this call; tell the user "
         "it is not allowed, or choose another way that is.",
         name=tool,
         reason=reason,
@@ -268,7 +267,7 @@ def held(
     return result(
         call,
         Route.HELD,
-        f"{tool} is waiting for approval {approval_id}: {reason}. Nothing has been "
+        f"{tool} is waiting for approval {approval_id}: {_text(reason)}. Nothing has been "
         "done yet. Do not call it again; tell the user it needs their approval.",
         name=tool,
         reason=reason,
@@ -280,7 +279,7 @@ def held(
 def declined(
     call: ToolCall, tool: str, *, approval_id: str, note: str | None, rule_id: str | None
 ) -> ToolResult:
-    why = f" ({note})" if note else ""
+    why = f" ({_text(note)})" if note else ""
     return result(
         call,
         Route.DECLINED,

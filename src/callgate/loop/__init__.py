@@ -1,7 +1,7 @@
 """The agent loop: describe -> decide -> execute -> observe, with limits, pause and resume."""
 
 from callgate.contract import ApprovalDecision, Approve, Decline, Edit
-from callgate.loop._approval import Approver
+from callgate.loop._approval import Approver, BatchApprover, HeldCall
 from callgate.loop._breaker import Breaker
 from callgate.loop._budget import LimitName, Limits, Price, Spent
 from callgate.loop._events import (
@@ -32,6 +32,7 @@ __all__ = [
     "Approve",
     "Approver",
     "ArgumentsStreamed",
+    "BatchApprover",
     "Breaker",
     "CallProposed",
     "CallRecord",
@@ -40,6 +41,7 @@ __all__ = [
     "Edit",
     "Event",
     "FindingsReported",
+    "HeldCall",
     "LimitExceeded",
     "LimitName",
     "Limits",

@@ -8,16 +8,44 @@ schema or the policy refuses.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 
 from callgate.contract import ApprovalDecision, Context, Edit, ToolCall, ToolResult
 from callgate.gate import Gate
 
-__all__ = ["Approver", "settle_held"]
+__all__ = ["Approver", "BatchApprover", "HeldCall", "ask_batch", "settle_held"]
 
 Approver = Callable[[ToolCall, ToolResult], Awaitable[ApprovalDecision | None]]
 """Asked in-process for each held call (`callgate chat` asks in the terminal); returning
 None leaves the call held, and the run pauses."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HeldCall:
+    """One call of a model step that waits for a person: the call as proposed, and its
+    `held` result (its reason names every value no trusted source gave)."""
+
+    call: ToolCall
+    held: ToolResult
+
+
+BatchApprover = Callable[[tuple[HeldCall, ...]], Awaitable[Mapping[str, ApprovalDecision]]]
+"""Asked once for all the calls one model step left held, shown together; answers with a
+decision per call id (approve all, decline all, or each its own). A call it leaves out
+stays held; a decision for a call id it was not shown is ignored."""
+
+
+async def ask_batch(
+    approver: BatchApprover, held: tuple[HeldCall, ...]
+) -> dict[str, ApprovalDecision]:
+    """`approver`'s decisions by approval id, for the calls of `held` and no others."""
+    answers = await approver(held)
+    return {
+        h.held.approval_id: answers[h.call.id]
+        for h in held
+        if h.held.approval_id is not None and h.call.id in answers
+    }
 
 
 async def settle_held(

@@ -14,7 +14,7 @@ from callgate.contract import ApprovalDecision, Catalog, Context, Tool
 from callgate.dialects import Message
 from callgate.gate import REQUEST_ATTRIBUTE, Gate
 from callgate.loop import _events as ev
-from callgate.loop._approval import Approver
+from callgate.loop._approval import Approver, BatchApprover
 from callgate.loop._budget import Limits
 from callgate.loop._durable import JSON, Durability, InProcess, StepKind
 from callgate.loop._offer import check_selector, restore
@@ -58,6 +58,7 @@ class Agent:
         limits: Limits | None = None,
         store: Store | None = None,
         approver: Approver | None = None,
+        batch_approver: BatchApprover | None = None,
         context: Context | None = None,
         selector: ToolSelector | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -75,6 +76,7 @@ class Agent:
         self.store = store
         self._io = AsyncStore(store) if store is not None else None
         self.approver = approver
+        self.batch_approver = batch_approver
         self.context = context or gate.context
         if selector is not None:
             check_selector(selector, gate.catalog)
@@ -214,6 +216,7 @@ class Agent:
             tools=self.tools,
             limits=limits,
             approver=self.approver,
+            batch_approver=self.batch_approver,
             decisions=decisions,
             resumed=resumed,
             selector=self.selector,

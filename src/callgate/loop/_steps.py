@@ -15,7 +15,7 @@ from callgate.contract import ApprovalDecision, Catalog, Tool, ToolCall, ToolRes
 from callgate.dialects import Message
 from callgate.gate import Gate, Refusal
 from callgate.loop import _events as ev
-from callgate.loop._approval import Approver
+from callgate.loop._approval import Approver, BatchApprover, HeldCall, ask_batch
 from callgate.loop._budget import Limits, check_before_batch, check_before_turn
 from callgate.loop._codec import decode_result, decode_turn
 from callgate.loop._durable import JSON, ApprovalWait
@@ -49,6 +49,8 @@ class Plan:
     tools: tuple[Tool, ...]
     limits: Limits
     approver: Approver | None = None
+    batch_approver: BatchApprover | None = None
+    """Asked once per model step for all its held calls (instead of `approver`)."""
     decisions: Mapping[str, ApprovalDecision] | None = None
     """Decisions for held calls, by approval id (given to a resume)."""
     resumed: bool = False
@@ -191,8 +193,8 @@ async def _settle(plan: Plan, session: Session, *, resumed: bool) -> RunResult |
         if stop is not None:
             return await _stop(plan, session, *stop)
     await _route(plan, session, plan.decisions or {})
-    while plan.approver is not None and _held(session):
-        decisions = await _ask_approver(plan.approver, session)
+    while (plan.approver or plan.batch_approver) is not None and _held(session):
+        decisions = await _ask_approver(plan, session)
         if not decisions:
             break
         await _route(plan, session, decisions)
@@ -355,13 +357,17 @@ async def _wait_for_decisions(plan: Plan, session: Session, wait: ApprovalWait) 
             await _route(plan, session, {}, only=decided)
 
 
-async def _ask_approver(approver: Approver, session: Session) -> dict[str, ApprovalDecision]:
+async def _ask_approver(plan: Plan, session: Session) -> dict[str, ApprovalDecision]:
     pending = session.state.pending
     assert pending is not None
     calls = {c.id: c for c in pending.calls}
+    if plan.batch_approver is not None:
+        together = tuple(HeldCall(call=calls[h.call_id], held=h) for h in pending.held())
+        return await ask_batch(plan.batch_approver, together)
+    assert plan.approver is not None
     decisions: dict[str, ApprovalDecision] = {}
     for held in pending.held():
-        decision = await approver(calls[held.call_id], held)
+        decision = await plan.approver(calls[held.call_id], held)
         if decision is not None and held.approval_id is not None:
             decisions[held.approval_id] = decision
     return decisions
