@@ -193,3 +193,19 @@ def test_an_unexpected_error_is_one_line_with_the_way_to_the_traceback(
     assert_error(ran, "unexpected KeyError", "--debug", "CALLGATE_DEBUG=1")
     with pytest.raises(AssertionError, match="raised"):
         cli("--debug", "lint", str(catalog))
+
+
+def test_main_in_process_leaves_the_callers_objects_collectable() -> None:
+    code = (
+        "import gc, sys\n"
+        "from callgate.cli import main\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "sys.argv = ['callgate', 'version']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('FROZEN', gc.get_freeze_count())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "FROZEN 0"

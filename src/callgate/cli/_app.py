@@ -7,6 +7,7 @@ ends here as one line on stderr (`_errors.report`), never as a traceback unless 
 
 from __future__ import annotations
 
+import atexit
 import gc
 import importlib
 from dataclasses import dataclass
@@ -220,7 +221,10 @@ def run() -> None:
     try:
         app()
     finally:
-        # The process ends here: its last collections would walk every object the command
+        # The process ends soon: its last collections would walk every object the command
         # left (a 1,000-tool scan's caches, about 0.2 s), only for the OS to free the
-        # memory anyway. Frozen objects are skipped; atexit handlers and stdout's flush run.
-        gc.freeze()
+        # memory anyway. Frozen at exit (the first atexit handler to run, being the last
+        # registered), they are skipped, while an in-process caller of `main()` keeps a
+        # collectable heap until then.
+        atexit.unregister(gc.freeze)  # once, however often main() runs in a process
+        atexit.register(gc.freeze)
