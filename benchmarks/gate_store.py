@@ -262,7 +262,12 @@ def main() -> None:
         "runs the same cases after each repeat, and each case reports vs_baseline",
     )
     args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="callgate-bench-"))
+    # Removed on every way out, Ctrl-C included: a run writes tens of MB of databases there.
+    with tempfile.TemporaryDirectory(prefix="callgate-bench-") as scratch:
+        _measure(args, Path(scratch))
+
+
+def _measure(args: argparse.Namespace, workdir: Path) -> None:
     plans = _plans(args.stores)
     runs: dict[tuple[int, str, int], list[dict[str, Any]]] = {}
     baseline: dict[tuple[int, str, int], list[int]] = {}
