@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -46,3 +47,28 @@ def test_a_call_interrupted_by_ctrl_c_is_cancelled_and_the_next_call_runs() -> N
         again = gate.call_sync(ToolCall(id="c", name="quick", arguments={}))
     assert again.route is Route.COMPLETED, again.content
     assert events == ["first cancelled"]
+
+
+def test_closing_the_gate_finishes_an_async_generator_a_tool_left_open() -> None:
+    events: list[str] = []
+    held: list[AsyncIterator[int]] = []  # alive at close, as a tool's cache would keep it
+
+    async def numbers() -> AsyncIterator[int]:
+        try:
+            yield 1
+            yield 2
+        finally:
+            events.append("generator finished")
+
+    @tool(effect="read")
+    async def first() -> int:
+        """Take the first of a stream and leave the rest."""
+        stream = numbers()
+        held.append(stream)
+        return await anext(stream)
+
+    with Gate([first]) as gate:
+        result = gate.call_sync(ToolCall(id="a", name="first", arguments={}))
+        assert result.route is Route.COMPLETED, result.content
+        assert events == []
+    assert events == ["generator finished"]

@@ -69,6 +69,8 @@ class SyncRunner:
 def _close_loops(loops: list[asyncio.AbstractEventLoop]) -> None:
     for loop in loops:
         if not loop.is_running() and not loop.is_closed():
+            # As `asyncio.run` ends: a generator a tool left unfinished runs its `finally`.
+            loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
     loops.clear()
 
