@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from callgate import Context, ToolCall, tool
+from callgate import ApprovalDecision, Context, Decline, ToolCall, tool
 from callgate.contract import Route
-from callgate.gate import Gate, Policy, Rule
-from callgate.store import SQLiteStore
+from callgate.gate import Approvals, Gate, Policy, Rule
+from callgate.store import Approval, SQLiteStore
 from tests.cli.helpers import assert_error, cli
 
 CTX = Context(principal="ann", tenant="acme", run_id="run-cli")
@@ -163,10 +163,12 @@ def test_verify_names_the_first_bad_receipt(tmp_path: Path, tamper: str) -> None
 def test_decisions_as_json(tmp_path: Path) -> None:
     path = tmp_path / "callgate.db"
     first, second = _held(path, 2)
-    approved = json.loads(cli("approvals", "approve", first, "--store", str(path), "--json").stdout)
+    (approved,) = json.loads(
+        cli("approvals", "approve", first, "--store", str(path), "--json").stdout
+    )
     assert approved["id"] == first and approved["state"] == "approved"
     denied = cli("approvals", "deny", second, "--store", str(path), "--json", "--note", "no")
-    assert json.loads(denied.stdout)["state"] == "denied"
+    assert [a["state"] for a in json.loads(denied.stdout)] == ["denied"]
     assert json.loads(cli("approvals", "list", "--store", str(path), "--json").stdout) == []
     everything = cli("approvals", "list", "--all", "--store", str(path), "--json").stdout
     assert {a["id"] for a in json.loads(everything)} == {first, second}
@@ -233,3 +235,43 @@ def test_several_approvals_are_decided_together_or_not_at_all(tmp_path: Path) ->
     assert code == 0 and f"approved {first}" in out and f"approved {second}" in out
     code, out = _cli("approvals", "list", "--store", str(path))
     assert "no approvals" in out
+
+
+def test_several_decisions_as_json_are_one_list(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    ids = _held(path, 2)
+    ran = cli("approvals", "approve", *ids, "--store", str(path), "--json")
+    assert [a["id"] for a in json.loads(ran.stdout)] == ids
+
+
+def test_a_grant_for_a_run_less_approval_decides_none_of_the_batch(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    (with_run,) = _held(path, 1)
+    with Gate([refund], store=SQLiteStore(path)) as gate:
+        call = ToolCall(id="r", name="refund", arguments={"order": "O-9", "amount": 9})
+        run_less = gate.call_sync(call, context=Context(principal="ann")).approval_id or ""
+    ran = cli("approvals", "approve", "--grant", with_run, run_less, "--store", str(path))
+    assert_error(ran, "nothing was decided", f"{run_less} belongs to no run")
+    pending = json.loads(cli("approvals", "list", "--store", str(path), "--json").stdout)
+    assert {a["id"] for a in pending} == {with_run, run_less}
+
+
+def test_a_decision_refused_after_the_check_names_what_was_decided(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "callgate.db"
+    first, second, third = _held(path, 3)
+    decide = Approvals.decide
+
+    def raced(self: Approvals, approval_id: str, decision: ApprovalDecision) -> Approval:
+        if approval_id == second:  # another process decides it between check and decision
+            other = SQLiteStore(path)
+            other.approvals.decide(second, Decline(by="bo"))
+            other.close()
+        return decide(self, approval_id, decision)
+
+    monkeypatch.setattr(Approvals, "decide", raced)
+    ran = cli("approvals", "approve", first, second, third, "--store", str(path))
+    assert_error(ran, f"decided {first}, then {second} was refused", "the rest were not decided")
+    pending = json.loads(cli("approvals", "list", "--store", str(path), "--json").stdout)
+    assert [a["id"] for a in pending] == [third]

@@ -14,6 +14,7 @@ import datetime
 import json
 import logging
 import os
+import time
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -39,7 +40,8 @@ IdsArg = Annotated[
     list[str],
     typer.Argument(
         metavar="APPROVAL_ID...",
-        help="The approvals' ids (several decide a batch: all, or none if one is not pending).",
+        help="The approvals' ids (several decide a batch: none is decided unless every one "
+        "passes the checks first).",
     ),
 ]
 
@@ -124,9 +126,12 @@ def approve(
 ) -> None:
     """Approve held calls, each once (each runs when the host resumes it)."""
     decision = Approve(by=_who(by), note=note, grant=grant)
-    for decided in _decide(store, approval_ids, lambda q, i: q.decide(i, decision)):
-        extra = " and granted the tool for the rest of the run" if decided.grant else ""
-        _said(decided, f"approved {decided.id} ({decided.tool_name}){extra}", wake_dbos, as_json)
+    decided = _decide(store, approval_ids, lambda q, i: q.decide(i, decision), grant=grant)
+    lines = []
+    for a in decided:
+        extra = " and granted the tool for the rest of the run" if a.grant else ""
+        lines.append(f"approved {a.id} ({a.tool_name}){extra}")
+    _said(decided, lines, wake_dbos, as_json)
 
 
 @group.command()
@@ -140,35 +145,70 @@ def deny(
 ) -> None:
     """Decline held calls: the model is told not to retry and to ask the user."""
     decision = Decline(by=_who(by), note=note)
-    for decided in _decide(store, approval_ids, lambda q, i: q.decide(i, decision)):
-        _said(decided, f"declined {decided.id} ({decided.tool_name})", wake_dbos, as_json)
+    decided = _decide(store, approval_ids, lambda q, i: q.decide(i, decision), grant=False)
+    lines = [f"declined {a.id} ({a.tool_name})" for a in decided]
+    _said(decided, lines, wake_dbos, as_json)
 
 
 def _decide(
-    url: str | None, ids: list[str], action: Callable[[Approvals, str], Approval]
+    url: str | None,
+    ids: list[str],
+    action: Callable[[Approvals, str], Approval],
+    *,
+    grant: bool,
 ) -> list[Approval]:
-    """`action` on each of `ids`, once every one of them is found pending (a batch is
-    decided whole or not at all: a typo does not leave half of it decided)."""
+    """`action` on each of `ids`, once every one of them passes the checks a decision makes
+    (pending, not expired, a run for a grant): a typo does not leave half a batch decided.
+    A decision refused after that (another process decided first, a store error) stops
+    the batch with the ids decided so far named."""
     opened: Store
     with open_cli_store(url) as opened:
         queue = Approvals(opened)
         unique = list(dict.fromkeys(ids))
-        waiting = [a for a in (queue.get(i) for i in unique) if a.state != "pending"]
-        if waiting and len(unique) > 1:
-            listed = ", ".join(f"{a.id} is {a.state}" for a in waiting)
-            raise UserError(f"nothing was decided: {visible(listed)}")
-        return [action(queue, i) for i in unique]
+        refused = [why for why in (_refusal(queue.get(i), grant) for i in unique) if why]
+        if refused and len(unique) > 1:
+            raise UserError(f"nothing was decided: {visible(', '.join(refused))}")
+        done: list[Approval] = []
+        for approval_id in unique:
+            try:
+                done.append(action(queue, approval_id))
+            except Exception as exc:
+                if not done:
+                    raise
+                names = ", ".join(a.id for a in done)
+                raise UserError(
+                    f"decided {names}, then {approval_id} was refused ({exc}); "
+                    f"the rest were not decided"
+                ) from exc
+        return done
 
 
-def _said(decided: Approval, text: str, wake_dbos: str | None, as_json: bool) -> None:
-    """Report a decision, once its DBOS workflow (if asked) is woken."""
-    woken = None if wake_dbos is None else _wake(wake_dbos, decided)
+def _refusal(approval: Approval, grant: bool) -> str | None:
+    """Why a decision on `approval` would be refused, or None."""
+    if approval.state != "pending":
+        return f"{approval.id} is {approval.state}"
+    if approval.expires_at is not None and approval.expires_at <= time.time():
+        return f"{approval.id} is expired"
+    if grant and approval.run_id is None:
+        return f"{approval.id} belongs to no run (a grant needs one)"
+    return None
+
+
+def _said(decided: list[Approval], lines: list[str], wake_dbos: str | None, as_json: bool) -> None:
+    """Report the decisions, once their DBOS workflows (if asked) are woken."""
+    woken = [None if wake_dbos is None else _wake(wake_dbos, a) for a in decided]
     if as_json:
-        emit_json(_plain(decided) | ({} if woken is None else {"woken": woken}))
+        emit_json(
+            [
+                _plain(a) | ({} if n is None else {"woken": n})
+                for a, n in zip(decided, woken, strict=True)
+            ]
+        )
         return
-    if woken is not None:
-        text += f"; woke {woken} workflow(s) of run {decided.run_id}"
-    typer.echo(text)
+    for a, text, n in zip(decided, lines, woken, strict=True):
+        if n is not None:
+            text += f"; woke {n} workflow(s) of run {a.run_id}"
+        typer.echo(text)
 
 
 def _wake(system_database: str, decided: Approval) -> int:

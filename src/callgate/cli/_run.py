@@ -386,7 +386,9 @@ def _ask_batch(held: tuple[HeldCall, ...]) -> dict[str, ApprovalDecision]:
         if answer == "all":
             return {h.call.id: Approve(by="terminal") for h in held}
         if answer == "none":
-            note = Prompt.ask("reason", default="declined")
+            note = _reason()
+            if note is None:
+                return {}
             return {h.call.id: Decline(by="terminal", note=note) for h in held}
     asked = ((h.call.id, _ask(h.call, h.held)) for h in held)
     return {call_id: decision for call_id, decision in asked if decision is not None}
@@ -415,12 +417,21 @@ def _ask(call: ToolCall, held: ToolResult) -> ApprovalDecision | None:
         if answer == "y":
             return Approve(by="terminal")
         if answer == "n":
-            return Decline(by="terminal", note=Prompt.ask("reason", default="declined"))
+            note = _reason()
+            return None if note is None else Decline(by="terminal", note=note)
         if answer == "later":
             return None
         edited = _ask_arguments()
         if edited is not None:
             return Edit(arguments=edited, by="terminal")
+
+
+def _reason() -> str | None:
+    """Why the person declines; None when the input ends first (the calls stay held)."""
+    try:
+        return Prompt.ask("reason", default="declined")
+    except EOFError:
+        return None
 
 
 def _ask_arguments() -> dict[str, Any] | None:

@@ -30,10 +30,10 @@ class HeldCall:
     held: ToolResult
 
 
-BatchApprover = Callable[[tuple[HeldCall, ...]], Awaitable[Mapping[str, ApprovalDecision]]]
+BatchApprover = Callable[[tuple[HeldCall, ...]], Awaitable[Mapping[str, ApprovalDecision | None]]]
 """Asked once for all the calls one model step left held, shown together; answers with a
-decision per call id (approve all, decline all, or each its own). A call it leaves out
-stays held; a decision for a call id it was not shown is ignored."""
+decision per call id (approve all, decline all, or each its own). A call it leaves out,
+or answers None, stays held; a decision for a call id it was not shown is ignored."""
 
 
 async def ask_batch(
@@ -41,11 +41,14 @@ async def ask_batch(
 ) -> dict[str, ApprovalDecision]:
     """`approver`'s decisions by approval id, for the calls of `held` and no others."""
     answers = await approver(held)
-    return {
-        h.held.approval_id: answers[h.call.id]
-        for h in held
-        if h.held.approval_id is not None and h.call.id in answers
-    }
+    decisions: dict[str, ApprovalDecision] = {}
+    for h in held:
+        # None leaves the call held, as with the one-call approver; identical calls share an
+        # approval id, and the first decision for it is the one recorded.
+        answer = answers.get(h.call.id)
+        if answer is not None and h.held.approval_id is not None:
+            decisions.setdefault(h.held.approval_id, answer)
+    return decisions
 
 
 async def settle_held(

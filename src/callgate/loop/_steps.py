@@ -170,15 +170,32 @@ def _unique_ids(calls: tuple[ToolCall, ...], session: Session) -> tuple[ToolCall
     afresh each turn (`call_0` every time, as some OpenAI-compatible servers do) would
     otherwise make a new call look like a replay of an old one.
     """
-    seen = {r.call.id for r in session.state.records}
-    out: list[ToolCall] = []
-    step = session.state.spent.steps
-    for call in calls:
-        if call.id in seen:
-            call = replace(call, id=f"{call.id}_s{step}", provider_id=call.provider_id or call.id)
-        seen.add(call.id)
-        out.append(call)
-    return tuple(out)
+    return tuple(
+        call if new == call.id else replace(call, id=new, provider_id=call.provider_id or call.id)
+        for call, new in zip(
+            calls, unique_ids([c.id for c in calls], _run_ids(session)), strict=True
+        )
+    )
+
+
+def _run_ids(session: Session) -> set[str]:
+    return {r.call.id for r in session.state.records}
+
+
+def unique_ids(ids: Sequence[str], taken: Collection[str] = ()) -> list[str]:
+    """`ids` with each repeat renamed so that no two are equal and none is in `taken`; an id
+    already unique among them all stays as it is."""
+    seen = set(taken)
+    out: list[str] = []
+    for call_id in ids:
+        new, n = call_id, 0
+        # A new name never takes an id the step itself uses, so a later call keeps its own.
+        while new in seen or (n and new in ids):
+            n += 1
+            new = f"{call_id}_s{n}"
+        seen.add(new)
+        out.append(new)
+    return out
 
 
 # -- the batch --------------------------------------------------------------------------------
@@ -251,6 +268,7 @@ async def _route(
     fresh: list[ToolCall] = []
     results: list[ToolResult] = []
     decided: list[JSON] = []
+    used: set[str | None] = set()
     for call in pending.open_calls():
         held = pending.results.get(call.id)
         if held is not None:
@@ -258,7 +276,12 @@ async def _route(
                 continue
             # Without a decision here, the call is resumed anyway: someone may have decided
             # elsewhere (`callgate approvals`, another process); if not, it stays held.
-            decision = decisions.get(held.approval_id or "")
+            # Identical calls share one approval: it is decided once, by the first of them;
+            # the others resume on that decision.
+            decision = None
+            if held.approval_id not in used:
+                decision = decisions.get(held.approval_id or "")
+                used.add(held.approval_id)
             decided.append(call_arg(call, context, batch_id=batch, held=held, decision=decision))
         elif call.name in stopped:
             refusal = _breaker_refusal(stopped[call.name])
@@ -369,7 +392,7 @@ async def _ask_approver(plan: Plan, session: Session) -> dict[str, ApprovalDecis
     for held in pending.held():
         decision = await plan.approver(calls[held.call_id], held)
         if decision is not None and held.approval_id is not None:
-            decisions[held.approval_id] = decision
+            decisions.setdefault(held.approval_id, decision)
     return decisions
 
 
