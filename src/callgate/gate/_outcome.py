@@ -62,9 +62,11 @@ TRANSIENT = "transient failure"
 """The reason of a `failed` result that the target system called temporary."""
 STORE_UNAVAILABLE = "store unavailable"
 """The reason of a call denied because the record store could not be written."""
-TOOL_TEXT = frozenset({"tool error", TRANSIENT, "conflict", "outcome unknown"})
+CONTRACT_BROKEN = "output schema violated"
+"""The reason of a result withheld because it breaks the tool's declared output schema."""
+TOOL_TEXT = frozenset({"tool error", TRANSIENT, "conflict", "outcome unknown", CONTRACT_BROKEN})
 """The reasons of failures whose text quotes the tool's own message (`ToolError` and its
-kin): like an output, that text came from the tool."""
+kin) or its output (`contract_broken`): like an output, that text came from the tool."""
 
 
 def _text(text: str) -> str:
@@ -219,7 +221,7 @@ def contract_broken(
         "the result was withheld. Do not rely on this tool's output; tell the user.",
         name=tool,
         timings=timings,
-        reason="output schema violated",
+        reason=CONTRACT_BROKEN,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from callgate._visible import visible
 from callgate.schema._canonical import escape_lone_surrogates
 
 __all__ = ["display_path", "resolve_local"]
@@ -36,15 +37,16 @@ def resolve_local(
 def display_path(path: Sequence[str | int], root: str = "(arguments)") -> str:
     """`["items", 0, "qty"]` -> `items[0].qty`; the empty path is `root`.
 
-    Names come from hostile input: lone surrogates are shown escaped and names longer
-    than 64 characters are cut, so a message is always short, encodable text.
+    Names come from hostile input: every character that does not show as itself (a line
+    break, a bidi mark, a lone surrogate) is shown escaped and names longer than 64
+    characters are cut, so a message is always short, one-line, encodable text.
     """
     out = ""
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            name = escape_lone_surrogates(str(part))
+            name = visible(escape_lone_surrogates(str(part)))
             name = name if len(name) <= _LONGEST else name[: _LONGEST - 3] + "..."
             out += f".{name}" if out else name
     if len(out) > _LONGEST_PATH:
