@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from callgate import Context, ToolCall
 from callgate.contract import Route
 from callgate.gate import REQUEST_ATTRIBUTE, Gate, Policy, Refusal, Rule, UntrustedResults, _outcome
+from callgate.store._db import storable
 from tests.gate.test_provenance import PAGE, TOOLS
 
 ALLOW = Policy([Rule.allow("all", tools=["*"])])
@@ -48,7 +49,8 @@ async def _held_after(call_id: str, run: str) -> str:
             ToolCall(id="s1", name="send", arguments={"to": "Alice"}), context=ctx
         )
     assert held.route is Route.HELD and held.reason is not None
-    assert call_id in held.reason  # the record keeps the id as sent
+    # The record keeps the id as the store keeps it (NUL and lone surrogates escaped there).
+    assert storable(call_id) in held.reason
     return held.content
 
 
