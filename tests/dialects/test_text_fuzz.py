@@ -399,7 +399,10 @@ def test_keyword_arguments_written_together_in_one_string_are_each_taken(
 
 
 @settings(FUZZ, max_examples=25)
-@given(st.text(st.sampled_from("'\"[](){}, =\n"), min_size=1, max_size=40), st.integers(1, 3))
+@given(
+    st.text(st.sampled_from("'\"[](){}, =\n1limtentyx"), min_size=1, max_size=40),
+    st.integers(1, 3),
+)
 def test_keyword_strings_of_quotes_brackets_and_spaces_give_an_answer(
     noise: str, scale: int
 ) -> None:

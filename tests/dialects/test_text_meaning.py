@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -793,6 +794,31 @@ def test_a_keyword_string_in_prose_or_repeating_a_key_is_no_call_of_its_values()
     assert extract_calls(prose, TOOLS).calls == ()
     (call,) = extract_calls("['search', 'limit=2, limit=3']", TOOLS).calls
     assert call.arguments != {"limit": 2} and call.arguments != {"limit": 3}
+
+
+def test_a_keyword_name_is_taken_only_as_written_alone_or_among_others() -> None:
+    # `ast` folds full-width names by NFKC; a name the text does not spell is no keyword.
+    (together,) = extract_calls("['search', 'entity=a, ｌｉｍｉｔ=5']", TOOLS).calls
+    assert isinstance(together.arguments, dict) and "limit" not in together.arguments
+    alone = extract_calls("['search', 'entity=a', 'ｌｉｍｉｔ=5']", TOOLS).calls
+    assert all(not isinstance(c.arguments, dict) or "limit" not in c.arguments for c in alone)
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "['search', '" + "limit=1, " * 12_000 + "']",
+        "['search', '" + ", ".join(f"k{i}=1" for i in range(12_000)) + "']",
+        "['search', 'entity=x" + " " * 100_000 + "y']",
+    ],
+    ids=["a name repeated", "many names", "a run of spaces"],
+)
+def test_a_keyword_string_of_100_kb_is_read_in_linear_time(text: str) -> None:
+    # Quadratic reading of these takes minutes; linear takes well under a second.
+    started = time.perf_counter()
+    extract_calls(text, TOOLS)
+    assert time.perf_counter() - started < 2.0
 
 
 # --- hostile text -----------------------------------------------------------------------

@@ -18,7 +18,14 @@ from callgate.dialects._coerce import accepted_types, coerce_arguments, drop_str
 from callgate.dialects._data import new_call_id
 from callgate.dialects._text_assign import NOT_LITERAL
 from callgate.dialects._text_decode import RawCall
-from callgate.dialects._text_values import NO_VALUE, Expr, exprs_in, read_value, source_value
+from callgate.dialects._text_values import (
+    NO_VALUE,
+    Expr,
+    exprs_in,
+    read_value,
+    segment,
+    source_value,
+)
 from callgate.schema import resolve_local
 
 __all__ = ["bind"]
@@ -107,7 +114,10 @@ def _call(raw: RawCall, arguments: dict[str, Any] | str, notes: list[str]) -> To
     )
 
 
-_QUOTED_KEYWORD = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(\S.*?)\s*", re.S)
+# Matched against the stripped string: a lazy value followed by optional spaces would
+# backtrack once per trailing space (quadratic over a long run of spaces).
+_QUOTED_KEYWORD = re.compile(r"([A-Za-z_]\w*)\s*=\s*(\S.*)", re.S)
+_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def _quoted_keywords(
@@ -136,20 +146,31 @@ def _quoted_keywords(
 def _keyword_strings(value: str) -> list[tuple[str, str]]:
     """The keywords one string writes: `'a=1'`, or several, `'a=[1, 2], b=3'`, when the
     whole string reads as Python keyword arguments (each value kept as its text)."""
-    match = _QUOTED_KEYWORD.fullmatch(value)
+    text = value.strip()
+    match = _QUOTED_KEYWORD.fullmatch(text)
     if match is None:
         return []
     if "," in match.group(2):
+        source = f"_({text})"
         try:
-            node = ast.parse(f"_({value.strip()})", mode="eval").body
+            node = ast.parse(source, mode="eval").body
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             node = None
         if isinstance(node, ast.Call) and not node.args and len(node.keywords) > 1:
-            source = f"_({value.strip()})"
-            keywords = [(k.arg, ast.get_source_segment(source, k.value)) for k in node.keywords]
-            if all(name and text for name, text in keywords):
-                return [(str(name), str(text)) for name, text in keywords]
+            keywords = [_written_keyword(k, source) for k in node.keywords]
+            if all(keywords):
+                return [k for k in keywords if k is not None]
     return [(match.group(1), match.group(2))]
+
+
+def _written_keyword(keyword: ast.keyword, source: str) -> tuple[str, str] | None:
+    """`keyword`'s name and value text, or None when its name is not as written: `ast`
+    folds names by NFKC (`ｌｉｍｉｔ` is `limit`), which a single keyword string does not."""
+    written = _NAME.match(segment(keyword, source))
+    text = segment(keyword.value, source)
+    if keyword.arg is None or written is None or written.group() != keyword.arg or not text:
+        return None
+    return keyword.arg, text
 
 
 def _positional(

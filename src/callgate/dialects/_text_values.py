@@ -346,7 +346,7 @@ def _describe(node: ast.expr) -> str:
     return "an expression"
 
 
-def segment(node: ast.expr, source: str) -> str:
+def segment(node: ast.expr | ast.keyword, source: str) -> str:
     """The source text of `node` (`ast.get_source_segment` re-splits the source on every
     call, which is quadratic over a call with thousands of arguments)."""
     lines = _lines(source)
