@@ -127,6 +127,21 @@ def test_converting_deep_arguments_is_a_dialect_error_or_a_reported_repair(
         assert any("were not a JSON object" in note for note in converted.notes)
 
 
+@pytest.mark.timeout(20)
+def test_long_unparseable_arguments_are_not_repaired_but_sent_as_an_empty_object() -> None:
+    # json-repair takes seconds on 8 KB of this, and hours on 100 KB.
+    history = [
+        {
+            "role": "assistant",
+            "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "')" * 50_000}}],
+        }
+    ]
+    converted = convert(history, source="openai_chat", target="anthropic")
+    (block,) = converted.messages[0]["content"]
+    assert block["input"] == {}
+    assert any("were not a JSON object; sent as {}" in note for note in converted.notes)
+
+
 def test_a_deep_role_in_history_is_a_short_dialect_error() -> None:
     with pytest.raises(DialectError, match="unknown message role") as info:
         convert([{"role": DEEP}], source="openai_chat", target="anthropic")

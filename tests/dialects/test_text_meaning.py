@@ -851,6 +851,8 @@ HOSTILE = {
     "a keyword string of 100 KB of brackets": "['search', 'tags=" + "[, " * 34_000 + "']",
     "a keyword string of 100 KB of quotes": "['search', 'entity=" + "\", ' " * 34_000 + "']",
     "function tags named without end": "<function=search>" * 15_000,
+    # json-repair is quadratic on this; texts this long are not given to it.
+    "a list of 200 KB of quotes and brackets": "['search', 'tags=" + "')" * 100_000 + "']",
     "a function body nested 5,000 deep": "<function=search>"
     + '{"a":' * 5_000
     + "1"

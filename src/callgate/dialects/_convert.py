@@ -14,13 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import json_repair
-
 from callgate.contract import Route, ToolCall, ToolResult
 from callgate.dialects._aliases import Aliases
 from callgate.dialects._kinds import Dialect
 from callgate.dialects._model import Message
 from callgate.dialects._render import to_dialect
+from callgate.dialects._repair import repair
 from callgate.dialects._transcript import (
     Transcript,
     WireConversation,
@@ -234,10 +233,8 @@ def _object_arguments(message: Message, notes: list[str]) -> Message:
     for call in message.calls:
         parsed = parse_arguments(call.arguments)
         if not isinstance(parsed, dict):
-            repaired = (
-                json_repair.loads(call.arguments) if isinstance(call.arguments, str) else None
-            )
-            parsed = repaired if isinstance(repaired, dict) else {}
+            repaired = repair(call.arguments) if isinstance(call.arguments, str) else None
+            parsed = repaired[0] if repaired and isinstance(repaired[0], dict) else {}
             notes.append(
                 f"arguments of call {call.id!r} were not a JSON object; sent as {parsed!r}"
             )

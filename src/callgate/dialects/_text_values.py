@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import json_repair
+from callgate.dialects._repair import repair
 
 __all__ = [
     "NO_VALUE",
@@ -449,10 +449,10 @@ _SIGNIFICANT = re.compile(r"[A-Za-z0-9+*/=<>%&|^~@$!?`]")
 
 
 def _repaired(text: str, notes: list[str]) -> Any:
-    try:
-        value, log = json_repair.repair_json(text, return_objects=True, logging=True)
-    except Exception:  # json_repair gives up with assorted errors on hopeless input
+    repaired = repair(text)
+    if repaired is None:
         return NO_VALUE
+    value, log = repaired
     if not isinstance(value, dict | list) or not value:
         return NO_VALUE
     if _content(json.dumps(value)) != _content(without_comments(text)):
