@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
-from callgate import ApprovalDecision, Context, Decline, ToolCall, tool
+from callgate import Approve, Context, Decline, ToolCall, tool
 from callgate.contract import Route
 from callgate.gate import Approvals, Gate, Policy, Rule
 from callgate.store import Approval, SQLiteStore
@@ -256,22 +256,24 @@ def test_a_grant_for_a_run_less_approval_decides_none_of_the_batch(tmp_path: Pat
     assert {a["id"] for a in pending} == {with_run, run_less}
 
 
-def test_a_decision_refused_after_the_check_names_what_was_decided(
+def test_a_decision_refused_after_the_check_decides_none_of_the_batch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "callgate.db"
     first, second, third = _held(path, 3)
-    decide = Approvals.decide
+    decide_all = Approvals.decide_all
 
-    def raced(self: Approvals, approval_id: str, decision: ApprovalDecision) -> Approval:
-        if approval_id == second:  # another process decides it between check and decision
-            other = SQLiteStore(path)
-            other.approvals.decide(second, Decline(by="bo"))
-            other.close()
-        return decide(self, approval_id, decision)
+    def raced(
+        self: Approvals, approval_ids: Sequence[str], decision: Approve | Decline
+    ) -> tuple[Approval, ...]:
+        # Another process decides the second between the check and the transaction.
+        other = SQLiteStore(path)
+        other.approvals.decide(second, Decline(by="bo"))
+        other.close()
+        return decide_all(self, approval_ids, decision)
 
-    monkeypatch.setattr(Approvals, "decide", raced)
+    monkeypatch.setattr(Approvals, "decide_all", raced)
     ran = cli("approvals", "approve", first, second, third, "--store", str(path))
-    assert_error(ran, f"decided {first}, then {second} was refused", "the rest were not decided")
+    assert_error(ran, "nothing was decided", f"approval {second!r} is denied")
     pending = json.loads(cli("approvals", "list", "--store", str(path), "--json").stdout)
-    assert [a["id"] for a in pending] == [third]
+    assert [a["id"] for a in pending] == [first, third]

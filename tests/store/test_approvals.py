@@ -208,3 +208,40 @@ def test_find_by_edited_hash_with_effective_state(store: Store, clock: FakeClock
     clock.advance(60)
     expired = store.approvals.find("req-1")
     assert expired is not None and expired.state == "expired"
+
+
+def test_decide_all_decides_every_one_in_one_transaction(store: Store, clock: FakeClock) -> None:
+    first, second = (
+        store.approvals.create(held(clock, request_hash=f"req-{n}", tool_name=f"t{n}"))
+        for n in (1, 2)
+    )
+    decided = store.approvals.decide_all(
+        [first.id, second.id, first.id], Approve(by="bob", grant=True)
+    )
+    assert [(a.id, a.state, a.decided_by) for a in decided] == [
+        (first.id, "approved", "bob"),
+        (second.id, "approved", "bob"),
+    ]
+    assert all(store.approvals.grant_for("run-1", t) is not None for t in ("t1", "t2"))
+
+
+@pytest.mark.parametrize("blocker", ["decided", "expired", "missing"])
+def test_decide_all_decides_none_when_one_is_not_pending(
+    store: Store, clock: FakeClock, blocker: str
+) -> None:
+    first = store.approvals.create(held(clock, request_hash="req-1", tool_name="t1"))
+    second = store.approvals.create(held(clock, request_hash="req-2", expires_at=clock.now + 5))
+    last = store.approvals.create(held(clock, request_hash="req-3", tool_name="t3"))
+    blocked = second.id
+    if blocker == "decided":
+        store.approvals.decide(second.id, Decline(by="carol"))
+    elif blocker == "expired":
+        clock.advance(5)
+    else:
+        blocked = "nope"
+    error = RecordNotFound if blocker == "missing" else StoreConflict
+    with pytest.raises(error):
+        store.approvals.decide_all([first.id, blocked, last.id], Approve(by="bob", grant=True))
+    after = [store.approvals.get(a.id) for a in (first, last)]
+    assert [a.state if a else None for a in after] == ["pending", "pending"]
+    assert store.approvals.grant_for("run-1", "t1") is None

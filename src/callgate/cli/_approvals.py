@@ -15,7 +15,6 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -28,7 +27,7 @@ from callgate.cli._output import console, emit_json, print_table
 from callgate.cli._store_option import StoreOpt, open_cli_store
 from callgate.contract import Approve, Decline
 from callgate.gate import Approvals
-from callgate.store import Approval, Store
+from callgate.store import Approval, Store, StoreError
 
 __all__ = ["group"]
 
@@ -126,7 +125,7 @@ def approve(
 ) -> None:
     """Approve held calls, each once (each runs when the host resumes it)."""
     decision = Approve(by=_who(by), note=note, grant=grant)
-    decided = _decide(store, approval_ids, lambda q, i: q.decide(i, decision), grant=grant)
+    decided = _decide(store, approval_ids, decision, grant=grant)
     lines = []
     for a in decided:
         extra = " and granted the tool for the rest of the run" if a.grant else ""
@@ -145,42 +144,30 @@ def deny(
 ) -> None:
     """Decline held calls: the model is told not to retry and to ask the user."""
     decision = Decline(by=_who(by), note=note)
-    decided = _decide(store, approval_ids, lambda q, i: q.decide(i, decision), grant=False)
+    decided = _decide(store, approval_ids, decision, grant=False)
     lines = [f"declined {a.id} ({a.tool_name})" for a in decided]
     _said(decided, lines, wake_dbos, as_json)
 
 
 def _decide(
-    url: str | None,
-    ids: list[str],
-    action: Callable[[Approvals, str], Approval],
-    *,
-    grant: bool,
+    url: str | None, ids: list[str], decision: Approve | Decline, *, grant: bool
 ) -> list[Approval]:
-    """`action` on each of `ids`, once every one of them passes the checks a decision makes
-    (pending, not expired, a run for a grant): a typo does not leave half a batch decided.
-    A decision refused after that (another process decided first, a store error) stops
-    the batch with the ids decided so far named."""
+    """`decision` on every one of `ids` in one transaction, or on none: a typo, or an
+    approval another process decided meanwhile, leaves no half of a batch decided. Every
+    id is checked first, so a refusal names every id that would be refused."""
     opened: Store
     with open_cli_store(url) as opened:
         queue = Approvals(opened)
         unique = list(dict.fromkeys(ids))
+        if len(unique) == 1:
+            return [queue.decide(unique[0], decision)]
         refused = [why for why in (_refusal(queue.get(i), grant) for i in unique) if why]
-        if refused and len(unique) > 1:
+        if refused:
             raise UserError(f"nothing was decided: {visible(', '.join(refused))}")
-        done: list[Approval] = []
-        for approval_id in unique:
-            try:
-                done.append(action(queue, approval_id))
-            except Exception as exc:
-                if not done:
-                    raise
-                names = ", ".join(a.id for a in done)
-                raise UserError(
-                    f"decided {names}, then {approval_id} was refused ({exc}); "
-                    f"the rest were not decided"
-                ) from exc
-        return done
+        try:
+            return list(queue.decide_all(unique, decision))
+        except (UserError, StoreError) as exc:
+            raise UserError(f"nothing was decided: {visible(str(exc))}") from exc
 
 
 def _refusal(approval: Approval, grant: bool) -> str | None:

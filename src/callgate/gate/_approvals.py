@@ -4,10 +4,11 @@ by people through the command line and by hosts in Python (`Gate.decide`)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from callgate._errors import UserError
 from callgate._visible import visible
-from callgate.contract import ApprovalDecision, Catalog, Context, Decline, Edit
+from callgate.contract import ApprovalDecision, Approve, Catalog, Context, Decline, Edit
 from callgate.gate._arguments import Rejected, check_arguments
 from callgate.gate._attempt import identity, request_hash
 from callgate.gate._redact import Redactor
@@ -82,12 +83,21 @@ class Approvals:
             raise UserError(
                 f"approval {approval_id} was filed for another principal, tenant or run"
             )
-        if not isinstance(decision, Decline) and decision.grant and approval.run_id is None:
-            raise UserError(f"approval {approval_id} belongs to no run: a grant needs a run id")
+        _check_grant(approval, decision)
         edited_hash = None
         if isinstance(decision, Edit):
             decision, edited_hash = self._edit(approval, decision)
         return self.store.approvals.decide(approval_id, decision, edited_request_hash=edited_hash)
+
+    def decide_all(
+        self, approval_ids: Sequence[str], decision: Approve | Decline
+    ) -> tuple[Approval, ...]:
+        """Record `decision` for every one of `approval_ids` in one transaction, or for
+        none: a typo, an approval no longer pending or a grant for one without a run
+        decides nothing."""
+        for approval_id in approval_ids:
+            _check_grant(self.get(approval_id), decision)
+        return self.store.approvals.decide_all(approval_ids, decision)
 
     def _edit(self, approval: Approval, edit: Edit) -> tuple[Edit, str]:
         """The edit as stored (checked, defaults filled, secrets redacted) and the hash of
@@ -106,3 +116,8 @@ class Approvals:
         context = approval_context(approval, Context())
         digest = request_hash(entry.tool, entry.tool.name, checked, context)
         return dataclasses.replace(edit, arguments=self.redactor.value(checked)), digest
+
+
+def _check_grant(approval: Approval, decision: ApprovalDecision) -> None:
+    if not isinstance(decision, Decline) and decision.grant and approval.run_id is None:
+        raise UserError(f"approval {approval.id} belongs to no run: a grant needs a run id")

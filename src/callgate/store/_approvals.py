@@ -8,9 +8,10 @@ correctness; the row is rewritten to `expired` when a decision or use is refused
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import replace
 
-from callgate.contract import ApprovalDecision, Decline, Edit
+from callgate.contract import ApprovalDecision, Approve, Decline, Edit
 from callgate.store._db import Clock, Database, Row, Tx, dump_json, load_json, storable
 from callgate.store._errors import RecordNotFound, StoreConflict
 from callgate.store._records import Approval, ApprovalDraft, Consumption, Grant
@@ -153,36 +154,65 @@ class SQLApprovals:
         edited = decision.arguments if isinstance(decision, Edit) else None
         if (edited is None) != (edited_request_hash is None):
             raise ValueError("an Edit needs the new request hash, and only an Edit has one")
-        approve = not isinstance(decision, Decline)
-        grant = False if isinstance(decision, Decline) else decision.grant
         now = self._clock()
         with self._db.transaction(write=True) as tx:
-            row = tx.one(
-                "UPDATE callgate_approvals SET state = ?, decided_by = ?, decided_at = ?,"
-                " note = ?, edited_arguments = ?, edited_request_hash = ?, grant_run = ?"
-                " WHERE id = ? AND state = 'pending' AND expires_at > ?"
-                f" RETURNING {_COLUMNS}",
-                (
-                    "approved" if approve else "denied",
-                    storable(decision.by),
-                    now,
-                    _text(decision.note),
-                    dump_json(dict(edited) if edited is not None else None),
-                    edited_request_hash,
-                    grant,
-                    approval_id,
-                    now,
-                ),
-            )
-            if row is None:
-                # Committed, not rolled back: the refusal may have persisted an expiry.
-                refusal = self._not_pending(tx, approval_id, now)
-            else:
-                approval = _record(row, now)
-                if approval.grant and approval.run_id is not None:
-                    self._add_grant(tx, approval, now)
+            approval = self._decide(tx, approval_id, decision, edited_request_hash, now)
+            if approval is not None:
                 return approval
+            # Committed, not rolled back: the refusal may have persisted an expiry.
+            refusal = self._not_pending(tx, approval_id, now)
         raise refusal
+
+    def decide_all(
+        self, approval_ids: Sequence[str], decision: Approve | Decline
+    ) -> tuple[Approval, ...]:
+        """Approve or decline every one of `approval_ids` in one transaction, or none: the
+        refusal of the first that is not pending is raised and every decision rolled back."""
+        now = self._clock()
+        with self._db.transaction(write=True) as tx:
+            decided: list[Approval] = []
+            for approval_id in dict.fromkeys(approval_ids):
+                approval = self._decide(tx, approval_id, decision, None, now)
+                if approval is None:
+                    raise self._not_pending(tx, approval_id, now)
+                decided.append(approval)
+            return tuple(decided)
+
+    def _decide(
+        self,
+        tx: Tx,
+        approval_id: str,
+        decision: ApprovalDecision,
+        edited_request_hash: str | None,
+        now: float,
+    ) -> Approval | None:
+        """The approval as decided in `tx`, or None when it was not pending."""
+        edited = decision.arguments if isinstance(decision, Edit) else None
+        approve = not isinstance(decision, Decline)
+        grant = False if isinstance(decision, Decline) else decision.grant
+        row = tx.one(
+            "UPDATE callgate_approvals SET state = ?, decided_by = ?, decided_at = ?,"
+            " note = ?, edited_arguments = ?, edited_request_hash = ?, grant_run = ?"
+            " WHERE id = ? AND state = 'pending' AND expires_at > ?"
+            f" RETURNING {_COLUMNS}",
+            (
+                "approved" if approve else "denied",
+                storable(decision.by),
+                now,
+                _text(decision.note),
+                dump_json(dict(edited) if edited is not None else None),
+                edited_request_hash,
+                grant,
+                approval_id,
+                now,
+            ),
+        )
+        if row is None:
+            return None
+        approval = _record(row, now)
+        if approval.grant and approval.run_id is not None:
+            self._add_grant(tx, approval, now)
+        return approval
 
     def _not_pending(self, tx: Tx, approval_id: str, now: float) -> Exception:
         current = self._expire(tx, approval_id, now)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any, Protocol, Self
 
-from callgate.contract import ApprovalDecision
+from callgate.contract import ApprovalDecision, Approve, Decline
 from callgate.store._errors import StoreError
 from callgate.store._receipt import ChainHead, Receipt, ReceiptQuery, VerifyReport
 from callgate.store._records import (
@@ -116,6 +116,14 @@ class ApprovalStore(Protocol):
         passed the gate's argument check, with their new request hash; a grant (with a run
         id) allows the tool for the rest of the run. Raises `RecordNotFound`, or
         `StoreConflict` when the approval is no longer pending (decided or expired)."""
+        ...
+
+    def decide_all(
+        self, approval_ids: Sequence[str], decision: Approve | Decline
+    ) -> tuple[Approval, ...]:
+        """Record one approval or decline for every one of `approval_ids` in one
+        transaction, or for none: the first that is not pending raises as `decide` would,
+        and every decision of the batch is rolled back."""
         ...
 
     def consume(self, approval_id: str, *, request_hash: str) -> Consumption:
