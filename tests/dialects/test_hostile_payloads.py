@@ -142,6 +142,23 @@ def test_long_unparseable_arguments_are_not_repaired_but_sent_as_an_empty_object
     assert any("were not a JSON object; sent as {}" in note for note in converted.notes)
 
 
+@pytest.mark.timeout(20)
+def test_many_short_unparseable_arguments_share_one_repair_budget() -> None:
+    broken = "[" + "')" * 1_000
+    history = [
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": f"c{n}", "function": {"name": "f", "arguments": broken + str(n)}}
+                for n in range(100)
+            ],
+        }
+    ]
+    converted = convert(history, source="openai_chat", target="anthropic")
+    blocks = converted.messages[0]["content"]
+    assert len(blocks) == 100 and all(block["input"] == {} for block in blocks)
+
+
 def test_a_deep_role_in_history_is_a_short_dialect_error() -> None:
     with pytest.raises(DialectError, match="unknown message role") as info:
         convert([{"role": DEEP}], source="openai_chat", target="anthropic")

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from callgate.dialects._repair import MAX_REPAIR, repair
+from callgate.dialects._repair import MAX_REPAIR, REPAIR_BUDGET, budgeted, repair
 
 
 def _broken(length: int) -> str:
@@ -21,3 +21,21 @@ def test_a_text_at_the_limit_is_repaired() -> None:
 
 def test_a_text_over_the_limit_is_not_repaired() -> None:
     assert repair(_broken(MAX_REPAIR + 1)) is None
+
+
+def test_repairs_within_one_budgeted_call_share_one_budget() -> None:
+    text = _broken(MAX_REPAIR)
+    fits = REPAIR_BUDGET // MAX_REPAIR
+
+    @budgeted
+    def repaired(count: int) -> list[bool]:
+        return [repair(text) is not None for _ in range(count)]
+
+    @budgeted
+    def nested() -> list[bool]:
+        return repaired(1) + repaired(fits)
+
+    assert repaired(fits + 1) == [True] * fits + [False]
+    assert repaired(1) == [True]  # each outermost call starts with the whole budget
+    assert nested() == [True] * fits + [False]
+    assert all(repair(text) is not None for _ in range(fits + 1))  # no budget outside

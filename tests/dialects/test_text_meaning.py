@@ -853,6 +853,10 @@ HOSTILE = {
     "function tags named without end": "<function=search>" * 15_000,
     # json-repair is quadratic on this; texts this long are not given to it.
     "a list of 200 KB of quotes and brackets": "['search', 'tags=" + "')" * 100_000 + "']",
+    # ... and each of these is short enough to repair: one extraction repairs a few only.
+    "a hundred broken lists just under the repair limit": "".join(
+        '<function=search>{"tags": [' + "')" * 1_000 + f"{n}}}</function>\n" for n in range(120)
+    ),
     "a function body nested 5,000 deep": "<function=search>"
     + '{"a":' * 5_000
     + "1"

@@ -19,7 +19,7 @@ from callgate.dialects._aliases import Aliases
 from callgate.dialects._kinds import Dialect
 from callgate.dialects._model import Message
 from callgate.dialects._render import to_dialect
-from callgate.dialects._repair import repair
+from callgate.dialects._repair import budgeted, repair
 from callgate.dialects._transcript import (
     Transcript,
     WireConversation,
@@ -56,6 +56,7 @@ class Converted(WireConversation):
     pass it as `convert(..., ids=)` on the way back to restore every original."""
 
 
+@budgeted
 def convert(
     messages: Sequence[Any],
     *,

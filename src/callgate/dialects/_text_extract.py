@@ -22,6 +22,7 @@ from functools import partial
 
 from callgate.contract import Tool, ToolCall
 from callgate.dialects._aliases import Aliases
+from callgate.dialects._repair import budgeted
 from callgate.dialects._text_assign import Assignments
 from callgate.dialects._text_bind import bind
 from callgate.dialects._text_decode import RawCall, decode, decode_call, decode_function, from_value
@@ -80,6 +81,7 @@ class Extracted:
     """What looked like a call and was not taken, and why (repeats, declarations, limits)."""
 
 
+@budgeted
 def extract_calls(text: str, tools: Iterable[Tool], *, aliases: Aliases | None = None) -> Extracted:
     """The calls of `tools` written anywhere in `text`, repairs reported per call.
 
