@@ -237,6 +237,16 @@ def test_several_approvals_are_decided_together_or_not_at_all(tmp_path: Path) ->
     assert "no approvals" in out
 
 
+def test_a_typo_in_a_batch_is_named_with_every_other_refusal(tmp_path: Path) -> None:
+    path = tmp_path / "callgate.db"
+    first, second, third = _held(path, 3)
+    assert _cli("approvals", "deny", second, "--store", str(path))[0] == 0
+    ran = cli("approvals", "approve", first, second, "nope", third, "--store", str(path))
+    assert_error(ran, "nothing was decided", f"{second} is denied", "there is no approval nope")
+    pending = json.loads(cli("approvals", "list", "--store", str(path), "--json").stdout)
+    assert [a["id"] for a in pending] == [first, third]
+
+
 def test_several_decisions_as_json_are_one_list(tmp_path: Path) -> None:
     path = tmp_path / "callgate.db"
     ids = _held(path, 2)

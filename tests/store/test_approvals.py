@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from callgate.contract import Approve, Decline, Edit
-from callgate.store import ApprovalDraft, RecordNotFound, Store, StoreConflict
-from tests.store.conftest import FakeClock
+from callgate.store import ApprovalDraft, RecordNotFound, Store, StoreConflict, StoreError
+from tests.store.conftest import FakeClock, StoreFactory
 
 
 def held(clock: FakeClock, **changes: Any) -> ApprovalDraft:
@@ -245,3 +246,49 @@ def test_decide_all_decides_none_when_one_is_not_pending(
     after = [store.approvals.get(a.id) for a in (first, last)]
     assert [a.state if a else None for a in after] == ["pending", "pending"]
     assert store.approvals.grant_for("run-1", "t1") is None
+
+
+def test_decide_all_takes_no_edit(store: Store, clock: FakeClock) -> None:
+    approval = store.approvals.create(held(clock))
+    edit = Edit(by="bob", arguments={"supplier": "s-1"})
+    with pytest.raises(ValueError, match="an Edit decides one approval"):
+        store.approvals.decide_all([approval.id], edit)  # type: ignore[arg-type]
+    assert (store.approvals.get(approval.id) or approval).state == "pending"
+
+
+def _race(first: Store, second: Store, ids: list[str]) -> list[str]:
+    """How two batches of `ids`, in opposite orders from two stores at once, ended."""
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def batch(store: Store, order: list[str]) -> None:
+        barrier.wait()
+        try:
+            store.approvals.decide_all(order, Approve(by="bob", grant=True))
+            outcomes.append("decided")
+        except StoreConflict:
+            outcomes.append("conflict")
+        except StoreError as exc:
+            outcomes.append(str(exc))
+
+    threads = [
+        threading.Thread(target=batch, args=(first, ids)),
+        threading.Thread(target=batch, args=(second, ids[::-1])),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return sorted(outcomes)
+
+
+def test_overlapping_batches_in_two_stores_do_not_deadlock(
+    make_store: StoreFactory, clock: FakeClock
+) -> None:
+    first, second = make_store(), make_store()
+    for trial in range(3):
+        drafts = [held(clock, request_hash=f"r{trial}-{n}", tool_name=f"t{n}") for n in range(40)]
+        ids = [first.approvals.create(draft).id for draft in drafts]
+        assert _race(first, second, ids) == ["conflict", "decided"]
+        states = {a.state for a in first.approvals.list(pending_only=False, limit=1_000)}
+        assert states == {"approved"}

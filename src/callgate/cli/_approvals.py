@@ -161,7 +161,8 @@ def _decide(
         unique = list(dict.fromkeys(ids))
         if len(unique) == 1:
             return [queue.decide(unique[0], decision)]
-        refused = [why for why in (_refusal(queue.get(i), grant) for i in unique) if why]
+        found = [(i, opened.approvals.get(i)) for i in unique]
+        refused = [why for why in (_refusal(i, a, grant) for i, a in found) if why]
         if refused:
             raise UserError(f"nothing was decided: {visible(', '.join(refused))}")
         try:
@@ -170,8 +171,10 @@ def _decide(
             raise UserError(f"nothing was decided: {visible(str(exc))}") from exc
 
 
-def _refusal(approval: Approval, grant: bool) -> str | None:
+def _refusal(approval_id: str, approval: Approval | None, grant: bool) -> str | None:
     """Why a decision on `approval` would be refused, or None."""
+    if approval is None:
+        return f"there is no approval {approval_id}"
     if approval.state != "pending":
         return f"{approval.id} is {approval.state}"
     if approval.expires_at is not None and approval.expires_at <= time.time():

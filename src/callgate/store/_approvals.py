@@ -2,7 +2,8 @@
 
 Expiry is lazy: a pending or approved row past its `expires_at` reads as `expired`, and
 every state change checks the time in its `WHERE` clause, so no sweeper is needed for
-correctness; the row is rewritten to `expired` when a decision or use is refused for it.
+correctness; the row is rewritten to `expired` when a decision or use is refused for it
+(a refused batch rolls that back with its decisions: the row still reads as expired).
 """
 
 from __future__ import annotations
@@ -166,17 +167,21 @@ class SQLApprovals:
     def decide_all(
         self, approval_ids: Sequence[str], decision: Approve | Decline
     ) -> tuple[Approval, ...]:
-        """Approve or decline every one of `approval_ids` in one transaction, or none: the
-        refusal of the first that is not pending is raised and every decision rolled back."""
+        """Approve or decline every one of `approval_ids` in one transaction, or none: when one
+        is not pending its refusal is raised and every decision is rolled back."""
+        if type(decision) not in (Approve, Decline):
+            raise ValueError("an Edit decides one approval, with its own request hash")
+        unique = list(dict.fromkeys(approval_ids))
         now = self._clock()
         with self._db.transaction(write=True) as tx:
-            decided: list[Approval] = []
-            for approval_id in dict.fromkeys(approval_ids):
+            decided: dict[str, Approval] = {}
+            # Rows are locked in one order, so two overlapping batches cannot deadlock.
+            for approval_id in sorted(unique):
                 approval = self._decide(tx, approval_id, decision, None, now)
                 if approval is None:
                     raise self._not_pending(tx, approval_id, now)
-                decided.append(approval)
-            return tuple(decided)
+                decided[approval_id] = approval
+            return tuple(decided[i] for i in unique)
 
     def _decide(
         self,

@@ -122,8 +122,8 @@ class ApprovalStore(Protocol):
         self, approval_ids: Sequence[str], decision: Approve | Decline
     ) -> tuple[Approval, ...]:
         """Record one approval or decline for every one of `approval_ids` in one
-        transaction, or for none: the first that is not pending raises as `decide` would,
-        and every decision of the batch is rolled back."""
+        transaction, or for none: one that is not pending raises as `decide` would, and
+        every decision of the batch is rolled back."""
         ...
 
     def consume(self, approval_id: str, *, request_hash: str) -> Consumption:
