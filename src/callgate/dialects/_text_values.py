@@ -11,6 +11,7 @@ grammar reads, and its result is refused when it would drop or add text.
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import json
 import operator
@@ -216,10 +217,14 @@ _DOUBLED_INSIDE = re.compile(r"[A-Za-z]''[A-Za-z]")
 def _doubled(node: ast.Constant, source: str, notes: list[str]) -> str | None:
     """`'It''s fresh'`: a quote doubled inside a word, as SQL escapes it. Python reads two
     strings side by side ("Its fresh"); no one writing it means that."""
-    if not isinstance(node.value, str) or "''" not in source:
+    if not isinstance(node.value, str):
         return None
+    # The doubled quote is looked for in the string's own text: the whole source searched
+    # again for each of thousands of strings was quadratic.
     written = segment(node, source)
-    if not _DOUBLED.fullmatch(written) or not _DOUBLED_INSIDE.search(written):
+    if "''" not in written or not _DOUBLED.fullmatch(written):
+        return None
+    if not _DOUBLED_INSIDE.search(written):
         return None
     notes.append("read a quote doubled inside a word ('It''s') as one apostrophe")
     return written[1:-1].replace("''", "'")
@@ -359,20 +364,42 @@ def segment(node: ast.expr | ast.keyword, source: str) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def _lines(source: str) -> list[tuple[int, str]]:
+def _lines(source: str) -> list[_Line]:
     out, at = [], 0
     for line in source.splitlines(keepends=True) or [""]:
-        out.append((at, line))
+        out.append((at, None if line.isascii() else _wide(line)))
         at += len(line)
     return out
 
 
-def _offset(line: tuple[int, str], byte_col: int) -> int:
-    """Character offset in the source of a UTF-8 byte column of one line."""
-    start, text = line
-    if text.isascii():
+_Line = tuple[int, tuple[list[int], list[int]] | None]
+"""Where a line starts in the source; for a line that is not ASCII, the UTF-8 byte column
+where each of its other characters ends and the extra bytes written up to there."""
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _wide(line: str) -> tuple[list[int], list[int]]:
+    ends: list[int] = []
+    extra: list[int] = []
+    more = 0
+    for found in _NOT_ASCII.finditer(line):
+        code = ord(found.group())
+        width = 2 if code < 0x800 else 3 if code < 0x10000 else 4
+        more += width - 1
+        ends.append(found.end() + more)
+        extra.append(more)
+    return ends, extra
+
+
+def _offset(line: _Line, byte_col: int) -> int:
+    """Character offset in the source of a UTF-8 byte column of one line (looked up: the
+    line encoded again for each of thousands of values on it was quadratic)."""
+    start, wide = line
+    if wide is None:
         return start + byte_col
-    return start + len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+    ends, extra = wide
+    before = bisect.bisect_right(ends, byte_col)
+    return start + byte_col - (extra[before - 1] if before else 0)
 
 
 def exprs_in(value: Any) -> list[Expr]:
