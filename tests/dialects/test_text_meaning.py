@@ -1018,3 +1018,19 @@ def test_past_the_argument_bound_a_call_keeps_its_text_for_an_invalid_answer(
     assert f"the call's {MAX_ARGUMENTS + 1} arguments, more than the {MAX_ARGUMENTS} read" in (
         " ".join(past.repairs)
     )
+
+
+@pytest.mark.timeout(20)
+def test_brackets_owed_are_found_visiting_only_quotes_brackets_and_backslashes() -> None:
+    # A cut-off value is closed at up to 16 line ends, each scan of the text in full: a
+    # `<tool_call>` of 256 KB of short lines took 16 s, char by char.
+    from callgate.dialects._text_values import _open
+
+    text = '{"a": [' + "a\n" * (MAX_CHARS // 2)
+    for _ in range(150):
+        assert _open(text) == (["}", "]"], "", 1)
+    assert _open("""{'a': "x\\"(", 'b': [1, {""") == (["}", "]", "}"], "", 14)
+    assert _open("f(a='it\\'s") == ([")"], "'", 4)
+    head = '<tool_call>{"name": "search", "arguments": {"entity": "x"'
+    (call,) = extract_calls(head + "\n" * 16, TOOLS).calls
+    assert call.arguments == {"entity": "x"}

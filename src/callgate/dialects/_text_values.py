@@ -446,16 +446,20 @@ _CLOSER = re.compile(r"[)\]}]")
 
 def _open(text: str) -> tuple[list[str], str, int]:
     """The closing brackets still owed at the end of `text`, the quote still open, and
-    where it opened."""
+    where it opened. Only quotes, brackets and backslashes are visited (a cut-off value is
+    closed at up to 16 line ends, so a text is scanned many times)."""
     stack: list[str] = []
     quote = ""
     opened = 0
-    i = 0
-    while i < len(text):
-        char = text[i]
+    escaped = -1
+    for found in _MARK.finditer(text):
+        i = found.start()
+        if i == escaped:
+            continue
+        char = found.group()
         if quote:
             if char == "\\":
-                i += 1
+                escaped = i + 1
             elif char == quote:
                 quote = ""
         elif char in "\"'":
@@ -465,8 +469,10 @@ def _open(text: str) -> tuple[list[str], str, int]:
             stack.append(_OPENERS[char])
         elif stack and char == stack[-1]:
             stack.pop()
-        i += 1
     return stack, quote, opened
+
+
+_MARK = re.compile(r"[\\\"'()\[\]{}]")
 
 
 # --- json-repair, refused when it would change the text's content -------------------------
