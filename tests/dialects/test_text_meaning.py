@@ -1021,14 +1021,15 @@ def test_past_the_argument_bound_a_call_keeps_its_text_for_an_invalid_answer(
 
 
 @pytest.mark.timeout(20)
-def test_brackets_owed_are_found_visiting_only_quotes_brackets_and_backslashes() -> None:
-    # A cut-off value is closed at up to 16 line ends, each scan of the text in full: a
-    # `<tool_call>` of 256 KB of short lines took 16 s, char by char.
+def test_brackets_owed_are_found_once_for_a_text_and_its_prefixes() -> None:
+    # A cut-off value is closed at up to 16 line ends, each a scan of the text in full: a
+    # `<tool_call>` of 256 KB of short lines took 16 s, char by char. Prefixes of the text
+    # scanned last resume from a state kept on the way.
     from callgate.dialects._text_values import _open
 
-    text = '{"a": [' + "a\n" * (MAX_CHARS // 2)
-    for _ in range(150):
-        assert _open(text) == (["}", "]"], "", 1)
+    text = '{"a": [' + "a\n'(\n'" * (MAX_CHARS // 6)
+    for cut in range(400):
+        assert _open(text[: len(text) - 6 * cut])[:2] == (["}", "]"], "")
     assert _open("""{'a': "x\\"(", 'b': [1, {""") == (["}", "]", "}"], "", 14)
     assert _open("f(a='it\\'s") == ([")"], "'", 4)
     head = '<tool_call>{"name": "search", "arguments": {"entity": "x"'

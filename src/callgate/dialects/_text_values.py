@@ -446,14 +446,44 @@ _CLOSER = re.compile(r"[)\]}]")
 
 def _open(text: str) -> tuple[list[str], str, int]:
     """The closing brackets still owed at the end of `text`, the quote still open, and
-    where it opened. Only quotes, brackets and backslashes are visited (a cut-off value is
-    closed at up to 16 line ends, so a text is scanned many times)."""
-    stack: list[str] = []
-    quote = ""
-    opened = 0
-    escaped = -1
-    for found in _MARK.finditer(text):
+    where it opened. Only quotes, brackets and backslashes are visited, and a text that
+    begins the one scanned last resumes from the state kept at a step before its end: a
+    cut-off value is closed at up to 16 line ends, each a prefix of the whole."""
+    last = _last_scan
+    if last is not None and len(text) <= len(last[0]) and last[0].startswith(text):
+        step = min(len(text) // _STEP, len(last[1]) - 1)
+        owed, quote, opened = _scan(text, last[1][step], step * _STEP, None)
+    else:
+        steps: list[_State] = []
+        owed, quote, opened = _scan(text, ("", "", 0, -1), 0, steps)
+        _remember(text, steps)
+    return list(owed), quote, opened
+
+
+_State = tuple[str, str, int, int]
+"""Closers owed (innermost last), the quote open, where it opened, the offset escaped."""
+_STEP = 8192
+_last_scan: tuple[str, list[_State]] | None = None
+
+
+def _remember(text: str, steps: list[_State]) -> None:
+    global _last_scan
+    _last_scan = (text, steps)
+
+
+def _scan(text: str, state: _State, start: int, steps: list[_State] | None) -> tuple[str, str, int]:
+    """Scan `text` from `start` in `state`; with `steps`, the state at each multiple of
+    `_STEP` is appended (the state at 0 first)."""
+    owed, quote, opened, escaped = state
+    stack = list(owed)
+    if steps is not None:
+        steps.append(state)
+    at = _STEP
+    for found in _MARK.finditer(text, start):
         i = found.start()
+        while steps is not None and i >= at:
+            steps.append(("".join(stack), quote, opened, escaped))
+            at += _STEP
         if i == escaped:
             continue
         char = found.group()
@@ -469,7 +499,7 @@ def _open(text: str) -> tuple[list[str], str, int]:
             stack.append(_OPENERS[char])
         elif stack and char == stack[-1]:
             stack.pop()
-    return stack, quote, opened
+    return "".join(stack), quote, opened
 
 
 _MARK = re.compile(r"[\\\"'()\[\]{}]")
