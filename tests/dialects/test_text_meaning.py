@@ -13,6 +13,8 @@ from callgate import Catalog, Gate, Route
 from callgate.contract import Effect, Tool, ToolCall
 from callgate.dialects import extract_calls
 from callgate.dialects._text_assign import MAX_ENTRIES
+from callgate.dialects._text_decode import MAX_ARGUMENTS
+from callgate.dialects._text_extract import MAX_CHARS
 from callgate.schema import ArgumentError, parse_arguments
 
 CIRCLE = Tool(
@@ -991,3 +993,49 @@ def test_a_name_and_keywords_list_with_a_key_repeated_or_empty_is_an_argument_er
     call = one(text)
     assert call.name == "search" and isinstance(call.arguments, str)
     assert isinstance(parse_arguments(call.arguments), ArgumentError)
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(
+    "head", ["search(" + "'a',", "search(" + "'é',", "search(entity=,", "search(1,", "search(a,"]
+)
+def test_a_call_of_many_arguments_is_read_in_linear_time(head: str) -> None:
+    # Each quoted string searched the whole text for a doubled quote, each line not ASCII
+    # was encoded again for each value on it, and each empty argument was tried as JSON,
+    # Python and repaired JSON: a text at the limit took from 20 s to minutes.
+    unit = head[head.index("(") + 1 :].removeprefix("entity=")
+    text = (head + unit * MAX_CHARS)[:MAX_CHARS]
+    (call,) = extract_calls(text, TOOLS).calls
+    assert call.name == "search"
+    assert any(f"more than the {MAX_ARGUMENTS} read" in r for r in call.repairs)
+
+
+@pytest.mark.parametrize(("head", "unit"), [("", "1,"), ("entity=x", ",")], ids=repr)
+def test_past_the_argument_bound_a_call_keeps_its_text_for_an_invalid_answer(
+    head: str, unit: str
+) -> None:
+    # `entity=x,,,` is not Python: it is read argument by argument.
+    (within,) = extract_calls(f"search({head}{unit * (MAX_ARGUMENTS - 1)}1)", TOOLS).calls
+    assert not any("more than the" in r for r in within.repairs)
+    (past,) = extract_calls(f"search({head}{unit * MAX_ARGUMENTS}1)", TOOLS).calls
+    assert past.arguments == head + unit * MAX_ARGUMENTS + "1"
+    assert f"the call's {MAX_ARGUMENTS + 1} arguments, more than the {MAX_ARGUMENTS} read" in (
+        " ".join(past.repairs)
+    )
+
+
+@pytest.mark.timeout(20)
+def test_brackets_owed_are_found_once_for_a_text_and_its_prefixes() -> None:
+    # A cut-off value is closed at up to 16 line ends, each a scan of the text in full: a
+    # `<tool_call>` of 256 KB of short lines took 16 s, char by char. Prefixes of the text
+    # scanned last resume from a state kept on the way.
+    from callgate.dialects._text_values import _open
+
+    text = '{"a": [' + "a\n'(\n'" * (MAX_CHARS // 6)
+    for cut in range(400):
+        assert _open(text[: len(text) - 6 * cut])[:2] == (["}", "]"], "")
+    assert _open("""{'a': "x\\"(", 'b': [1, {""") == (["}", "]", "}"], "", 14)
+    assert _open("f(a='it\\'s") == ([")"], "'", 4)
+    head = '<tool_call>{"name": "search", "arguments": {"entity": "x"'
+    (call,) = extract_calls(head + "\n" * 16, TOOLS).calls
+    assert call.arguments == {"entity": "x"}

@@ -364,6 +364,14 @@ def _python_call(node: ast.Call, source: str, names: Names, notes: list[str]) ->
     written = _callee(node.func) or ""
     found = names.find(written)
     assert found is not None
+    count = len(node.args) + len(node.keywords)
+    if count > MAX_ARGUMENTS:
+        reason = f"{count} arguments, more than the {MAX_ARGUMENTS} read"
+        return RawCall(
+            name=found[0],
+            arguments=Expr(source=_inside(segment(node, source)), reason=reason),
+            repairs=(*notes, *found[1], f"the call's {reason}"),
+        )
     kwargs: dict[str, Any] = {}
     for keyword in node.keywords:
         if keyword.arg is None:
@@ -383,6 +391,11 @@ def _python_call(node: ast.Call, source: str, names: Names, notes: list[str]) ->
         positional=positional,
         repairs=tuple(dict.fromkeys([*notes, *found[1]])),
     )
+
+
+def _inside(call: str) -> str:
+    """What stands between the parentheses of a call's source text."""
+    return call[call.index("(") + 1 : -1].strip()
 
 
 def _shorthand(node: ast.expr, params: list[str], notes: list[str]) -> dict[str, Any] | None:
@@ -436,6 +449,16 @@ def decode_call(span: str, names: Names) -> Decoded:
     positional: list[Any] = []
     params = names.params(found[0])
     parts = split_top(body)
+    if len(parts) > MAX_ARGUMENTS:
+        # Each part is tried as JSON, Python and repaired JSON: a text of 100,000 commas
+        # took seconds, and no tool takes that many arguments.
+        reason = f"{len(parts)} arguments, more than the {MAX_ARGUMENTS} read one by one"
+        call = RawCall(
+            name=found[0],
+            arguments=Expr(source=body.strip(), reason=reason),
+            repairs=(*notes, f"the call's {reason}"),
+        )
+        return Decoded(calls=[call], dropped=decoded.dropped)
     if _signature(parts, params):
         dropped = [f"{found[0]}: its signature written out (types and parameter names), not a call"]
         return Decoded(calls=[], dropped=[*decoded.dropped, *dropped])
@@ -452,6 +475,9 @@ def decode_call(span: str, names: Names) -> Decoded:
     return Decoded(calls=[call], dropped=decoded.dropped)
 
 
+MAX_ARGUMENTS = 256
+"""Most arguments a call is read with; past that its arguments are one `Expr` (no tool
+takes that many, and each is read and bound on its own)."""
 _CALL = re.compile(r"\s*([\w.\\-]+)\s*\((.*)\Z", re.S)
 _TYPED = re.compile(
     r"\s*(?:final\s+)?[A-Za-z_][\w.]*(?:\s*<[^()]*>)?(?:\s*\[\s*\])*\s+([A-Za-z_]\w*)\s*"
@@ -490,7 +516,7 @@ def _loose_value(text: str, notes: list[str]) -> Any:
     node = parse_python(_unescape(text))
     if node is not None:
         return to_value(node, _unescape(text), notes)
-    value = read_value(text, notes) if text[:1] in "{[" else NO_VALUE
+    value = read_value(text, notes) if text[:1] in ("{", "[") else NO_VALUE  # not "" in "{["
     if value is not NO_VALUE:
         return value
     if _WORDS.fullmatch(text):

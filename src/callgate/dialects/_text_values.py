@@ -11,6 +11,7 @@ grammar reads, and its result is refused when it would drop or add text.
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import json
 import operator
@@ -216,10 +217,14 @@ _DOUBLED_INSIDE = re.compile(r"[A-Za-z]''[A-Za-z]")
 def _doubled(node: ast.Constant, source: str, notes: list[str]) -> str | None:
     """`'It''s fresh'`: a quote doubled inside a word, as SQL escapes it. Python reads two
     strings side by side ("Its fresh"); no one writing it means that."""
-    if not isinstance(node.value, str) or "''" not in source:
+    if not isinstance(node.value, str):
         return None
+    # The doubled quote is looked for in the string's own text: the whole source searched
+    # again for each of thousands of strings was quadratic.
     written = segment(node, source)
-    if not _DOUBLED.fullmatch(written) or not _DOUBLED_INSIDE.search(written):
+    if "''" not in written or not _DOUBLED.fullmatch(written):
+        return None
+    if not _DOUBLED_INSIDE.search(written):
         return None
     notes.append("read a quote doubled inside a word ('It''s') as one apostrophe")
     return written[1:-1].replace("''", "'")
@@ -359,20 +364,42 @@ def segment(node: ast.expr | ast.keyword, source: str) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def _lines(source: str) -> list[tuple[int, str]]:
+def _lines(source: str) -> list[_Line]:
     out, at = [], 0
     for line in source.splitlines(keepends=True) or [""]:
-        out.append((at, line))
+        out.append((at, None if line.isascii() else _wide(line)))
         at += len(line)
     return out
 
 
-def _offset(line: tuple[int, str], byte_col: int) -> int:
-    """Character offset in the source of a UTF-8 byte column of one line."""
-    start, text = line
-    if text.isascii():
+_Line = tuple[int, tuple[list[int], list[int]] | None]
+"""Where a line starts in the source; for a line that is not ASCII, the UTF-8 byte column
+where each of its other characters ends and the extra bytes written up to there."""
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _wide(line: str) -> tuple[list[int], list[int]]:
+    ends: list[int] = []
+    extra: list[int] = []
+    more = 0
+    for found in _NOT_ASCII.finditer(line):
+        code = ord(found.group())
+        width = 2 if code < 0x800 else 3 if code < 0x10000 else 4
+        more += width - 1
+        ends.append(found.end() + more)
+        extra.append(more)
+    return ends, extra
+
+
+def _offset(line: _Line, byte_col: int) -> int:
+    """Character offset in the source of a UTF-8 byte column of one line (looked up: the
+    line encoded again for each of thousands of values on it was quadratic)."""
+    start, wide = line
+    if wide is None:
         return start + byte_col
-    return start + len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+    ends, extra = wide
+    before = bisect.bisect_right(ends, byte_col)
+    return start + byte_col - (extra[before - 1] if before else 0)
 
 
 def exprs_in(value: Any) -> list[Expr]:
@@ -419,16 +446,50 @@ _CLOSER = re.compile(r"[)\]}]")
 
 def _open(text: str) -> tuple[list[str], str, int]:
     """The closing brackets still owed at the end of `text`, the quote still open, and
-    where it opened."""
-    stack: list[str] = []
-    quote = ""
-    opened = 0
-    i = 0
-    while i < len(text):
-        char = text[i]
+    where it opened. Only quotes, brackets and backslashes are visited, and a text that
+    begins the one scanned last resumes from the state kept at a step before its end: a
+    cut-off value is closed at up to 16 line ends, each a prefix of the whole."""
+    last = _last_scan
+    if last is not None and len(text) <= len(last[0]) and last[0].startswith(text):
+        step = min(len(text) // _STEP, len(last[1]) - 1)
+        owed, quote, opened = _scan(text, last[1][step], step * _STEP, None)
+    else:
+        steps: list[_State] = []
+        owed, quote, opened = _scan(text, ("", "", 0, -1), 0, steps)
+        _remember(text, steps)
+    return list(owed), quote, opened
+
+
+_State = tuple[str, str, int, int]
+"""Closers owed (innermost last), the quote open, where it opened, the offset escaped."""
+_STEP = 8192
+_last_scan: tuple[str, list[_State]] | None = None
+
+
+def _remember(text: str, steps: list[_State]) -> None:
+    global _last_scan
+    _last_scan = (text, steps)
+
+
+def _scan(text: str, state: _State, start: int, steps: list[_State] | None) -> tuple[str, str, int]:
+    """Scan `text` from `start` in `state`; with `steps`, the state at each multiple of
+    `_STEP` is appended (the state at 0 first)."""
+    owed, quote, opened, escaped = state
+    stack = list(owed)
+    if steps is not None:
+        steps.append(state)
+    at = _STEP
+    for found in _MARK.finditer(text, start):
+        i = found.start()
+        while steps is not None and i >= at:
+            steps.append(("".join(stack), quote, opened, escaped))
+            at += _STEP
+        if i == escaped:
+            continue
+        char = found.group()
         if quote:
             if char == "\\":
-                i += 1
+                escaped = i + 1
             elif char == quote:
                 quote = ""
         elif char in "\"'":
@@ -438,8 +499,10 @@ def _open(text: str) -> tuple[list[str], str, int]:
             stack.append(_OPENERS[char])
         elif stack and char == stack[-1]:
             stack.pop()
-        i += 1
-    return stack, quote, opened
+    return "".join(stack), quote, opened
+
+
+_MARK = re.compile(r"[\\\"'()\[\]{}]")
 
 
 # --- json-repair, refused when it would change the text's content -------------------------

@@ -70,8 +70,11 @@ _TEMPLATE = Alternatives.of(
         (("<<",), r"<<\s*/?\s*sys\s*>>"),
         (("{{",), r"\{\{\s*/?\s*(?:system|sys|admin|instructions?|important)\s*\}\}"),
         (("[",), r"\[\s*/?\s*(?:inst|system|important|admin|важно|система)(?:[ _-]\w+){0,2}\s*\]"),
-        (("##",), r"^\s*#{2,}\s*(?:system|instructions?|important)\s*$"),
-        (("##",), r"#{2,}\s*(?:system|instructions?|important)\s*:"),
+        # A run of `#` is matched only from its first one, and a heading only from the
+        # start of its own line (`\s*` after `^` spanned the blank lines above it): tried
+        # at every position, either was quadratic on a long run of `#` or of line ends.
+        (("##",), r"^[^\S\n]*#{2,}\s*(?:system|instructions?|important)\s*$"),
+        (("##",), r"(?<!#)#{2,}\s*(?:system|instructions?|important)\s*:"),
         (("</",), r"</\s*(?:description|tool_description|tool|function|tools|parameters)\s*>"),
     ),
     re.IGNORECASE | re.MULTILINE,
