@@ -409,3 +409,40 @@ def test_keyword_strings_of_quotes_brackets_and_spaces_give_an_answer(
     body = noise * (100_000 // len(noise) * scale // 3 + 1)
     found = extract_calls(f"['search', 'tags={body}, limit=1']", [SEARCH])
     assert len(found.calls) <= 1
+
+
+def _owed(text: str) -> tuple[list[str], str, int]:
+    """The plain scan `_open` must agree with: every character visited in turn."""
+    stack: list[str] = []
+    quote, opened, i = "", 0, 0
+    while i < len(text):
+        char = text[i]
+        if quote:
+            if char == "\\":
+                i += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote, opened = char, i
+        elif char in "([{":
+            stack.append({"(": ")", "[": "]", "{": "}"}[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+        i += 1
+    return stack, quote, opened
+
+
+@settings(FUZZ, max_examples=60)
+@given(
+    st.text(st.sampled_from("\"'\\()[]{}a\n"), min_size=1, max_size=30),
+    st.integers(0, 30_000),
+    st.lists(st.integers(0, 30_000), max_size=4),
+)
+def test_brackets_owed_agree_with_the_plain_scan_for_a_text_and_its_prefixes(
+    noise: str, length: int, cuts: list[int]
+) -> None:
+    from callgate.dialects._text_values import _open
+
+    text = (noise * (length // len(noise) + 1))[:length]
+    for end in [len(text), *cuts]:
+        assert _open(text[:end]) == _owed(text[:end])
