@@ -80,11 +80,7 @@ def _collecting(*args: str, before: bool = True) -> tuple[bool, bool]:
         "assert gc.get_threshold() == threshold, gc.get_threshold()\n"
         "print(json.dumps([*seen, gc.isenabled()]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    during, after = json.loads(done.stdout.splitlines()[-1])
+    during, after = json.loads(_last_line(code))
     return during, after
 
 
@@ -204,8 +200,13 @@ def test_main_in_process_leaves_the_callers_objects_collectable() -> None:
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print('FROZEN', gc.get_freeze_count())\n"
     )
+    assert _last_line(code) == "FROZEN 0"
+
+
+def _last_line(code: str) -> str:
+    """The last line `code` prints, run in a fresh interpreter that must succeed."""
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "FROZEN 0"
+    return done.stdout.splitlines()[-1]

@@ -21,11 +21,16 @@ HOSTS = ["one.test", "two.test", "three.test"]
 ALLOW = Policy([Rule.allow("all", tools=["*"])])
 
 
+def provenance_gate(folder: Path) -> Gate:
+    """A gate that holds acting calls carrying values no trusted source gave."""
+    screen = UntrustedResults(provenance="values")
+    store = f"sqlite:///{folder / 'callgate.db'}"
+    return Gate(TOOLS, policy=ALLOW, untrusted=screen, store=store)
+
+
 @pytest.fixture
 def gate(tmp_path: Path) -> Iterator[Gate]:
-    screen = UntrustedResults(provenance="values")
-    store = f"sqlite:///{tmp_path / 'callgate.db'}"
-    with Gate(TOOLS, policy=ALLOW, untrusted=screen, store=store) as opened:
+    with provenance_gate(tmp_path) as opened:
         yield opened
 
 

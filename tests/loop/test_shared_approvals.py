@@ -13,22 +13,17 @@ from hypothesis import strategies as st
 
 from callgate import ApprovalDecision, Approve, Context, ToolCall, ToolResult
 from callgate.contract import Route
-from callgate.gate import REQUEST_ATTRIBUTE, Gate, Policy, Rule, UntrustedResults
+from callgate.gate import REQUEST_ATTRIBUTE, Gate
 from callgate.loop import Agent, Approver, BatchApprover, HeldCall, RunResult
 from callgate.loop._steps import unique_ids
 from callgate.models import ScriptedModel, Turn
 from callgate.models._script import ScriptedCall
-from tests.gate.test_shown_values import TOOLS
-
-REQUEST = "Read my inbox, then tell alice@acme.com what it says."
-ALLOW = Policy([Rule.allow("all", tools=["*"])])
+from tests.loop.test_batch_approval import REQUEST, provenance_gate
 
 
 @pytest.fixture
 def gate(tmp_path: Path) -> Iterator[Gate]:
-    screen = UntrustedResults(provenance="values")
-    store = f"sqlite:///{tmp_path / 'callgate.db'}"
-    with Gate(TOOLS, policy=ALLOW, untrusted=screen, store=store) as opened:
+    with provenance_gate(tmp_path) as opened:
         yield opened
 
 
