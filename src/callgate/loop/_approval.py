@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from callgate.contract import ApprovalDecision, Context, Edit, ToolCall, ToolResult
 from callgate.gate import Gate
 
-__all__ = ["Approver", "BatchApprover", "HeldCall", "ask_batch", "settle_held"]
+__all__ = ["Approver", "BatchApprover", "HeldCall", "ask_batch", "one_by_one", "settle_held"]
 
 Approver = Callable[[ToolCall, ToolResult], Awaitable[ApprovalDecision | None]]
 """Asked in-process for each held call (`callgate chat` asks in the terminal); returning
@@ -34,6 +34,15 @@ BatchApprover = Callable[[tuple[HeldCall, ...]], Awaitable[Mapping[str, Approval
 """Asked once for all the calls one model step left held, shown together; answers with a
 decision per call id (approve all, decline all, or each its own). A call it leaves out,
 or answers None, stays held; a decision for a call id it was not shown is ignored."""
+
+
+def one_by_one(approver: Approver) -> BatchApprover:
+    """`approver` asked about each held call of a step in turn, as one batch."""
+
+    async def ask(held: tuple[HeldCall, ...]) -> dict[str, ApprovalDecision | None]:
+        return {h.call.id: await approver(h.call, h.held) for h in held}
+
+    return ask
 
 
 async def ask_batch(

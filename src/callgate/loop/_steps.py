@@ -15,7 +15,7 @@ from callgate.contract import ApprovalDecision, Catalog, Tool, ToolCall, ToolRes
 from callgate.dialects import Message
 from callgate.gate import Gate, Refusal
 from callgate.loop import _events as ev
-from callgate.loop._approval import Approver, BatchApprover, HeldCall, ask_batch
+from callgate.loop._approval import Approver, BatchApprover, HeldCall, ask_batch, one_by_one
 from callgate.loop._budget import Limits, check_before_batch, check_before_turn
 from callgate.loop._codec import decode_result, decode_turn
 from callgate.loop._durable import JSON, ApprovalWait
@@ -384,16 +384,11 @@ async def _ask_approver(plan: Plan, session: Session) -> dict[str, ApprovalDecis
     pending = session.state.pending
     assert pending is not None
     calls = {c.id: c for c in pending.calls}
+    together = tuple(HeldCall(call=calls[h.call_id], held=h) for h in pending.held())
     if plan.batch_approver is not None:
-        together = tuple(HeldCall(call=calls[h.call_id], held=h) for h in pending.held())
         return await ask_batch(plan.batch_approver, together)
     assert plan.approver is not None
-    decisions: dict[str, ApprovalDecision] = {}
-    for held in pending.held():
-        decision = await plan.approver(calls[held.call_id], held)
-        if decision is not None and held.approval_id is not None:
-            decisions.setdefault(held.approval_id, decision)
-    return decisions
+    return await ask_batch(one_by_one(plan.approver), together)
 
 
 async def _pause(session: Session) -> RunResult:

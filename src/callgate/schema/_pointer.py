@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from callgate._visible import visible
-from callgate.schema._canonical import escape_lone_surrogates
 
 __all__ = ["display_path", "resolve_local"]
 
@@ -46,7 +45,7 @@ def display_path(path: Sequence[str | int], root: str = "(arguments)") -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            name = visible(escape_lone_surrogates(str(part)))
+            name = visible(str(part))
             name = name if len(name) <= _LONGEST else name[: _LONGEST - 3] + "..."
             out += f".{name}" if out else name
     if len(out) > _LONGEST_PATH:

@@ -280,8 +280,8 @@ def json_type(value: Any) -> str:
 
 def _show(value: Any, limit: int = 60) -> str:
     """A short JSON preview of a received value: bounded work whatever its size."""
-    # JSON quoting keeps U+2028, bidi and zero-width marks as they are: escape them too.
-    return _cut(visible(escape_lone_surrogates(_preview(value, limit, depth=3))), limit)
+    # JSON quoting keeps lone surrogates, U+2028, bidi and zero-width marks as they are.
+    return _cut(visible(_preview(value, limit, depth=3)), limit)
 
 
 def _preview(value: Any, limit: int, depth: int) -> str:
