@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import os
+import subprocess
 import uuid
 from collections.abc import Callable, Iterator
 from multiprocessing.context import SpawnProcess
@@ -124,6 +125,60 @@ def pg_dsn() -> str:
         pytest.skip(reason)
     require(*POSTGRES, extra="postgres")
     return dsn
+
+
+STOPPABLE_POSTGRES = pytest.mark.xdist_group("stoppable-postgres")
+"""For a test that stops and starts the stoppable server (`stoppable_pg_schema`): all such
+tests run in one pytest-xdist worker, one after another, so none stops the server under
+another."""
+
+
+def _stoppable_pg_dsn() -> str:
+    """`CALLGATE_PG_CTL_DSN`, a server of its own that `CALLGATE_PG_CTL` stops and starts
+    (so that the tests running alongside on `CALLGATE_PG_DSN` keep their server), else the
+    main server when the command controls that one."""
+    if not os.environ.get("CALLGATE_PG_CTL"):
+        reason = "CALLGATE_PG_CTL not set: cannot stop and start the server"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    require(*POSTGRES, extra="postgres")
+    return os.environ.get("CALLGATE_PG_CTL_DSN") or pg_dsn()
+
+
+def pg_ctl(action: str, *, check: bool = True) -> int:
+    """Run `$CALLGATE_PG_CTL <action>` (the action goes inside its quoted `sh -c` part)."""
+    command = os.environ["CALLGATE_PG_CTL"]
+    command = f"{command[:-1]} {action}'" if command.endswith("'") else f"{command} {action}"
+    return subprocess.run(command, shell=True, check=check, capture_output=True).returncode
+
+
+@pytest.fixture
+def stoppable_pg_schema() -> Iterator[tuple[str, str]]:
+    """A fresh schema on the server a test may stop and start; the server is running again
+    and the schema dropped after the test. Mark the test with `STOPPABLE_POSTGRES`."""
+    dsn = _stoppable_pg_dsn()
+    schema = f"callgate_stop_{uuid.uuid4().hex[:12]}"
+    try:
+        yield dsn, schema
+    finally:
+        if pg_ctl("status", check=False) != 0:
+            pg_ctl("start")
+        drop_schema(dsn, schema)
+
+
+def wait_until_available(store: Any) -> None:
+    """Wait for a store to answer again after its server restarted: a pool reconnects in the
+    background, so give it a few attempts (the last one raises)."""
+    from callgate.store import StoreUnavailable
+
+    for _ in range(30):
+        try:
+            store.ping()
+            return
+        except StoreUnavailable:
+            continue
+    store.ping()
 
 
 def drop_schema(dsn: str, schema: str) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import subprocess
 from multiprocessing.synchronize import Barrier, Event
 from pathlib import Path
 from typing import Any
@@ -98,13 +97,6 @@ def race(spec: StoreSpec, target: str, barrier: Barrier, results: Any, worker: i
     results.put((worker, result.route.value, result.replayed))
     gate.close()
     store.close()
-
-
-def pg_ctl(action: str, *, check: bool = True) -> int:
-    """Run `$CALLGATE_PG_CTL <action>` (the action goes inside its quoted `sh -c` part)."""
-    command = os.environ["CALLGATE_PG_CTL"]
-    command = f"{command[:-1]} {action}'" if command.endswith("'") else f"{command} {action}"
-    return subprocess.run(command, shell=True, check=check, capture_output=True).returncode
 
 
 def target_path(directory: Path) -> str:

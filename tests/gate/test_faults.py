@@ -19,7 +19,7 @@ import pytest
 from callgate import ToolCall, tool
 from callgate.contract import Route
 from callgate.gate import Gate, ReceiptSettings
-from tests.conftest import WAIT
+from tests.conftest import BACKENDS, STOPPABLE_POSTGRES, WAIT, pg_ctl, wait_until_available
 from tests.gate import _workers
 from tests.gate._workers import ALLOW, CTX, LEASE_MARGIN, StoreSpec, open_spec
 
@@ -98,11 +98,6 @@ class _Outage:
     def __init__(self, spec: StoreSpec) -> None:
         self.spec = spec
         self.holder: sqlite3.Connection | None = None
-        if spec[0] == "postgres" and not os.environ.get("CALLGATE_PG_CTL"):
-            reason = "CALLGATE_PG_CTL not set: cannot stop and start the server"
-            if os.environ.get("CI") == "true":
-                pytest.fail(reason)
-            pytest.skip(reason)
 
     def options(self) -> dict[str, float]:
         return {"busy_timeout": 0.2} if self.spec[0] == "sqlite" else {"timeout": 1.0}
@@ -114,21 +109,27 @@ class _Outage:
             )
             self.holder.execute("BEGIN EXCLUSIVE")
         else:
-            _workers.pg_ctl("stop")
+            pg_ctl("stop")
 
     def start(self) -> None:
         if self.holder is not None:
             self.holder.execute("ROLLBACK")
             self.holder.close()
             self.holder = None
-        elif self.spec[0] == "postgres" and _workers.pg_ctl("status", check=False) != 0:
-            _workers.pg_ctl("start")
+        elif self.spec[0] == "postgres" and pg_ctl("status", check=False) != 0:
+            pg_ctl("start")
 
 
+@STOPPABLE_POSTGRES
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_store_stopped_mid_run_denies_writes_and_leaves_nothing_half_written(
-    store_spec: StoreSpec,
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
+    if backend == "sqlite":
+        store_spec: StoreSpec = ("sqlite", str(tmp_path / "callgate.db"), None)
+    else:
+        store_spec = ("postgres", *request.getfixturevalue("stoppable_pg_schema"))
     outage = _Outage(store_spec)
     writes: list[str] = []
     reads: list[str] = []
@@ -156,7 +157,7 @@ def test_store_stopped_mid_run_denies_writes_and_leaves_nothing_half_written(
         ):
             results = _run_through_outage(gate, strict_gate, outage)
             outage.start()
-            _wait_until_available(store)
+            wait_until_available(store)
             check = store.receipts.verify()
             receipts = store.receipts.list(limit=1000)
             records = {
@@ -197,15 +198,3 @@ def _run_through_outage(gate: Gate, strict_gate: Gate, outage: _Outage) -> list[
     read_allowed = gate.call_sync(ToolCall(id="r1", name="balance"), context=CTX)
     read_denied = strict_gate.call_sync(ToolCall(id="r2", name="balance"), context=CTX)
     return [ok, mid, down, read_allowed, read_denied]
-
-
-def _wait_until_available(store: Any) -> None:
-    from callgate.store import StoreUnavailable
-
-    for _ in range(30):
-        try:
-            store.ping()
-            return
-        except StoreUnavailable:
-            continue
-    store.ping()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from multiprocessing.synchronize import Barrier, Event
@@ -132,13 +131,6 @@ def append_and_hang(spec: StoreSpec, inside: Event, hang: Event) -> None:
 
     inject(store, "INSERT INTO callgate_receipts", pause)
     append(store, receipt(99, 0))
-
-
-def pg_ctl(action: str, *, check: bool = True) -> int:
-    """Run `$CALLGATE_PG_CTL <action>` (the action goes inside its quoted `sh -c` part)."""
-    command = os.environ["CALLGATE_PG_CTL"]
-    command = f"{command[:-1]} {action}'" if command.endswith("'") else f"{command} {action}"
-    return subprocess.run(command, shell=True, check=check, capture_output=True).returncode
 
 
 def claim_and_settle_in_batches(

@@ -18,7 +18,15 @@ from urllib.parse import quote
 import pytest
 
 from callgate.store import PostgresStore, SQLiteStore, StoreUnavailable, open_store
-from tests.conftest import POSTGRES, WAIT, needs, pg_dsn
+from tests.conftest import (
+    POSTGRES,
+    STOPPABLE_POSTGRES,
+    WAIT,
+    needs,
+    pg_ctl,
+    pg_dsn,
+    wait_until_available,
+)
 from tests.store import _workers
 from tests.store._calls import append, claim, finish
 from tests.store._workers import StoreSpec, open_spec, receipt
@@ -162,25 +170,15 @@ def test_sqlite_disk_full_inside_an_append_rolls_back(tmp_path: Path) -> None:
         assert store.receipts.verify().ok
 
 
-def _pg_ctl_configured() -> None:
-    if not os.environ.get("CALLGATE_PG_CTL"):
-        reason = "CALLGATE_PG_CTL not set: cannot stop and start the server"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-
-
 @pytest.mark.postgres
+@STOPPABLE_POSTGRES
 @pytest.mark.timeout(120)
-def test_postgres_stopped_mid_append_fails_closed(pg_schema: tuple[str, str]) -> None:
-    _pg_ctl_configured()
-    dsn, schema = pg_schema
+def test_postgres_stopped_mid_append_fails_closed(stoppable_pg_schema: tuple[str, str]) -> None:
+    dsn, schema = stoppable_pg_schema
     store = PostgresStore(dsn, schema=schema, timeout=1.0)
     try:
         _outage(store)
     finally:
-        if _workers.pg_ctl("status", check=False) != 0:  # leave the server running
-            _workers.pg_ctl("start")
         store.close()
 
 
@@ -192,7 +190,7 @@ def _outage(store: PostgresStore) -> None:
     def stop_server() -> None:
         if not stopped:
             stopped.append(True)
-            _workers.pg_ctl("stop")
+            pg_ctl("stop")
 
     _workers.inject(store, "INSERT INTO callgate_receipts", stop_server)
     with pytest.raises(StoreUnavailable):
@@ -205,24 +203,13 @@ def _outage(store: PostgresStore) -> None:
     ):
         with pytest.raises(StoreUnavailable):
             operation()
-    _workers.pg_ctl("start")
+    pg_ctl("start")
     stopped.append(True)  # after the restart the injected fault stays a no-op
-    _eventually_available(store)
+    wait_until_available(store)
     assert store.receipts.head() == before
     assert store.receipts.verify().ok
     assert store.idempotency.get("k") is None
     assert append(store, receipt(0, 3)).seq == 2
-
-
-def _eventually_available(store: PostgresStore) -> None:
-    """The pool reconnects in the background; give it a few attempts after the restart."""
-    for _ in range(30):
-        try:
-            store.ping()
-            return
-        except StoreUnavailable:
-            continue
-    store.ping()
 
 
 def _sqlite_files(path: Path) -> list[Path]:
