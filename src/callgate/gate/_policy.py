@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from callgate._errors import UserError
+from callgate._files import MAX_CONFIG_BYTES, read_bytes
 from callgate.contract import Effect
 from callgate.gate._decision import Decision
 from callgate.gate._rules import PolicyRequest, Rule
@@ -85,10 +86,13 @@ class Policy:
 
     @classmethod
     def from_toml(cls, path: str | Path, *, hook: PolicyHook | None = None) -> Policy:
-        """Load a policy file (format in this module's docstring)."""
+        """Load a policy file (format in this module's docstring), a regular file of at
+        most `MAX_CONFIG_BYTES`."""
         try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+            data = tomllib.loads(read_bytes(path, limit=MAX_CONFIG_BYTES).decode("utf-8"))
+        except OSError as exc:
+            raise UserError(f"cannot read policy {str(path)!r}: {exc.strerror or exc}") from exc
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise UserError(f"cannot read policy {str(path)!r}: {exc}") from exc
         return cls.from_dict(data, hook=hook)
 

@@ -33,6 +33,7 @@ import pydantic
 
 from callgate._errors import UserError
 from callgate._extras import require
+from callgate._files import MAX_CONFIG_BYTES, read_bytes
 from callgate.gateway._identity import Identity
 
 __all__ = ["AccessTokens", "OAuthSettings"]
@@ -188,7 +189,7 @@ def _words(value: Any) -> frozenset[str]:
 
 def _key_set(jwt: Any, path: str) -> Any:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_bytes(path, limit=MAX_CONFIG_BYTES).decode("utf-8"))
         keys = jwt.PyJWKSet.from_dict(data)
     except (OSError, ValueError, jwt.PyJWTError) as exc:
         raise UserError(f"gateway.oauth.jwks_file {path}: not a readable JWKS ({exc})") from None

@@ -38,10 +38,11 @@ from pathlib import Path
 from typing import Any
 
 from callgate._errors import UserError
+from callgate._files import MAX_CONFIG_BYTES, read_bytes
 from callgate.gateway._identity import Credentials, Identity
 from callgate.gateway._limits import Limit, parse_limits
 from callgate.gateway._oauth import OAuthSettings, parse_oauth
-from callgate.mcp import MAX_CONFIG_BYTES, expand
+from callgate.mcp import expand
 
 __all__ = ["GatewaySettings", "load_settings"]
 
@@ -72,10 +73,10 @@ def load_settings(
         return GatewaySettings()
     source = os.fspath(path)
     try:
-        if Path(source).stat().st_size > MAX_CONFIG_BYTES:
-            raise UserError(f"settings {source}: larger than the 1 MiB limit")
-        data = tomllib.loads(Path(source).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(read_bytes(source, limit=MAX_CONFIG_BYTES).decode("utf-8"))
+    except OSError as exc:
+        raise UserError(f"cannot read settings {source}: {exc.strerror or exc}") from exc
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UserError(f"cannot read settings {source}: {exc}") from exc
     try:
         return parse_settings(

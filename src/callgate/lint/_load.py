@@ -6,8 +6,9 @@ response, a request body with `tools`, Gemini `functionDeclarations`, BFCL quest
 (JSON Lines whose lines carry a `function` list) and LiveMCPBench server files (servers
 whose `tools` map server names to `tools/list` results).
 
-Files are untrusted input: a file that is not UTF-8, is empty, is not JSON, holds no
-declaration objects, or nests deeper than `MAX_DEPTH` is a `UserError` naming the file.
+Files are untrusted input: a file that is not a regular file (a named pipe, a device),
+is not UTF-8, is empty, is not JSON, holds no declaration objects, or nests deeper than
+`MAX_DEPTH` is a `UserError` naming the file.
 Folders are read at any depth; what a folder holds besides catalog files is listed in
 `LoadedCatalog.skipped` with the reason, and a catalog file in it that cannot be read is
 skipped as well and reported as a C006 finding.
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from callgate._errors import UserError
+from callgate._files import read_bytes
 from callgate.contract import Catalog, Tool
 from callgate.lint._entry import ToolEntry, entry_from_declaration, entry_from_tool
 from callgate.lint._finding import Finding, Location, Severity
@@ -265,7 +267,7 @@ def read_json(path: str | os.PathLike[str]) -> Any:
 
 def _read_text(path: Path) -> str:
     try:
-        data = path.read_bytes()
+        data = read_bytes(path)
     except OSError as exc:
         raise UserError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from exc
     try:

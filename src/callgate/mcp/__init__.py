@@ -14,8 +14,8 @@ from callgate._extras import require as _require
 
 _require("mcp", extra="mcp")
 
+from callgate._files import MAX_CONFIG_BYTES  # noqa: E402
 from callgate.mcp._config import (  # noqa: E402
-    MAX_CONFIG_BYTES,
     ServerConfig,
     ServerSettings,
     ToolSettings,

@@ -30,12 +30,12 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 import pydantic
 
 from callgate._errors import UserError
+from callgate._files import MAX_CONFIG_BYTES, read_bytes
 from callgate.contract import Effect, Label
 from callgate.mcp._expand import expand
 
@@ -48,7 +48,6 @@ __all__ = [
     "parse_upstreams",
 ]
 
-MAX_CONFIG_BYTES = 1 << 20
 MAX_SERVERS = 256
 _PREFIX = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$")
@@ -171,11 +170,10 @@ def load_upstreams(
     to callgate settings (the `servers` table of `callgate.toml`)."""
     source = os.fspath(path)
     try:
-        size = Path(source).stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise UserError(f"config {source}: {size} bytes is more than the 1 MiB limit")
-        text = Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_bytes(source, limit=MAX_CONFIG_BYTES).decode("utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read config {source}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
         raise UserError(f"cannot read config {source}: {exc}") from exc
     try:
         data = json.loads(text)

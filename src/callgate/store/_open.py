@@ -62,6 +62,9 @@ def _check_sqlite_file(file: Path, *, create: bool) -> None:
         if not parent.is_dir():
             raise UserError(f"{where}: the folder {str(parent)!r} does not exist")
         return
+    if not file.is_file():
+        # Opening a named pipe would wait for a writer forever, SQLite's open as well.
+        raise UserError(f"{where} is not a regular file (a named pipe or a device)")
     try:
         with file.open("rb") as handle:
             header = handle.read(len(_SQLITE_HEADER))
