@@ -320,3 +320,19 @@ def test_a_file_without_read_permission(tmp_path: Path, reader: str) -> None:
     bad.write_text(json.dumps([GOOD]))
     bad.chmod(0)
     assert_error(cli(*READERS[reader](str(bad), tmp_path)), str(bad), "ermission denied")
+
+
+@pytest.mark.timeout(SECONDS * 2)
+@pytest.mark.parametrize("kind", ["a file", "a named pipe"])
+def test_search_does_not_put_its_cache_in_place_of_a_file(tmp_path: Path, kind: str) -> None:
+    # Before, `--cache notes.txt` moved the file to a hidden `.notes.txt.old` and wrote
+    # the index folder in its place.
+    notes = tmp_path / "notes.txt"
+    if kind == "a file":
+        notes.write_text("precious")
+    else:
+        _fifo(notes)
+    ran = cli("search", "weather", "-c", _good(tmp_path), "--cache", str(notes))
+    assert_error(ran, f"--cache {str(notes)!r} is not a folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.json", "notes.txt"]
+    assert notes.is_file() == (kind == "a file")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -115,3 +116,21 @@ def test_save_after_removals_drops_them(tmp_path: Path) -> None:
     index.save()
     keys = json.loads((tmp_path / "manifest.json").read_text())["keys"]
     assert len(keys) == len(catalog()) - 1
+
+
+def test_a_file_where_the_cache_folder_would_be_is_left_alone(tmp_path: Path) -> None:
+    # Before, saving moved the file to a hidden `.notes.txt.old` and put the folder in
+    # its place.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("precious")
+    ToolIndex(catalog(), cache=notes).save()
+    assert notes.read_text() == "precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_named_pipe_in_the_cache_folder_is_a_miss_not_a_hang(tmp_path: Path) -> None:
+    ToolIndex(catalog(), cache=tmp_path / "index").save()
+    (tmp_path / "index" / "manifest.json").unlink()
+    os.mkfifo(tmp_path / "index" / "manifest.json")
+    index = ToolIndex(catalog(), cache=tmp_path / "index")
+    assert index.search("weather in Rome", 1)

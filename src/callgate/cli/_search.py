@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from callgate._errors import UserError
 from callgate.cli._catalogs import load_catalogs, skipped_json
 from callgate.cli._output import console, emit_json, note, print_table, status
 from callgate.contract import Tool
@@ -57,6 +58,8 @@ def search_command(
     """Search a catalog: the best tools for QUERY, best first."""
     from callgate.retrieval import ToolIndex, USEEmbedder
 
+    if cache is not None and cache.exists() and not cache.is_dir():
+        raise UserError(f"--cache {str(cache)!r} is not a folder; name a folder for the index")
     loaded = load_catalogs([catalog])
     tools = _first_of_each_name([e.tool for e in loaded.entries if e.tool is not None])
     skipped = len(loaded.entries) - len(tools)

@@ -12,11 +12,13 @@ all rows, concatenated), `offsets.npy` (where each row starts) and `vectors.npy`
 folder that cannot be read, or was written with other settings, is a cache miss, never
 an error: the index is rebuilt and the folder rewritten. Writes go to a temporary
 folder that then replaces the old one, so no reader ever sees a half-written folder (a
-crash between the two renames costs one miss).
+crash between the two renames costs one miss). Only a folder is replaced: where the
+path names a file, a pipe or a device, nothing is written.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from callgate._files import read_bytes
 from callgate.contract import Tool
 from callgate.retrieval._card import Card
 
@@ -72,7 +75,7 @@ class IndexCache:
     def _read(self) -> dict[str, CacheEntry]:
         import numpy as np
 
-        manifest = json.loads((self.path / "manifest.json").read_text(encoding="utf-8"))
+        manifest = json.loads(read_bytes(self.path / "manifest.json").decode("utf-8"))
         if (
             manifest.get("format") != _FORMAT
             or manifest.get("setup") != self.setup
@@ -80,7 +83,7 @@ class IndexCache:
         ):
             return {}
         keys = manifest["keys"]
-        vocab = json.loads((self.path / "vocab.json").read_text(encoding="utf-8"))
+        vocab = json.loads(read_bytes(self.path / "vocab.json").decode("utf-8"))
         terms = np.load(self.path / "terms.npy", allow_pickle=False)
         offsets = np.load(self.path / "offsets.npy", allow_pickle=False)
         if not (isinstance(keys, list) and isinstance(vocab, list)):
@@ -131,6 +134,9 @@ class IndexCache:
             manifest = {"format": _FORMAT, "setup": self.setup, "model": self.model, "keys": keys}
             (staging / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
             old = self.path.with_name(f".{self.path.name}.old")
+            if self.path.exists() and not self.path.is_dir():
+                # Only a folder is replaced: a file of that name is the user's, not ours.
+                raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(self.path))
             if self.path.exists():
                 shutil.rmtree(old, ignore_errors=True)
                 self.path.rename(old)
