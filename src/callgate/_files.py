@@ -11,8 +11,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from typing import BinaryIO
 
-__all__ = ["MAX_CONFIG_BYTES", "read_bytes"]
+__all__ = ["MAX_CONFIG_BYTES", "open_regular", "read_bytes"]
 
 MAX_CONFIG_BYTES = 1 << 20
 """The most a configuration file (an `mcpServers` JSON, `callgate.toml`, a policy) holds."""
@@ -25,10 +26,10 @@ _KINDS = (
 )
 
 
-def read_bytes(path: str | os.PathLike[str], *, limit: int | None = None) -> bytes:
-    """The bytes of the regular file at `path` (links followed). An `OSError` whose
-    `strerror` says why when it cannot be opened, is a folder, is not a regular file, or
-    holds more than `limit` bytes."""
+def open_regular(path: str | os.PathLike[str], *, limit: int | None = None) -> BinaryIO:
+    """The regular file at `path` (links followed), open for reading in binary. An
+    `OSError` whose `strerror` says why when it cannot be opened, is a folder, is not a
+    regular file, or is larger than `limit` bytes."""
     where = os.fspath(path)
     fd = os.open(where, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
@@ -43,10 +44,15 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int | None = None) -> byt
     except BaseException:
         os.close(fd)
         raise
-    with os.fdopen(fd, "rb") as handle:
+    return os.fdopen(fd, "rb")
+
+
+def read_bytes(path: str | os.PathLike[str], *, limit: int | None = None) -> bytes:
+    """The bytes of the regular file at `path` (see `open_regular`), no more than `limit`."""
+    with open_regular(path, limit=limit) as handle:
         data = handle.read() if limit is None else handle.read(limit + 1)
     if limit is not None and len(data) > limit:
-        raise OSError(errno.EFBIG, _too_large(len(data), limit), where)
+        raise OSError(errno.EFBIG, _too_large(len(data), limit), os.fspath(path))
     return data
 
 

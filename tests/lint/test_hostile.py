@@ -272,6 +272,25 @@ def test_lockfile_errors_name_the_file(tmp_path: Path) -> None:
         pin_catalog([decl()]).dump(tmp_path / "no" / "such" / "folder.json")
 
 
+@pytest.mark.timeout(20)
+def test_a_lockfile_that_is_a_pipe_or_a_device_is_refused_unread(tmp_path: Path) -> None:
+    pipe = tmp_path / "lock.fifo"
+    os.mkfifo(pipe)  # no writer: a plain open() would wait for one forever
+    zero = tmp_path / "lock.zero"
+    zero.symlink_to("/dev/zero")  # a plain read would never end
+    for path, kind in ((pipe, "named pipe"), (zero, "character device")):
+        with pytest.raises(UserError, match=f"cannot read lockfile.*is a {kind}"):
+            Lockfile.load(path)
+
+
+def test_a_lockfile_that_is_not_utf8_is_not_called_a_catalog(tmp_path: Path) -> None:
+    binary = tmp_path / "lock.json"
+    binary.write_bytes(b'{"version": 1, "tools": {"\xff": 1}}')
+    with pytest.raises(UserError, match="not UTF-8") as raised:
+        Lockfile.load(binary)
+    assert "catalog" not in str(raised.value)
+
+
 # values a hostile catalog may hold anywhere
 _HOSTILE_VALUES = st.one_of(
     st.sampled_from(

@@ -128,9 +128,11 @@ def test_a_file_where_the_cache_folder_would_be_is_left_alone(tmp_path: Path) ->
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
-def test_a_named_pipe_in_the_cache_folder_is_a_miss_not_a_hang(tmp_path: Path) -> None:
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("name", ["manifest.json", "vocab.json", "terms.npy", "offsets.npy"])
+def test_a_named_pipe_in_the_cache_folder_is_a_miss_not_a_hang(tmp_path: Path, name: str) -> None:
     ToolIndex(catalog(), cache=tmp_path / "index").save()
-    (tmp_path / "index" / "manifest.json").unlink()
-    os.mkfifo(tmp_path / "index" / "manifest.json")
+    (tmp_path / "index" / name).unlink()
+    os.mkfifo(tmp_path / "index" / name)
     index = ToolIndex(catalog(), cache=tmp_path / "index")
     assert index.search("weather in Rome", 1)

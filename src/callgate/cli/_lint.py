@@ -33,7 +33,6 @@ from callgate.lint import (
     scan,
     to_sarif,
 )
-from callgate.lint._load import read_json
 
 __all__ = ["diff_command", "lint_command", "pin_command", "scan_command"]
 
@@ -138,7 +137,7 @@ def scan_command(
     explain: Explain = False,
 ) -> None:
     """Scan every string a model reads for poisoning (rules S; with --pins, rules X)."""
-    lockfile = None if pins is None else _lockfile(pins)
+    lockfile = None if pins is None else Lockfile.load(pins)
     catalog = load_catalogs(catalogs)
     with status(f"scanning {len(catalog)} tools"):
         report = _checked(
@@ -190,18 +189,6 @@ def pin_command(
         emit_json({**pinned, "skipped": skipped_json(catalog)})
     else:
         typer.echo(f"pinned {len(lockfile.pins)} tools to {output}")
-
-
-def _lockfile(path: Path) -> Lockfile:
-    data = read_json(path)
-    if not isinstance(data, dict):
-        raise UserError(f"{path}: not a callgate lockfile (a JSON object written by `pin`)")
-    try:
-        return Lockfile.from_dict(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise UserError(f"{path}: not a callgate lockfile ({type(exc).__name__}: {exc})") from exc
-    except UserError as exc:
-        raise UserError(f"{path}: {exc}") from exc
 
 
 def _checked(work: Callable[[], T]) -> T:

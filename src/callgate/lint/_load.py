@@ -275,7 +275,7 @@ def _read_text(path: Path) -> str:
     except UnicodeDecodeError as exc:
         raise UserError(
             f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-            "a catalog is JSON or JSON Lines"
+            "the file should be JSON"
         ) from None
 
 

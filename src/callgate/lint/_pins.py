@@ -19,7 +19,7 @@ from callgate._errors import UserError
 from callgate.lint._diff import compare_schemas
 from callgate.lint._entry import ToolEntry
 from callgate.lint._finding import Finding, LintRule, Location, Severity
-from callgate.lint._load import CatalogSource, LoadedCatalog, load_catalog
+from callgate.lint._load import CatalogSource, LoadedCatalog, load_catalog, read_json
 from callgate.lint._walk import unreadable
 from callgate.schema import content_hash
 
@@ -133,14 +133,21 @@ class Lockfile:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Lockfile:
+        """The lockfile at `path` (what `callgate pin` writes); a `UserError` naming the
+        file when it cannot be read as JSON (`read_json`'s bounds) or is not a lockfile."""
+        where = os.fspath(path)
         try:
-            with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError, RecursionError) as exc:
-            # ValueError: invalid JSON, invalid UTF-8, an integer too long to read
-            reason = "nested too deeply" if isinstance(exc, RecursionError) else exc
-            raise UserError(f"cannot read lockfile {os.fspath(path)!r}: {reason}") from exc
-        return cls.from_dict(data)
+            data = read_json(path)
+        except UserError as exc:
+            raise UserError(f"cannot read lockfile: {exc}") from exc
+        try:
+            return cls.from_dict(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise UserError(
+                f"{where}: not a callgate lockfile ({type(exc).__name__}: {exc})"
+            ) from exc
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from exc
 
 
 def _pin(key: str, value: Any) -> PinnedTool:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from callgate._files import read_bytes
+from callgate._files import open_regular, read_bytes
 from callgate.contract import Tool
 from callgate.retrieval._card import Card
 
@@ -84,8 +84,7 @@ class IndexCache:
             return {}
         keys = manifest["keys"]
         vocab = json.loads(read_bytes(self.path / "vocab.json").decode("utf-8"))
-        terms = np.load(self.path / "terms.npy", allow_pickle=False)
-        offsets = np.load(self.path / "offsets.npy", allow_pickle=False)
+        terms, offsets = self._array("terms.npy"), self._array("offsets.npy")
         if not (isinstance(keys, list) and isinstance(vocab, list)):
             raise ValueError("manifest keys or vocabulary is not a list")
         if offsets.shape != (len(keys) + 1,) or int(offsets[-1]) != len(terms):
@@ -94,7 +93,7 @@ class IndexCache:
             raise ValueError("a term id lies outside the vocabulary")
         vectors = None
         if self.model is not None:
-            vectors = np.load(self.path / "vectors.npy", allow_pickle=False)
+            vectors = self._array("vectors.npy")
             if vectors.ndim != 2 or len(vectors) != len(keys):
                 raise ValueError("vectors do not match the rows")
         words = np.asarray(vocab, dtype=object)
@@ -105,6 +104,14 @@ class IndexCache:
             )
             for i, key in enumerate(keys)
         }
+
+    def _array(self, name: str) -> Any:
+        import numpy as np
+
+        # Through the one reader of named files: a pipe or a device here is a cache miss,
+        # where `np.load` of the path would wait for a writer or read forever.
+        with open_regular(self.path / name) as handle:
+            return np.load(handle, allow_pickle=False)
 
     def save(self, entries: dict[str, CacheEntry]) -> None:
         """Replace the folder's content with `entries` (best effort: a failure is logged)."""
