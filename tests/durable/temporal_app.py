@@ -7,6 +7,7 @@ exit after its work is done).
     python tests/durable/temporal_app.py ADDRESS QUEUE result RUN_ID
     python tests/durable/temporal_app.py ADDRESS QUEUE decide RUN_ID APPROVAL_ID DECISION_JSON
     python tests/durable/temporal_app.py ADDRESS QUEUE notify RUN_ID APPROVAL_ID
+    python tests/durable/temporal_app.py ADDRESS QUEUE waiting RUN_ID
 
 See `apps.py` for the environment.
 """
@@ -18,8 +19,10 @@ import json
 import os
 import sys
 import traceback
+from typing import Any
 
-from temporalio.client import Client
+from temporalio.api.enums.v1 import EventType
+from temporalio.client import Client, WorkflowHandle
 
 from callgate.durable import ApprovalWait, TemporalAgent
 from callgate.loop._codec import decode_decision
@@ -65,10 +68,23 @@ async def main(address: str, queue: str, command: str, *args: str) -> None:
             apps.report("decided", state=state)
         except Exception as exc:  # reported: the test checks what the caller is told
             apps.report("refused", error=type(exc).__name__, message=_messages(exc))
+    elif command == "waiting":
+        # Until the run waits for a decision (a timer in its history): the step that held
+        # the call is recorded by then, so a worker killed now does not route it again.
+        await _timer_started(client.get_workflow_handle(args[0]))
+        apps.report("waiting")
     elif command == "notify":
         await durable.notify(client, args[0], args[1])
         apps.report("notified")
     store.close()
+
+
+async def _timer_started(handle: WorkflowHandle[Any, Any]) -> None:
+    """Returns once the run's history holds a started timer (the client's own wait bounds
+    this: the test's `WAIT`)."""
+    async for event in handle.fetch_history_events(wait_new_event=True):
+        if event.event_type == EventType.EVENT_TYPE_TIMER_STARTED:
+            return
 
 
 def _messages(exc: BaseException) -> str:

@@ -126,6 +126,9 @@ def test_an_approval_update_resumes_a_held_call_after_a_worker_restart(
     _client(temporal_address, queue, env, "start", run_id)
     with open_store(env["CALLGATE_TEST_STORE"]) as store:
         held = wait_for(lambda: store.approvals.list(), "the transfer to be held")[0]
+    # Killed only once the held step is in the history: killed between the store's write
+    # and the history's, the step would run again and record the call held twice.
+    assert _client(temporal_address, queue, env, "waiting", run_id) == {"event": "waiting"}
     first.kill()
     _worker(processes, temporal_address, queue, env)
 
