@@ -13,7 +13,9 @@ import os
 import stat
 from typing import BinaryIO
 
-__all__ = ["MAX_CONFIG_BYTES", "open_regular", "read_bytes"]
+from callgate._errors import UserError
+
+__all__ = ["MAX_CONFIG_BYTES", "open_regular", "read_bytes", "read_config"]
 
 MAX_CONFIG_BYTES = 1 << 20
 """The most a configuration file (an `mcpServers` JSON, `callgate.toml`, a policy) holds."""
@@ -54,6 +56,17 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int | None = None) -> byt
     if limit is not None and len(data) > limit:
         raise OSError(errno.EFBIG, _too_large(len(data), limit), os.fspath(path))
     return data
+
+
+def read_config(path: str | os.PathLike[str], label: str) -> str:
+    """The UTF-8 text of a configuration file of at most `MAX_CONFIG_BYTES`; a `UserError`
+    "cannot read {label}: why" when it is not one (`label` names the file for the reader)."""
+    try:
+        return read_bytes(path, limit=MAX_CONFIG_BYTES).decode("utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read {label}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise UserError(f"cannot read {label}: {exc}") from exc
 
 
 def _too_large(size: int, limit: int) -> str:

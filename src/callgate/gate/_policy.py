@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from callgate._errors import UserError
-from callgate._files import MAX_CONFIG_BYTES, read_bytes
+from callgate._files import read_config
 from callgate.contract import Effect
 from callgate.gate._decision import Decision
 from callgate.gate._rules import PolicyRequest, Rule
@@ -88,12 +88,11 @@ class Policy:
     def from_toml(cls, path: str | Path, *, hook: PolicyHook | None = None) -> Policy:
         """Load a policy file (format in this module's docstring), a regular file of at
         most `MAX_CONFIG_BYTES`."""
+        label = f"policy {str(path)!r}"
         try:
-            data = tomllib.loads(read_bytes(path, limit=MAX_CONFIG_BYTES).decode("utf-8"))
-        except OSError as exc:
-            raise UserError(f"cannot read policy {str(path)!r}: {exc.strerror or exc}") from exc
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise UserError(f"cannot read policy {str(path)!r}: {exc}") from exc
+            data = tomllib.loads(read_config(path, label))
+        except tomllib.TOMLDecodeError as exc:
+            raise UserError(f"cannot read {label}: {exc}") from exc
         return cls.from_dict(data, hook=hook)
 
     @classmethod

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from callgate._errors import UserError
-from callgate._files import MAX_CONFIG_BYTES, read_bytes
+from callgate._files import read_config
 from callgate.gateway._identity import Credentials, Identity
 from callgate.gateway._limits import Limit, parse_limits
 from callgate.gateway._oauth import OAuthSettings, parse_oauth
@@ -73,10 +73,8 @@ def load_settings(
         return GatewaySettings()
     source = os.fspath(path)
     try:
-        data = tomllib.loads(read_bytes(source, limit=MAX_CONFIG_BYTES).decode("utf-8"))
-    except OSError as exc:
-        raise UserError(f"cannot read settings {source}: {exc.strerror or exc}") from exc
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(read_config(source, f"settings {source}"))
+    except tomllib.TOMLDecodeError as exc:
         raise UserError(f"cannot read settings {source}: {exc}") from exc
     try:
         return parse_settings(

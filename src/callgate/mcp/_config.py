@@ -35,7 +35,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import pydantic
 
 from callgate._errors import UserError
-from callgate._files import MAX_CONFIG_BYTES, read_bytes
+from callgate._files import read_config
 from callgate.contract import Effect, Label
 from callgate.mcp._expand import expand
 
@@ -169,12 +169,7 @@ def load_upstreams(
     """Read an `mcpServers` (or VS Code `servers`) JSON file; `settings` maps server names
     to callgate settings (the `servers` table of `callgate.toml`)."""
     source = os.fspath(path)
-    try:
-        text = read_bytes(source, limit=MAX_CONFIG_BYTES).decode("utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read config {source}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise UserError(f"cannot read config {source}: {exc}") from exc
+    text = read_config(source, f"config {source}")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
