@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -122,68 +123,88 @@ def coerce_arguments(
     args: dict[str, Any], schema: Mapping[str, Any], kind: Coercion
 ) -> tuple[dict[str, Any], list[str]]:
     """Convert values whose schema names one type and whose meaning is unambiguous."""
-    notes: list[str] = []
-    value = _walk(args, schema, schema, "", kind, notes, 0)
-    return (value if isinstance(value, dict) else args), notes
+    walk = _Walk(root=schema, kind=kind)
+    value = walk.value(args, schema, "", 0)
+    return (value if isinstance(value, dict) else args), walk.notes
 
 
-def _walk(
-    value: Any,
-    node: Mapping[str, Any],
-    root: Mapping[str, Any],
-    where: str,
-    kind: Coercion,
-    notes: list[str],
-    depth: int,
-) -> Any:
-    node = resolve_local(root, node)
-    if depth > _MAX_WALK:
+class _Walk:
+    """One coercion of one call's arguments.
+
+    What a subschema accepts is read once per subschema and call: every item of a list
+    shares its item schema, and an enum of hundreds of options would otherwise be read
+    again for each of thousands of items.
+    """
+
+    def __init__(self, *, root: Mapping[str, Any], kind: Coercion) -> None:
+        self.root = root
+        self.kind = kind
+        self.notes: list[str] = []
+        # keyed by id(); each node is kept beside what was read of it, so its id is not reused
+        self._types: dict[int, tuple[Mapping[str, Any], frozenset[str]]] = {}
+        self._enums: dict[int, tuple[Mapping[str, Any], Any]] = {}
+
+    def value(self, value: Any, node: Mapping[str, Any], where: str, depth: int) -> Any:
+        node = resolve_local(self.root, node)
+        if depth > _MAX_WALK:
+            return value
+        value = self._convert(value, node, where)
+        if isinstance(value, dict):
+            props, _ = _object_shape(node, self.root)
+            return {
+                k: self.value(v, props[k], f"{where}{k}.", depth + 1)
+                if isinstance(props.get(k), Mapping)
+                else v
+                for k, v in value.items()
+            }
+        items = node.get("items")
+        if isinstance(value, list) and isinstance(items, Mapping):
+            return [self.value(v, items, f"{where}{i}.", depth + 1) for i, v in enumerate(value)]
         return value
-    value = _convert(value, node, root, where, kind, notes)
-    if isinstance(value, dict):
-        props, _ = _object_shape(node, root)
-        return {
-            k: _walk(v, props[k], root, f"{where}{k}.", kind, notes, depth + 1)
-            if isinstance(props.get(k), Mapping)
-            else v
-            for k, v in value.items()
-        }
-    if isinstance(value, list) and isinstance(node.get("items"), Mapping):
-        return [
-            _walk(v, node["items"], root, f"{where}{i}.", kind, notes, depth + 1)
-            for i, v in enumerate(value)
-        ]
-    return value
 
+    def _convert(self, value: Any, node: Mapping[str, Any], where: str) -> Any:
+        accepted = self._accepted(node)
+        text = self.kind == "text"
+        new: Any = NO_VALUE
+        if text and accepted - {"null"} == {"string"} and _plain_number(value):
+            # {"value": 25} where only text is accepted: the text the number is written as.
+            new = str(value)
+        elif isinstance(value, float) and value.is_integer():
+            if "integer" in accepted and "number" not in accepted:
+                new = int(value)
+        elif isinstance(value, str):
+            new = self._enum_value(value, node)
+            if new is NO_VALUE and text:
+                items = node.get("items")
+                kinds = self._accepted(items) if isinstance(items, Mapping) else _TYPES
+                new = _from_text(value, accepted, kinds)
+        elif text and _single(value) and "array" not in accepted:
+            # ["Paris"] where one string is wanted: the list is only the model's wrapping.
+            new = value[0] if json_type(value[0]) in accepted else NO_VALUE
+        if new is NO_VALUE or (new == value and type(new) is type(value)):
+            return value
+        label = "/".join(sorted(accepted - {"null"})) or "enum"
+        self.notes.append(
+            f"coerced '{where.rstrip('.') or '(arguments)'}' {value!r} -> {new!r} ({label})"
+        )
+        return new
 
-def _convert(
-    value: Any,
-    node: Mapping[str, Any],
-    root: Mapping[str, Any],
-    where: str,
-    kind: Coercion,
-    notes: list[str],
-) -> Any:
-    accepted = accepted_types(node, root)
-    new: Any = NO_VALUE
-    if kind == "text" and accepted - {"null"} == {"string"} and _plain_number(value):
-        # {"value": 25} where only text is accepted: the text the number is written as.
-        new = str(value)
-    elif isinstance(value, float) and value.is_integer():
-        if "integer" in accepted and "number" not in accepted:
-            new = int(value)
-    elif isinstance(value, str):
-        new = _enum_value(value, node, root)
-        if new is NO_VALUE and kind == "text":
-            new = _from_text(value, accepted, _item_types(node, root))
-    elif kind == "text" and _single(value) and "array" not in accepted:
-        # ["Paris"] where one string is wanted: the list is only the model's wrapping.
-        new = value[0] if json_type(value[0]) in accepted else NO_VALUE
-    if new is NO_VALUE or (new == value and type(new) is type(value)):
-        return value
-    label = "/".join(sorted(accepted - {"null"})) or "enum"
-    notes.append(f"coerced '{where.rstrip('.') or '(arguments)'}' {value!r} -> {new!r} ({label})")
-    return new
+    def _accepted(self, node: Mapping[str, Any]) -> frozenset[str]:
+        known = self._types.get(id(node))
+        if known is None or known[0] is not node:
+            known = self._types[id(node)] = (node, accepted_types(node, self.root))
+        return known[1]
+
+    def _enum_value(self, value: str, node: Mapping[str, Any]) -> Any:
+        """The one non-string enum value `value` spells (`"2"` for 2, `"true"` for True)."""
+        known = self._enums.get(id(node))
+        if known is None or known[0] is not node:
+            known = self._enums[id(node)] = (node, _spellings(_enum_options(node, self.root)))
+        if known[1] is None:
+            return NO_VALUE
+        strings, spelt = known[1]
+        # a string that is itself an option stays as it is
+        return NO_VALUE if value in strings else spelt.get(value.strip(), NO_VALUE)
 
 
 def _plain_number(value: Any) -> bool:
@@ -198,22 +219,19 @@ def _plain_number(value: Any) -> bool:
 _HUGE = 10**400
 
 
-def _item_types(node: Mapping[str, Any], root: Mapping[str, Any]) -> frozenset[str]:
-    items = node.get("items")
-    return accepted_types(items, root) if isinstance(items, Mapping) else _TYPES
-
-
 def _single(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 1 and not isinstance(value[0], list | dict)
 
 
-def _enum_value(value: str, node: Mapping[str, Any], root: Mapping[str, Any]) -> Any:
-    """The one non-string enum value `value` spells (`"2"` for 2, `"true"` for True)."""
-    options = [o for o in _enum_options(node, root) if not isinstance(o, str)]
-    if not options or value in _enum_options(node, root):
-        return NO_VALUE
-    matches = [o for o in options if json.dumps(o) == value.strip()]
-    return matches[0] if len(matches) == 1 else NO_VALUE
+def _spellings(options: list[Any]) -> tuple[frozenset[str], dict[str, Any]] | None:
+    """The string options, and the non-string ones by the JSON text that spells each (a
+    text two options share spells neither); None when every option is a string."""
+    if all(isinstance(o, str) for o in options):
+        return None
+    texts = Counter(json.dumps(o) for o in options if not isinstance(o, str))
+    spelt = {json.dumps(o): o for o in options if not isinstance(o, str)}
+    strings = frozenset(o for o in options if isinstance(o, str))
+    return strings, {t: o for t, o in spelt.items() if texts[t] == 1}
 
 
 def _enum_options(node: Mapping[str, Any], root: Mapping[str, Any]) -> list[Any]:
