@@ -718,7 +718,7 @@ def report(r: dict[str, Any]) -> str:
     lines += [*costs_table(r["costs"]), ""]
     m = r["machine"]
     lines.append(
-        f"Machine: {m['cpus']} CPUs shared with other work (load average "
+        f"Machine: {m['cpus']} CPUs (load average "
         f"{m['load_average_at_start'][1]:.1f} at the start, {m['load_average_at_end'][1]:.1f} "
         f"at the end), Python {m['python']}; whole run "
         f"{r['seconds']:.0f} s (`python benchmarks/retrieval.py"
