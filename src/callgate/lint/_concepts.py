@@ -604,14 +604,36 @@ def _own(tags: set[Tag]) -> set[Tag]:
 
 
 # What a word does in its sentence, where the word alone misleads: the user after "by" acts
-# rather than hears ("is mentioned by the user"); "is ignored" states what the tool does
-# rather than orders it; a "key" of a key-value pair holds no secret.
+# rather than hears ("is mentioned by the user"); "is ignored", in any of the languages,
+# states what the tool does rather than orders it (a drop stated, `_BECOMES`); a "key" of
+# a key-value pair holds no secret.
 _AGENT = re.compile(
     r"(?:\bby|\bpar|\bvon|\bvom|\bpor|\bpelo|\bpela|\bdal|\bdall|\bdalla)"
     r"\s+(?:(?:the|a|an|l|le|la|el|o|der|dem|den)\s*'?\s*)?$",
     re.IGNORECASE,
 )
+# "is ignored" in each language: the auxiliary before the participle (Spanish `se` before
+# the verb), the Russian reflexive ending, the Japanese passive after the verb, the Chinese
+# 被 before it. Modal, future and jussive forms ("must be ignored", "seront ignorées",
+# "ignoriert werden", "пусть игнорируются") stay orders.
 _STATED = re.compile(r"\b(?:is|are|was|were|gets|get|got|being)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
+_STATED_DE = re.compile(r"\b(?:werden|wird|wurden|wurde)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_STATED_ES = re.compile(r"\b(?:se|son|es|fueron|fue)\s+$", re.IGNORECASE)
+_STATED_FR = re.compile(r"\b(?:sont|est|été)\s+$", re.IGNORECASE)
+_STATED_PT = re.compile(r"(?:\bsão|\bsao|\bfoi|\bforam|(?<!\w)é)\s+$", re.IGNORECASE)
+_STATED_IT = re.compile(r"\b(?:vengono|viene|venivano|veniva|sono)\s+$", re.IGNORECASE)
+_STATED_JA = re.compile("さ?れ")
+_STATED_ZH = re.compile("被$")
+_ALWAYS = re.compile("")
+_FUTURE_DE = re.compile(r"(?:iert|tet|vergessen)\s+werden\b", re.IGNORECASE)
+_JUSSIVE_RU = re.compile(r"\b(?:пусть|пускай)\b", re.IGNORECASE)
+# an error message, a commit message: a program's text, not the conversation's
+_NOT_CHAT = re.compile(
+    r"\b(?:error|status|commit|log|exception|warning|failure|validation)\s+$", re.IGNORECASE
+)
+_NOT_CHAT_AFTER = re.compile(
+    r"\s+(?:d'|d’|de\s+|di\s+|do\s+|об\s+)(?:erreur|error|errore|erro|ошибк)", re.IGNORECASE
+)
 _NOT_SECRET = re.compile(r"[\s-]*(?:value|pair|word|stroke|board|press|frame|name|path)", re.I)
 # "replace `x` with the actual value": a placeholder to fill in, not a text taking precedence
 _PLACEHOLDER = re.compile(
@@ -628,6 +650,8 @@ class _Reading:
     after: bool = False
     words: frozenset[str] = frozenset()
     """The written words it applies to (all when empty); `*` stands for any ending or start."""
+    unless: re.Pattern[str] | None = None
+    """Found around the word (60 characters before to 15 after), the word means what it says."""
 
     def applies(self, written: str) -> bool:
         word = written.lower()
@@ -642,28 +666,65 @@ def _like(word: str, form: str) -> bool:
     return word == form
 
 
-_READING: dict[str, _Reading] = {
-    "USER": _Reading(_AGENT),
-    "USERS": _Reading(_AGENT),
-    "DROP": _Reading(_STATED, words=frozenset({"*ed"})),
-    "SECRET": _Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),
-    "PRIORITY": _Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),
-    "FIRST": _Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),
+_PARTICIPLES = frozenset({"*ado", "*ados", "*ada", "*adas", "*ido", "*idos", "*ida", "*idas"})
+_READING: dict[str, tuple[_Reading, ...]] = {
+    "USER": (_Reading(_AGENT),),
+    "USERS": (_Reading(_AGENT),),
+    "DROP": (
+        _Reading(_STATED, words=frozenset({"*ed", "forgotten"})),
+        _Reading(_STATED_DE, words=frozenset({"*iert", "*tet", "vergessen"}), unless=_FUTURE_DE),
+        _Reading(_STATED_ES, words=frozenset({"*a", "*an"}) | _PARTICIPLES),
+        _Reading(_STATED_FR, words=frozenset({"*é", "*és", "*ée", "*ées"})),
+        _Reading(_STATED_PT, words=_PARTICIPLES),
+        _Reading(_STATED_IT, words=frozenset({"*ato", "*ati", "*ata", "*ate"})),
+        _Reading(_ALWAYS, words=frozenset({"*ются", "*ется"}), unless=_JUSSIVE_RU),
+        _Reading(_STATED_JA, after=True, words=frozenset({"無視", "破棄"})),
+        _Reading(_STATED_ZH, words=frozenset({"忽略", "忽视", "无视", "抛弃"})),
+    ),
+    "CHATDATA": (
+        _Reading(_NOT_CHAT, words=frozenset({"message", "messages"})),
+        _Reading(
+            _NOT_CHAT_AFTER,
+            after=True,
+            words=frozenset({"messages", "mensajes", "mensagens", "messaggi", "сообщени*"}),
+        ),
+    ),
+    "SECRET": (_Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),),
+    "PRIORITY": (_Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),),
+    "FIRST": (_Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),),
 }
 
 
+_BECOMES = {"DROP": "DROPPED"}
+"""Misread words that still say something: "are ignored" states a drop, which the rules
+weigh apart from an order to drop; other misread words go."""
+
+
 def _read(text: str, tags: set[Tag]) -> set[Tag]:
-    return {t for t in tags if t.concept not in _READING or not _misread(text, t)}
+    out: set[Tag] = set()
+    for t in tags:
+        if t.concept not in _READING or not _misread(text, t):
+            out.add(t)
+        elif t.concept in _BECOMES:
+            out.add(t._replace(concept=_BECOMES[t.concept]))
+    return out
 
 
 def _misread(text: str, tag: Tag) -> bool:
-    reading = _READING.get(tag.concept)
     written = text[tag.start : tag.end]
-    if reading is None or not reading.applies(written):
-        return False
-    if reading.after:
-        return reading.pattern.match(text, tag.end) is not None
-    return reading.pattern.search(text, max(0, tag.start - 30), tag.start) is not None
+    return any(
+        reading.applies(written)
+        and (
+            reading.pattern.match(text, tag.end) is not None
+            if reading.after
+            else reading.pattern.search(text, max(0, tag.start - 30), tag.start) is not None
+        )
+        and (
+            reading.unless is None
+            or reading.unless.search(text, max(0, tag.start - 60), tag.end + 15) is None
+        )
+        for reading in _READING.get(tag.concept, ())
+    )
 
 
 _CLAUSE_END = re.compile(r"[.!?](?=\s+[^a-z\s]|\s*$)|[\n。！？]")

@@ -14,10 +14,11 @@ substrings. Short or ambiguous words are written out whole (`usa`, not `us*`).
 
 The concepts, by the part they play:
 
-- the model's instructions: DROP (ignore, forget), OBEY, VOID (no longer valid), NOLONGER,
-  PRIOR (previous, so far), INSTR (instructions, rules), LIMITS (restrictions, safety),
-  TOLD (what you were told), SYSTEM (system, operator, developer), PROMPT (system prompt),
-  PRIORITY (takes precedence), NEW, MODE (developer mode), PRETEND, REALTASK, UNRESTR;
+- the model's instructions: DROP (ignore, forget; read as DROPPED in the passive, "are
+  ignored"), OBEY, VOID (no longer valid), NOLONGER, PRIOR (previous, so far), INSTR
+  (instructions, rules), LIMITS (restrictions, safety), TOLD (what you were told), SYSTEM
+  (system, operator, developer), PROMPT (system prompt), PRIORITY (takes precedence),
+  NEW, MODE (developer mode), PRETEND, REALTASK, UNRESTR;
 - the audience: ADDR (you, the assistant), USER, USERS (the user's), THEM and THEIR (the
   pronouns, which may name anyone), REPLY (your answer);
 - secrecy: DISCLOSE (tell, mention, show), NOTIFY, KNOW (find out), NEG, WITHOUT, HIDE,

@@ -110,6 +110,22 @@ class _Probe:
     def has(self, *concepts: str) -> bool:
         return not self.kinds.isdisjoint(concepts)
 
+    def withheld(self, concept: str) -> bool:
+        """Every `concept` tag of the clause is what a "without showing" keeps back ("report
+        the machines without showing their passwords"): a WITHOUT right before a verb of
+        telling or moving, which comes before the tag."""
+        held = [
+            verb
+            for without in self.tags
+            if without.concept == "WITHOUT"
+            for verb in self.tags
+            if verb.concept in ("DISCLOSE", "MOVE") and 0 <= verb.start - without.end <= 3
+        ]
+        found = [t for t in self.tags if t.concept == concept]
+        return bool(held and found) and all(
+            any(0 <= t.start - verb.end <= 40 for verb in held) for t in found
+        )
+
     def chain(self, first: _Concepts, *steps: tuple[_Concepts, int]) -> tuple[int, int] | None:
         """The span of tags, one of `first` and then one per step, each within its reach of
         a tag already taken; None when some step finds none."""
@@ -161,7 +177,8 @@ class _Rule:
 # --- the concepts the rules combine ----------------------------------------------------------
 
 _ORDERS = ("INSTR", "LIMITS", "PROMPT", "CONFIG", "TOLD")
-_THEIRS = ("PRIOR", "SYSTEM", "YOU", "MODEL", "ALL", "EVERY", "PROMPT", "TOLD", "NOW")
+_WHOSE = ("SYSTEM", "YOU", "MODEL", "ALL", "EVERY", "PROMPT", "TOLD", "NOW")
+_THEIRS = ("PRIOR", *_WHOSE)
 _AUDIENCE = ("USER", "THEM", "REPLY")
 _SINKS = ("SINK", "URL", "EMAIL", "SELF", "THISTEXT")
 _DIRECTED = ("ALWAYS", "OBLIG", "SET", "CHANGE", "CALL", "MOVE")
@@ -170,7 +187,11 @@ _DIRECTED = ("ALWAYS", "OBLIG", "SET", "CHANGE", "CALL", "MOVE")
 def _drop(p: _Probe) -> Span:
     if p.has("DOCUMENT") and not p.has("PRIOR", "SYSTEM", "PROMPT", "TOLD", "YOU"):
         return None  # instructions inside the data the tool reads are not the model's
-    return p.chain(("DROP",), (_ORDERS, 60), (_THEIRS, 80))
+    # "earlier settings are ignored" tells what the tool does; a drop stated is still the
+    # model's when it names the orders as the model's own, or all of them, or from now on
+    return p.chain(("DROP",), (_ORDERS, 60), (_THEIRS, 80)) or p.chain(
+        ("DROPPED",), (_ORDERS, 60), (_WHOSE, 80)
+    )
 
 
 def _void(p: _Probe) -> Span:
@@ -282,12 +303,13 @@ def _chat_out(p: _Probe) -> Span:
 
 
 def _secret_out(p: _Probe) -> Span:
-    return p.chain(
+    span = p.chain(
         ("MOVE",),
         (("SECRET",), 50),
         (("USERS", "THEIR", "URL", "EMAIL", "ALSO", "READ", "CONVO"), 60),
         ((*_SINKS, "REQUEST"), 80),
     )
+    return None if span and p.withheld("SECRET") else span
 
 
 def _host_secret_out(p: _Probe) -> Span:
@@ -295,7 +317,8 @@ def _host_secret_out(p: _Probe) -> Span:
 
 
 def _secret_field(p: _Probe) -> Span:
-    return p.chain(("MOVE",), (("SECRET",), 50), (("SINK",), 60))
+    span = p.chain(("MOVE",), (("SECRET",), 50), (("SINK",), 60))
+    return None if span and p.withheld("SECRET") else span
 
 
 def _result_out(p: _Probe) -> Span:
@@ -343,7 +366,7 @@ def _regardless(p: _Probe) -> Span:
 
 
 def _ignores_choice(p: _Probe) -> Span:
-    return p.chain(("DROP", "CHANGE"), (("USER", "USERS"), 40), (("CHOICE",), 30))
+    return p.chain(("DROP", "DROPPED", "CHANGE"), (("USER", "USERS"), 40), (("CHOICE",), 30))
 
 
 def _payee(p: _Probe) -> Span:
