@@ -274,3 +274,18 @@ def test_gemini_enum_strings_in_a_long_list_are_converted_back_once_per_schema()
     }
     (call,) = parse_response("gemini", response, rendered=rendered).calls
     assert call.arguments == {"xs": [n % 3000 for n in range(8000)]}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pick(xs=" + "x" * 5000 + "+1)",  # an expression with a long name
+        "pick(xs=" + "g" + ".h" * 3000 + "(1))",  # a call of a long dotted name
+        '{"name": "pick", "arguments": {"xs": `' + "y" * 5000 + "`}}",  # no reading accepts it
+    ],
+)
+def test_an_argument_not_taken_literally_is_quoted_short_in_its_note(text: str) -> None:
+    # The note used to repeat the model's whole text (twice for a long name: 10 KB).
+    (call,) = extract_calls(text, [BIG_ENUM]).calls
+    assert call.repairs and all(len(note) < 400 for note in call.repairs)
+    assert any("it is not evaluated, so the call is passed on invalid" in n for n in call.repairs)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from callgate._errors import shown
 from callgate.contract import Tool, ToolCall
 from callgate.dialects._coerce import accepted_types, coerce_arguments, drop_strict_nulls
 from callgate.dialects._data import new_call_id
@@ -331,7 +332,7 @@ def _invalid(raw: RawCall, args: Any, notes: list[str]) -> ToolCall:
     """A call whose arguments cannot be taken literally: sent on as the model's text."""
     for where, expr in _located(args, ""):
         notes.append(
-            f"{where or 'the arguments'}: {expr.source!r} is {expr.reason}, not a value; "
+            f"{where or 'the arguments'}: {shown(expr.source)} is {expr.reason}, not a value; "
             "it is not evaluated, so the call is passed on invalid"
         )
     text = _render(args)

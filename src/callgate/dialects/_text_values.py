@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from callgate._errors import shown
 from callgate.dialects._repair import repair
 
 __all__ = [
@@ -204,7 +205,9 @@ def to_value(node: ast.expr, source: str, notes: list[str]) -> Any:
         # JavaScript's "no value": neither the word nor null (JSON has no such value).
         return Expr(source="undefined", reason="JavaScript's undefined, which JSON has none of")
     if isinstance(node, ast.Name | ast.Attribute) and _dotted(node):
-        return Expr(source=segment(node, source), reason=f"the name {_dotted(node)!r}", bare=True)
+        return Expr(
+            source=segment(node, source), reason=f"the name {shown(_dotted(node))}", bare=True
+        )
     if isinstance(node, ast.UnaryOp | ast.BinOp):
         return _arithmetic(node, source, notes)
     return Expr(source=segment(node, source), reason=_describe(node))
@@ -271,7 +274,7 @@ def _arithmetic(node: ast.UnaryOp | ast.BinOp, source: str, notes: list[str]) ->
         return Expr(source=text, reason="a number outside JSON's range")
     if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
         return value  # a signed literal (-5) is a literal, not arithmetic
-    notes.append(f"computed {text} = {value!r} (arithmetic on number literals, exact)")
+    notes.append(f"computed {shown(text)} = {shown(value)} (arithmetic on number literals, exact)")
     return value
 
 
@@ -294,7 +297,7 @@ def _exact(node: ast.expr) -> tuple[Fraction, bool] | str:
     if isinstance(node, ast.BinOp):
         return _binary(node)
     if isinstance(node, ast.Name | ast.Attribute) and _dotted(node):
-        return f"an expression with the name {_dotted(node)!r}"
+        return f"an expression with the name {shown(_dotted(node))}"
     return f"an expression with {_describe(node)}"
 
 
@@ -341,7 +344,7 @@ def _dotted(node: ast.expr) -> str | None:
 def _describe(node: ast.expr) -> str:
     if isinstance(node, ast.Call):
         name = _dotted(node.func)
-        return f"a call of {name!r}" if name else "a call"
+        return f"a call of {shown(name)}" if name else "a call"
     if isinstance(node, ast.JoinedStr):
         return "a formatted string"
     if isinstance(node, ast.Subscript):
