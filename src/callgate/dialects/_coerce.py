@@ -14,7 +14,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from callgate.dialects._text_values import NO_VALUE, json_value, source_value
@@ -140,8 +140,7 @@ class _Walk:
         self.root = root
         self.kind = kind
         self.notes: list[str] = []
-        # keyed by id(); each node is kept beside what was read of it, so its id is not reused
-        self._types: dict[int, tuple[Mapping[str, Any], frozenset[str]]] = {}
+        self._types: dict[int, tuple[Mapping[str, Any], Any]] = {}
         self._enums: dict[int, tuple[Mapping[str, Any], Any]] = {}
 
     def value(self, value: Any, node: Mapping[str, Any], where: str, depth: int) -> Any:
@@ -190,21 +189,30 @@ class _Walk:
         return new
 
     def _accepted(self, node: Mapping[str, Any]) -> frozenset[str]:
-        known = self._types.get(id(node))
-        if known is None or known[0] is not node:
-            known = self._types[id(node)] = (node, accepted_types(node, self.root))
-        return known[1]
+        types: frozenset[str] = self._once(self._types, node, accepted_types)
+        return types
 
     def _enum_value(self, value: str, node: Mapping[str, Any]) -> Any:
         """The one non-string enum value `value` spells (`"2"` for 2, `"true"` for True)."""
-        known = self._enums.get(id(node))
-        if known is None or known[0] is not node:
-            known = self._enums[id(node)] = (node, _spellings(_enum_options(node, self.root)))
-        if known[1] is None:
+        known = self._once(self._enums, node, lambda n, root: _spellings(_enum_options(n, root)))
+        if known is None:
             return NO_VALUE
-        strings, spelt = known[1]
+        strings, spelt = known
         # a string that is itself an option stays as it is
         return NO_VALUE if value in strings else spelt.get(value.strip(), NO_VALUE)
+
+    def _once(
+        self,
+        table: dict[int, tuple[Mapping[str, Any], Any]],
+        node: Mapping[str, Any],
+        read: Callable[[Mapping[str, Any], Mapping[str, Any]], Any],
+    ) -> Any:
+        """What `read` makes of `node`, read once per call; keyed by id(), with the node kept
+        beside it so that its id is not reused."""
+        known = table.get(id(node))
+        if known is None or known[0] is not node:
+            known = table[id(node)] = (node, read(node, self.root))
+        return known[1]
 
 
 def _plain_number(value: Any) -> bool:
@@ -228,10 +236,10 @@ def _spellings(options: list[Any]) -> tuple[frozenset[str], dict[str, Any]] | No
     text two options share spells neither); None when every option is a string."""
     if all(isinstance(o, str) for o in options):
         return None
-    texts = Counter(json.dumps(o) for o in options if not isinstance(o, str))
-    spelt = {json.dumps(o): o for o in options if not isinstance(o, str)}
+    spelt = [(json.dumps(o), o) for o in options if not isinstance(o, str)]
+    texts = Counter(t for t, _ in spelt)
     strings = frozenset(o for o in options if isinstance(o, str))
-    return strings, {t: o for t, o in spelt.items() if texts[t] == 1}
+    return strings, {t: o for t, o in spelt if texts[t] == 1}
 
 
 def _enum_options(node: Mapping[str, Any], root: Mapping[str, Any]) -> list[Any]:
