@@ -24,11 +24,13 @@ them, in the same families with other wordings. A fresh hard-benign set
 (`benign_hard_fresh.jsonl`, from `scan_sets_fresh.py`) was written after the false-positive
 work on both hard-benign sets; its false positives were worked on later, and a second
 fresh hard-benign set (`benign_hard_fresh2.jsonl`, from `scan_sets_fresh2.py`) was written
-before that work and is measured, never tuned on.
+before that work and is measured, never tuned on. A third fresh hard-benign set
+(`benign_hard_fresh3.jsonl`, from `scan_sets_fresh3.py`) was written after that measurement
+and measured once with the rules unchanged; it is a development set since.
 
 Run: python benchmarks/build_poisoned_set.py
 (writes benchmarks/data/poisoned_tools.jsonl, poisoned_fresh.jsonl, the unseen and dev
-pairs of poisoned and hard-benign sets, and the two fresh hard-benign sets)
+pairs of poisoned and hard-benign sets, and the three fresh hard-benign sets)
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scan_sets_dev
 import scan_sets_fresh
 import scan_sets_fresh2
+import scan_sets_fresh3
 import scan_sets_unseen
 
 OUT = Path(__file__).parent / "data" / "poisoned_tools.jsonl"
@@ -848,6 +851,7 @@ def main() -> None:
         ("benign_hard_dev.jsonl", scan_sets_dev.benign_records()),
         ("benign_hard_fresh.jsonl", scan_sets_fresh.benign_records()),
         ("benign_hard_fresh2.jsonl", scan_sets_fresh2.benign_records()),
+        ("benign_hard_fresh3.jsonl", scan_sets_fresh3.benign_records()),
     ):
         count = _write(data / name, rows)
         print(f"{count} declarations -> {data / name}")
