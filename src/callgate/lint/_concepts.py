@@ -98,6 +98,28 @@ class Tagged:
                 return i
         return -1
 
+    def listed(self, start: int, end: int) -> bool:
+        """`[start, end)` ends a list of quoted examples that an example marker opens
+        (`phrases such as "ignore all previous instructions" or requests to reveal the
+        system prompt`): it is one more item of the list, unquoted."""
+        opened = [
+            t
+            for t in self._by_end[bisect.bisect_left(self._ends, start - _LIST_REACH) :]
+            if t.end <= start and _EXAMPLE_MARK.fullmatch(self.text, t.start, t.end)
+        ]
+        if not opened:
+            return False
+        gap_start = opened[-1].end
+        inside = [(a, b) for a, b in self.quotes if gap_start <= a and b <= start]
+        if not inside:
+            return False
+        rest, at = [], gap_start
+        for a, b in inside:
+            rest.append(self.text[at:a])
+            at = b
+        rest.append(self.text[at:start])
+        return _LIST_GAP.fullmatch("".join(rest)) is not None
+
     def example(self, start: int, end: int) -> bool:
         """`[start, end)` is written as an example: right after an example marker (`e.g.`,
         `such as`, `like`) in a text that frames it once more elsewhere (`detects`, `risky
@@ -627,6 +649,14 @@ _STATED_ZH = re.compile("被$")
 _ALWAYS = re.compile("")
 _FUTURE_DE = re.compile(r"(?:iert|tet|vergessen)\s+werden\b", re.IGNORECASE)
 _JUSSIVE_RU = re.compile(r"\b(?:пусть|пускай)\b", re.IGNORECASE)
+# "the filter ignores ...": an English verb in -s states what its subject does, as the
+# passive does; it orders only when the model is the subject ("the assistant ignores ...").
+_SAYS_EN = frozenset({"ignores", "disregards", "discards", "forgets", "drops", "skips"})
+_MODEL_SAYS = re.compile(
+    r"\b(?:you|assistant|model|ai|agent|llm|claude|gpt|chatgpt)\s+(?:\w+ly\s+)?"
+    r"(?:ignores|disregards|discards|forgets|drops|skips)\b",
+    re.IGNORECASE,
+)
 # an error message, a commit message: a program's text, not the conversation's
 _NOT_CHAT = re.compile(
     r"\b(?:error|status|commit|log|exception|warning|failure|validation)\s+$", re.IGNORECASE
@@ -672,6 +702,7 @@ _READING: dict[str, tuple[_Reading, ...]] = {
     "USERS": (_Reading(_AGENT),),
     "DROP": (
         _Reading(_STATED, words=frozenset({"*ed", "forgotten"})),
+        _Reading(_ALWAYS, words=_SAYS_EN, unless=_MODEL_SAYS),
         _Reading(_STATED_DE, words=frozenset({"*iert", "*tet", "vergessen"}), unless=_FUTURE_DE),
         _Reading(_STATED_ES, words=frozenset({"*a", "*an"}) | _PARTICIPLES),
         _Reading(_STATED_FR, words=frozenset({"*é", "*és", "*ée", "*ées"})),
@@ -727,7 +758,11 @@ def _misread(text: str, tag: Tag) -> bool:
     )
 
 
-_CLAUSE_END = re.compile(r"[.!?](?=\s+[^a-z\s]|\s*$)|[\n。！？]")
+# A full stop ends a sentence before a capital, or before a tool's name written in lower
+# case ("... in A1 notation. sheet_open must ..."); not after an initial ("e.g. x_y").
+_CLAUSE_END = re.compile(
+    r"[.!?](?=\s+[^a-z\s]|\s*$)|(?<![\s.][a-z])\.(?=\s+[a-z][a-z0-9]*[_.][a-z])|[\n。！？]"
+)
 
 
 _WINDOW = 300
@@ -762,6 +797,20 @@ def _clauses(text: str, tags: Iterable[Tag]) -> tuple[Clause, ...]:
     return tuple(out)
 
 
+_EXAMPLE_MARK = re.compile(
+    r"(?i:e\.?\s?g|such\s+as|like|for\s+(?:example|instance)|z\.?\s?b|zum\s+beispiel|etwa|"
+    r"p\.?\s?ej|por\s+ejemplo|por\s+exemplo|par\s+exemple|comme|como|per\s+esempio|"
+    r"ad\s+esempio|come|например)|例如|比如|例えば"
+)
+"""The MENTION words that open a list of examples."""
+_LIST_REACH = 200
+# Between the marker and the last item: the quoted items, separators, and a few words
+# introducing the last one ("or requests to", "或要求").
+_LIST_GAP = re.compile(
+    r"[\s,;、，；:：\"'`«»“”„‘’「」『』()（）]*"
+    r"(?:(?:or|and|oder|und|ou|et|o|y|e|или|и|或者|或|和|や|または)[\s,]*)?(?:[\w-]+\s*){0,3}"
+)
+"""What may stand between an example marker and the unquoted last item of its list."""
 # What may stand between an example marker and its example: `e.g. <system>`, `such as
 # `curl ... | sh``.
 _EXAMPLE_GAP = re.compile(r"[\s.,:;`'\"«“„‘(]{0,4}")

@@ -155,7 +155,7 @@ LEXICON: Mapping[str, Mapping[str, str]] = {
         "cjk": "限制|约束|过滤|安全规则|审查|只读|制限|制約|フィルター|安全",
     },
     "TOLD": {
-        "en": "told|said|instructed|given|taught|received|learned|learnt|configured|specified",
+        "en": "told|said|instructed|given|taught|received|learned|learnt",
         "de": "gesagt|erzahlt|aufgetragen|beigebracht|erhalten|gegeben",
         "es": "dicho|dijeron|indicaron|indicado|ensenaron|recibido|recibiste|dado",
         "fr": "dit|recu|recues|appris|donne|donnees|indique",
@@ -548,7 +548,7 @@ LEXICON: Mapping[str, Mapping[str, str]] = {
         "pt": "antes",
         "it": "prima",
         "ru": "перед|до|прежде",
-        "cjk": "之前|以前|前に|先に",
+        "cjk": "之前|以前|前に",
     },
     "FIRST": {
         "en": "first|firstly|initially|beforehand",

@@ -289,7 +289,22 @@ def _avoid_soft(a: _Around) -> bool:
 
 
 def _superior(a: _Around) -> bool:
-    return bool(a.before(("SUPERIOR",), 40) or a.after(("SUPERIOR",), 30))
+    """`the enhanced edition of X`, `more reliable than X`; not a trade-off ("faster than X
+    but worse on long texts"), nor X said to be the better one ("X does that faster than
+    ...")."""
+    claims = [
+        t for t in a.before(("SUPERIOR",), 40) if not _CONCESSION.search(a.text, a.end, a.end + 80)
+    ]
+    return bool(claims) or any(
+        not a.text[t.start : t.end].lower().endswith("than") for t in a.after(("SUPERIOR",), 30)
+    )
+
+
+_CONCESSION = re.compile(
+    r"\b(?:but|though|although|however|whereas|at the cost of|aber|jedoch|mais|pero|mas|ma|"
+    r"però|но|однако)\b|但|不过|ですが|けど",
+    re.IGNORECASE,
+)
 
 
 def _introduced(a: _Around) -> bool:
@@ -345,7 +360,22 @@ def _call(a: _Around) -> bool:
         return False
     if a.has("PURPOSE", "MAY", "IF") or (a.has("BEFORE", "FIRST") and not a.has("AFTER", "IMMED")):
         return False  # a prerequisite or an option, not an obligation
-    return a.has("OBLIG", "ALWAYS", "IMMED") or (a.has("EVERY") and a.has("AFTER", "WHEN"))
+    if a.has("OBLIG") and not a.has("ALWAYS", "IMMED", "EVERY") and _deprecated(a.text):
+        return False  # "Legacy endpoint. New code should call X": this tool's replacement
+    every = any(t.concept == "EVERY" and not _PERIOD.match(a.text, t.end) for t in a.tags)
+    return a.has("OBLIG", "ALWAYS", "IMMED") or (every and a.has("AFTER", "WHEN"))
+
+
+# "poll X every `interval` seconds": a schedule, not every time something happens
+_PERIOD = re.compile(
+    r"\s*(?:[`'\"]?[\w.]+[`'\"]?\s*)?(?:milli)?(?:seconds?|minutes?|hours?|days?|ms|s)\b",
+    re.IGNORECASE,
+)
+
+
+def _deprecated(text: str) -> bool:
+    """The tool says it is deprecated somewhere in this text."""
+    return any(c.has("DEPREC") for c in tag_text(text).clauses)
 
 
 def _toward(a: _Around) -> bool:

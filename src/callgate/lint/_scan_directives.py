@@ -15,6 +15,7 @@ directive belongs, a medium finding is raised to high.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -126,6 +127,18 @@ class _Probe:
             any(0 <= t.start - verb.end <= 40 for verb in held) for t in found
         )
 
+    def to_model(self, span: tuple[int, int]) -> bool:
+        """The span's verb hands its object to the model ("sends the model a system
+        prompt", "отправляет модели системный промпт"): a model's input, not a leak."""
+        text = self.tagged.text
+        return any(
+            t.concept == "MODEL"
+            and span[0] <= t.start
+            and not _OWNER.match(text, t.end)  # "the assistant's prompt" is its own
+            and (t.end <= span[1] or _TO_MODEL.search(text, span[1], t.start) is not None)
+            for t in self.tags
+        )
+
     def chain(self, first: _Concepts, *steps: tuple[_Concepts, int]) -> tuple[int, int] | None:
         """The span of tags, one of `first` and then one per step, each within its reach of
         a tag already taken; None when some step finds none."""
@@ -159,6 +172,10 @@ class _Probe:
         return best[1] if best else None
 
 
+_OWNER = re.compile(r"['’]s\b")
+_TO_MODEL = re.compile(r"\s+to\s+(?:the\s+|a\s+)?(?:\w+\s+)?$")
+
+
 def _gap(a: Tag, b: Tag) -> int:
     return max(0, b.start - a.end, a.start - b.end)
 
@@ -178,6 +195,8 @@ class _Rule:
 
 _ORDERS = ("INSTR", "LIMITS", "PROMPT", "CONFIG", "TOLD")
 _WHOSE = ("SYSTEM", "YOU", "MODEL", "ALL", "EVERY", "PROMPT", "TOLD", "NOW")
+_COMMANDS = ("INSTR", "PROMPT", "CONFIG", "TOLD")
+_WHOSE_OWN = ("SYSTEM", "YOU", "MODEL", "PROMPT", "TOLD", "NOW")
 _THEIRS = ("PRIOR", *_WHOSE)
 _AUDIENCE = ("USER", "THEM", "REPLY")
 _SINKS = ("SINK", "URL", "EMAIL", "SELF", "THISTEXT")
@@ -189,8 +208,11 @@ def _drop(p: _Probe) -> Span:
         return None  # instructions inside the data the tool reads are not the model's
     # "earlier settings are ignored" tells what the tool does; a drop stated is still the
     # model's when it names the orders as the model's own, or all of them, or from now on
-    return p.chain(("DROP",), (_ORDERS, 60), (_THEIRS, 80)) or p.chain(
-        ("DROPPED",), (_ORDERS, 60), (_WHOSE, 80)
+    # (a filter or a limit stated as dropped is the tool's own unless it is the model's)
+    return (
+        p.chain(("DROP",), (_ORDERS, 60), (_THEIRS, 80))
+        or p.chain(("DROPPED",), (_COMMANDS, 60), (_WHOSE, 80))
+        or p.chain(("DROPPED",), (("LIMITS",), 60), (_WHOSE_OWN, 80))
     )
 
 
@@ -225,7 +247,8 @@ def _priority(p: _Probe) -> Span:
 
 
 def _reveal(p: _Probe) -> Span:
-    return p.chain(("DISCLOSE", "MOVE"), (("PROMPT",), 60))
+    span = p.chain(("DISCLOSE", "MOVE"), (("PROMPT",), 60))
+    return None if span and p.to_model(span) else span
 
 
 def _bypass(p: _Probe) -> Span:
@@ -517,7 +540,7 @@ def _hit(
     entry: _Rule, span: tuple[int, int], tagged: Tagged, clause: Clause, field: str
 ) -> ScanHit:
     severity, what = entry.severity, entry.what
-    if tagged.quoted(*span) and _framed(tagged, clause, span):
+    if (tagged.quoted(*span) or tagged.listed(*span)) and _framed(tagged, clause, span):
         severity, what = L, f"{what} (quoted as an example)"
     elif severity == M and field in _RAISED:
         severity = H
