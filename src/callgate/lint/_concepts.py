@@ -628,12 +628,14 @@ def _own(tags: set[Tag]) -> set[Tag]:
 # What a word does in its sentence, where the word alone misleads: the user after "by" acts
 # rather than hears ("is mentioned by the user"); "is ignored", in any of the languages,
 # states what the tool does rather than orders it (a drop stated, `_BECOMES`); a "key" of
-# a key-value pair holds no secret.
+# a key-value pair holds no secret, and "access keys" are read by nobody.
 _AGENT = re.compile(
     r"(?:\bby|\bpar|\bvon|\bvom|\bpor|\bpelo|\bpela|\bdal|\bdall|\bdalla)"
     r"\s+(?:(?:the|a|an|l|le|la|el|o|der|dem|den)\s*'?\s*)?$",
     re.IGNORECASE,
 )
+# "convert for the user": the user served, not the user who chose or is told
+_FOR_WHOM = re.compile(r"\bfor\s+(?:the\s+)?$", re.IGNORECASE)
 # "is ignored" in each language: the auxiliary before the participle (Spanish `se` before
 # the verb), the Russian reflexive ending, the Japanese passive after the verb, the Chinese
 # 被 before it. Modal, future and jussive forms ("must be ignored", "seront ignorées",
@@ -664,6 +666,8 @@ _NOT_CHAT = re.compile(
 _NOT_CHAT_AFTER = re.compile(
     r"\s+(?:d'|d’|de\s+|di\s+|do\s+|об\s+)(?:erreur|error|errore|erro|ошибк)", re.IGNORECASE
 )
+# "access keys", "access tokens": a kind of credential, not a read
+_KIND_OF = re.compile(r"\s+(?:keys?|tokens?|ids?|rights|levels?|control|logs?|codes?)\b", re.I)
 _NOT_SECRET = re.compile(r"[\s-]*(?:value|pair|word|stroke|board|press|frame|name|path)", re.I)
 # "replace `x` with the actual value": a placeholder to fill in, not a text taking precedence
 _PLACEHOLDER = re.compile(
@@ -698,7 +702,7 @@ def _like(word: str, form: str) -> bool:
 
 _PARTICIPLES = frozenset({"*ado", "*ados", "*ada", "*adas", "*ido", "*idos", "*ida", "*idas"})
 _READING: dict[str, tuple[_Reading, ...]] = {
-    "USER": (_Reading(_AGENT),),
+    "USER": (_Reading(_AGENT), _Reading(_FOR_WHOM)),
     "USERS": (_Reading(_AGENT),),
     "DROP": (
         _Reading(_STATED, words=frozenset({"*ed", "forgotten"})),
@@ -721,6 +725,7 @@ _READING: dict[str, tuple[_Reading, ...]] = {
         ),
     ),
     "SECRET": (_Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),),
+    "READ": (_Reading(_KIND_OF, after=True, words=frozenset({"access"})),),
     "PRIORITY": (_Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),),
     "FIRST": (_Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),),
 }
