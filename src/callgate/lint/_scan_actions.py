@@ -290,14 +290,9 @@ def _avoid_soft(a: _Around) -> bool:
 
 def _superior(a: _Around) -> bool:
     """`the enhanced edition of X`, `more reliable than X`; not a trade-off ("faster than X
-    but worse on long texts"), nor X said to be the better one ("X does that faster than
-    ...")."""
-    claims = [
-        t for t in a.before(("SUPERIOR",), 40) if not _CONCESSION.search(a.text, a.end, a.end + 80)
-    ]
-    return bool(claims) or any(
-        not a.text[t.start : t.end].lower().endswith("than") for t in a.after(("SUPERIOR",), 30)
-    )
+    but worse on long texts")."""
+    claimed = a.before(("SUPERIOR",), 40) and not _CONCESSION.search(a.text, a.end, a.end + 80)
+    return bool(claimed or a.after(("SUPERIOR",), 30))
 
 
 _CONCESSION = re.compile(

@@ -5,8 +5,9 @@ reach of the ones before it: "drop" + "instructions" + "previous" is an injectio
 language, order and inflection; "not" + "tell" + "the user" is a request for secrecy.
 A rule never needs a new phrase per wording, only the words of its concepts.
 
-Mention is not directive: a rule matched entirely inside quotation marks, in a text that
-frames it as an example (`e.g.`, `detects`, `the message reads`), is reported as low (a
+Mention is not directive: a rule matched entirely inside quotation marks, or as the
+unquoted last item of a list of quoted examples, in a text that frames it as an example
+(`e.g.`, `detects`, `the message reads`), is reported as low (a
 security tool describing attacks, an SMS template telling the end user to keep a code to
 themselves). A style demand alone ("always call this tool") is low too: it is not evidence
 of poisoning. In an enum value, title, default, example or const, where no honest
