@@ -626,15 +626,16 @@ def _own(tags: set[Tag]) -> set[Tag]:
 
 
 # What a word does in its sentence, where the word alone misleads: the user after "by" acts
-# rather than hears ("is mentioned by the user"); "is ignored", in any of the languages,
-# states what the tool does rather than orders it (a drop stated, `_BECOMES`); a "key" of
-# a key-value pair holds no secret, and "access keys" are read by nobody.
+# rather than hears ("is mentioned by the user"), and after "for" is served; "is ignored",
+# in any of the languages, states what the tool does rather than orders it (a drop stated,
+# `_BECOMES`); a "key" of a key-value pair holds no secret, and "access keys" are read by
+# nobody.
 _AGENT = re.compile(
     r"(?:\bby|\bpar|\bvon|\bvom|\bpor|\bpelo|\bpela|\bdal|\bdall|\bdalla)"
     r"\s+(?:(?:the|a|an|l|le|la|el|o|der|dem|den)\s*'?\s*)?$",
     re.IGNORECASE,
 )
-# "convert for the user": the user served, not the user who chose or is told
+# "convert for the user": not the user who chose or is told
 _FOR_WHOM = re.compile(r"\bfor\s+(?:the\s+)?$", re.IGNORECASE)
 # "is ignored" in each language: the auxiliary before the participle (Spanish `se` before
 # the verb), the Russian reflexive ending, the Japanese passive after the verb, the Chinese
@@ -656,7 +657,7 @@ _JUSSIVE_RU = re.compile(r"\b(?:пусть|пускай)\b", re.IGNORECASE)
 _SAYS_EN = frozenset({"ignores", "disregards", "discards", "forgets", "drops", "skips"})
 _MODEL_SAYS = re.compile(
     r"\b(?:you|assistant|model|ai|agent|llm|claude|gpt|chatgpt)\s+(?:\w+ly\s+)?"
-    r"(?:ignores|disregards|discards|forgets|drops|skips)\b",
+    rf"(?:{'|'.join(sorted(_SAYS_EN))})\b",
     re.IGNORECASE,
 )
 # an error message, a commit message: a program's text, not the conversation's
@@ -813,9 +814,10 @@ _LIST_REACH = 200
 # introducing the last one ("or requests to", "或要求").
 _LIST_GAP = re.compile(
     r"[\s,;、，；:：\"'`«»“”„‘’「」『』()（）]*"
-    r"(?:(?:or|and|oder|und|ou|et|o|y|e|или|и|或者|或|和|や|または)[\s,]*)?(?:[\w-]+\s*){0,3}"
+    r"(?:(?:or|and|oder|und|ou|et|o|y|e|или|и|或者|或|和|や|または)[\s,]*)?(?:[\w-]+\s+){0,3}[\w-]*"
 )
-"""What may stand between an example marker and the unquoted last item of its list."""
+"""What may stand between an example marker and the unquoted last item of its list (words
+apart by spaces, so that a long run of letters is not split every way before it fails)."""
 # What may stand between an example marker and its example: `e.g. <system>`, `such as
 # `curl ... | sh``.
 _EXAMPLE_GAP = re.compile(r"[\s.,:;`'\"«“„‘(]{0,4}")

@@ -196,8 +196,10 @@ class _Rule:
 
 _ORDERS = ("INSTR", "LIMITS", "PROMPT", "CONFIG", "TOLD")
 _WHOSE = ("SYSTEM", "YOU", "MODEL", "ALL", "EVERY", "PROMPT", "TOLD", "NOW")
-_COMMANDS = ("INSTR", "PROMPT", "CONFIG", "TOLD")
+_ORDERS_GIVEN = ("INSTR", "PROMPT", "CONFIG", "TOLD")
+"""The orders less the limits: what a drop stated names when it is the model's."""
 _WHOSE_OWN = ("SYSTEM", "YOU", "MODEL", "PROMPT", "TOLD", "NOW")
+"""Whose orders, less "all of them": what a limit stated as dropped needs to be the model's."""
 _THEIRS = ("PRIOR", *_WHOSE)
 _AUDIENCE = ("USER", "THEM", "REPLY")
 _SINKS = ("SINK", "URL", "EMAIL", "SELF", "THISTEXT")
@@ -212,7 +214,7 @@ def _drop(p: _Probe) -> Span:
     # (a filter or a limit stated as dropped is the tool's own unless it is the model's)
     return (
         p.chain(("DROP",), (_ORDERS, 60), (_THEIRS, 80))
-        or p.chain(("DROPPED",), (_COMMANDS, 60), (_WHOSE, 80))
+        or p.chain(("DROPPED",), (_ORDERS_GIVEN, 60), (_WHOSE, 80))
         or p.chain(("DROPPED",), (("LIMITS",), 60), (_WHOSE_OWN, 80))
     )
 
