@@ -26,11 +26,13 @@ work on both hard-benign sets; its false positives were worked on later, and a s
 fresh hard-benign set (`benign_hard_fresh2.jsonl`, from `scan_sets_fresh2.py`) was written
 before that work and is measured, never tuned on. A third fresh hard-benign set
 (`benign_hard_fresh3.jsonl`, from `scan_sets_fresh3.py`) was written after that measurement
-and measured once with the rules unchanged; it is a development set since.
+and measured once with the rules unchanged; it is a development set since, and so is a
+fourth (`benign_hard_fresh4.jsonl`, from `scan_sets_fresh4.py`), written after the work on
+the third.
 
 Run: python benchmarks/build_poisoned_set.py
 (writes benchmarks/data/poisoned_tools.jsonl, poisoned_fresh.jsonl, the unseen and dev
-pairs of poisoned and hard-benign sets, and the three fresh hard-benign sets)
+pairs of poisoned and hard-benign sets, and the four fresh hard-benign sets)
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ import scan_sets_dev
 import scan_sets_fresh
 import scan_sets_fresh2
 import scan_sets_fresh3
+import scan_sets_fresh4
 import scan_sets_unseen
 
 OUT = Path(__file__).parent / "data" / "poisoned_tools.jsonl"
@@ -852,6 +855,7 @@ def main() -> None:
         ("benign_hard_fresh.jsonl", scan_sets_fresh.benign_records()),
         ("benign_hard_fresh2.jsonl", scan_sets_fresh2.benign_records()),
         ("benign_hard_fresh3.jsonl", scan_sets_fresh3.benign_records()),
+        ("benign_hard_fresh4.jsonl", scan_sets_fresh4.benign_records()),
     ):
         count = _write(data / name, rows)
         print(f"{count} declarations -> {data / name}")
