@@ -490,9 +490,12 @@ _HYPHENATED = re.compile(r"(?<![^\W\d_])[^\W\d_]++(?:-[^\W\d_]++)+")
 
 
 URL = re.compile(
-    r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]]+|\b(?:javascript|data):[^\s<>\"']+", re.IGNORECASE
+    r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]\u3000-\u303f\uff08\uff09\uff0c\uff1a\uff1b\uff01\uff1f]+"
+    r"|\b(?:javascript|data):[^\s<>\"']+",
+    re.IGNORECASE,
 )
-"""Links as written in prose; the link check and the directive rules read the same ones."""
+"""Links as written in prose; the link check and the directive rules read the same ones. A
+link ends at CJK and full-width punctuation (`（https://example.jp/）に`), as at a space."""
 
 
 def may_link(text: str) -> bool:
@@ -610,7 +613,21 @@ def tag_text(text: str) -> Tagged:
         tags.update(_tag_view(view(text, "cyrillic"), text, True))
     if not tags:
         return Tagged(text=text, clauses=())
-    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(tags))))
+    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(_linked(tags)))))
+
+
+def _linked(tags: set[Tag]) -> set[Tag]:
+    """A word inside a link is part of its address ("www.post.example" posts nothing)."""
+    links = sorted((t.start, t.end) for t in tags if t.concept == "URL")
+    if not links:
+        return tags
+    starts = [start for start, _ in links]  # the matches of one pattern never overlap
+
+    def inside(t: Tag) -> bool:
+        i = bisect.bisect_right(starts, t.start) - 1
+        return i >= 0 and t.end <= links[i][1]
+
+    return {t for t in tags if t.concept in ("URL", "EMAIL") or not inside(t)}
 
 
 def _own(tags: set[Tag]) -> set[Tag]:
@@ -667,6 +684,14 @@ _NOT_CHAT = re.compile(
 _NOT_CHAT_AFTER = re.compile(
     r"\s+(?:d'|d’|de\s+|di\s+|do\s+|об\s+)(?:erreur|error|errore|erro|ошибк)", re.IGNORECASE
 )
+# "jailbreaks", "a jailbreak test suite": attacks named as what a tool tests or detects
+_TESTED = re.compile(
+    r"(?:[\s,/-]+(?:and|or|&)?[\s\w-]{0,25}?)?[\s-]+(?:tests?|testing|suites?|detect\w*|"
+    r"attempts?|probes?|classif\w*|scann\w*|scor\w*|patterns?|benchmark\w*)\b",
+    re.IGNORECASE,
+)
+# "when it last changed": a time, not a change asked for
+_LAST = re.compile(r"\blast\s+$", re.IGNORECASE)
 # "access keys", "access tokens": a kind of credential, not a read
 _KIND_OF = re.compile(r"\s+(?:keys?|tokens?|ids?|rights|levels?|control|logs?|codes?)\b", re.I)
 _NOT_SECRET = re.compile(r"[\s-]*(?:value|pair|word|stroke|board|press|frame|name|path)", re.I)
@@ -727,6 +752,11 @@ _READING: dict[str, tuple[_Reading, ...]] = {
     ),
     "SECRET": (_Reading(_NOT_SECRET, after=True, words=frozenset({"key", "keys"})),),
     "READ": (_Reading(_KIND_OF, after=True, words=frozenset({"access"})),),
+    "CHANGE": (_Reading(_LAST, words=frozenset({"changed", "modified", "updated"})),),
+    "MODE": (
+        _Reading(_ALWAYS, words=frozenset({"jailbreaks"})),
+        _Reading(_TESTED, after=True, words=frozenset({"jailbreak"})),
+    ),
     "PRIORITY": (_Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),),
     "FIRST": (_Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),),
 }

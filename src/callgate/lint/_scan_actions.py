@@ -290,8 +290,9 @@ def _avoid_soft(a: _Around) -> bool:
 
 def _superior(a: _Around) -> bool:
     """`the enhanced edition of X`, `more reliable than X`; not a trade-off ("faster than X
-    but worse on long texts")."""
-    claimed = a.before(("SUPERIOR",), 40) and not _CONCESSION.search(a.text, a.end, a.end + 80)
+    but worse on long texts"), nor a word of another clause ("not trusted; use X")."""
+    claims = [t for t in a.before(("SUPERIOR",), 40) if ";" not in a.between(t.end, a.start)]
+    claimed = claims and not _CONCESSION.search(a.text, a.end, a.end + 80)
     return bool(claimed or a.after(("SUPERIOR",), 30))
 
 

@@ -136,7 +136,7 @@ class _Probe:
             t.concept == "MODEL"
             and span[0] <= t.start
             and not _OWNER.match(text, t.end)  # "the assistant's prompt" is its own
-            and (t.end <= span[1] or _TO_MODEL.search(text, span[1], t.start) is not None)
+            and (t.end <= span[1] or _TO_MODEL.fullmatch(text, span[1], t.start) is not None)
             for t in self.tags
         )
 
@@ -174,7 +174,9 @@ class _Probe:
 
 
 _OWNER = re.compile(r"['’]s\b")
-_TO_MODEL = re.compile(r"\s+to\s+(?:the\s+|a\s+)?(?:\w+\s+)?$")
+# what lies between the prompt and the model it goes to: "to the (language) model", or
+# nothing where the verb holds the "to" ("发给模型")
+_TO_MODEL = re.compile(r"\s+to\s+(?:the\s+|a\s+)?(?:\w+\s+)?|\s*")
 
 
 def _gap(a: Tag, b: Tag) -> int:
