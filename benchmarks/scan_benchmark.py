@@ -11,16 +11,16 @@ Three methods run in the same invocation, each scanner in a fresh process:
 
 Sets: the development sets the rules were written against (`poisoned_tools.jsonl`,
 `poisoned_fresh.jsonl`, `poisoned_dev.jsonl`, `benign_hard_dev.jsonl`, and
-`benign_hard_unseen.jsonl`, `benign_hard_fresh.jsonl` and `benign_hard_fresh3.jsonl`, each
-unseen until its false positives were worked on) and the unseen sets, never tuned on
-(`poisoned_unseen.jsonl`, written before the rule work, and `benign_hard_fresh2.jsonl`,
-written before the work on the first fresh set), reported side by side. A record is
-detected when its poisoned tool gets a finding at medium or above (and, separately, at
-high); a hard-benign record is a false positive when its tool gets a high finding. The
-real corpora of ../shared/data (BFCL, LiveMCPBench, the Docker MCP registry) count tools
-with a high finding; every such finding is listed with a verdict. The real corpora were
-read while the false-positive rules were written: they are development data for false
-positives, not unseen.
+`benign_hard_unseen.jsonl`, `benign_hard_fresh.jsonl`, `benign_hard_fresh3.jsonl` and
+`benign_hard_fresh4.jsonl`, each unseen until its false positives were worked on) and the
+unseen sets, never tuned on (`poisoned_unseen.jsonl`, written before the rule work, and
+`benign_hard_fresh2.jsonl`, written before the work on the first fresh set), reported side
+by side. A record is detected when its poisoned tool gets a finding at medium or above
+(and, separately, at high); a hard-benign record is a false positive when its tool gets a
+high finding. The real corpora of ../shared/data (BFCL, LiveMCPBench, the Docker MCP
+registry) count tools with a high finding; every such finding is listed with a verdict.
+The real corpora were read while the false-positive rules were written: they are
+development data for false positives, not unseen.
 
 Run: python benchmarks/scan_benchmark.py [--data DIR] [--baseline-rev REV] [--cli-rev REV]
 [--cli-only | --cli-update] [--cli-runs N]
@@ -57,6 +57,7 @@ BENIGN_SETS = {
     "benign_hard_fresh": "dev_fresh",
     "benign_hard_fresh2": "unseen",
     "benign_hard_fresh3": "dev_fresh3",
+    "benign_hard_fresh4": "dev_fresh4",
 }
 """Hard-benign sets by split: `benign_hard_unseen` and then `benign_hard_fresh` were the
 unseen set until their false positives were worked on, and are development sets since;
@@ -64,7 +65,8 @@ unseen set until their false positives were worked on, and are development sets 
 before any rule change (`results/scan_benign_fresh2_first.json`, counts only) and once at
 the end, and is the unseen set; `benign_hard_fresh3` was written after that measurement,
 measured once with the rules unchanged (`results/scan_benign_fresh3_first.json`) and
-worked on since."""
+worked on since, and `benign_hard_fresh4` after the work on it, in the same way
+(`results/scan_benign_fresh4_first.json`)."""
 CORPORA = ("bfcl", "livemcpbench", "docker-mcp-registry")
 METHODS = ("scan", "previous", "regex")
 
@@ -428,9 +430,10 @@ def markdown(
         "| method | poisoned dev, medium+ | poisoned dev, high | **poisoned unseen, medium+** "
         "| **poisoned unseen, high** | hard benign dev, high | hard benign earlier (dev), high "
         "| hard benign fresh (dev), high | hard benign fresh3 (dev), high "
+        "| hard benign fresh4 (dev), high "
         "| **hard benign fresh2 (unseen), high** "
         "| real corpora, tools with high | CPU per 1,000 tools |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for method, row in table.items():
         dev, unseen = row["poisoned_dev"], row["poisoned_unseen"]
@@ -442,6 +445,7 @@ def markdown(
             f"{row['hard_benign_dev_earlier']['high_rate']:.1%} | "
             f"{row['hard_benign_dev_fresh']['high_rate']:.1%} | "
             f"{row['hard_benign_dev_fresh3']['high_rate']:.1%} | "
+            f"{row['hard_benign_dev_fresh4']['high_rate']:.1%} | "
             f"**{row['hard_benign_unseen']['high_rate']:.1%}** | "
             f"{real['tools_with_high']} of {real['tools']} ({real['high_rate']:.2%}) | "
             f"{real['cpu_s_per_1000_tools']:.2f} s |"
@@ -457,7 +461,9 @@ def markdown(
         "each the unseen set until its false positives were worked on and a development set "
         f"since; hard benign fresh3 {first['hard_benign_dev_fresh3']['records']} "
         "(`benign_hard_fresh3`, measured once before it was worked on: "
-        "`results/scan_benign_fresh3_first.json`); hard benign fresh2 "
+        "`results/scan_benign_fresh3_first.json`) and hard benign fresh4 "
+        f"{first['hard_benign_dev_fresh4']['records']} (`benign_hard_fresh4`, likewise: "
+        "`results/scan_benign_fresh4_first.json`); hard benign fresh2 "
         f"{first['hard_benign_unseen']['records']} "
         "(`benign_hard_fresh2`, written before the work on the first fresh set and never "
         "tuned on). Targets on unseen: 90% at medium+, 80% at high, at most 5% of hard "
