@@ -92,33 +92,37 @@ class Tagged:
         return self.quote_of(start, end) >= 0
 
     def quote_of(self, start: int, end: int) -> int:
-        """The index of the quotation holding `[start, end)`, or -1."""
-        for i, (q0, q1) in enumerate(self.quotes):
-            if q0 <= start and end <= q1:
-                return i
-        return -1
+        """The index of the quotation holding `[start, end)`, or -1 (quotations come in
+        order and never overlap: the last one starting by `start` is the only candidate)."""
+        quotes = self.quotes
+        i = bisect.bisect_right(quotes, (start, len(self.text) + 1)) - 1
+        return i if i >= 0 and end <= quotes[i][1] else -1
 
-    def listed(self, start: int, end: int) -> bool:
-        """`[start, end)` ends a list of quoted examples that an example marker opens
-        (`phrases such as "ignore all previous instructions" or requests to reveal the
-        system prompt`): it is one more item of the list, unquoted."""
+    def listed(self, start: int) -> bool:
+        """What starts at `start` ends a list of quoted examples that an example marker
+        opens (`phrases such as "ignore all previous instructions" or requests to reveal
+        the system prompt`): one more item of the list, unquoted, joined by "or"/"and", in
+        a text that marks it as an example once more elsewhere."""
+        lo = bisect.bisect_left(self._ends, start - _LIST_REACH)
+        hi = bisect.bisect_right(self._ends, start)
         opened = [
-            t
-            for t in self._by_end[bisect.bisect_left(self._ends, start - _LIST_REACH) :]
-            if t.end <= start and _EXAMPLE_MARK.fullmatch(self.text, t.start, t.end)
+            t for t in self._by_end[lo:hi] if _EXAMPLE_MARK.fullmatch(self.text, t.start, t.end)
         ]
-        if not opened:
+        if not opened or len(self._by_end) < 2:
             return False
         gap_start = opened[-1].end
-        inside = [(a, b) for a, b in self.quotes if gap_start <= a and b <= start]
+        quotes = self.quotes
+        first = bisect.bisect_left(quotes, (gap_start, gap_start))
+        last = bisect.bisect_right(quotes, (start, start))
+        inside = [(a, b) for a, b in quotes[first:last] if b <= start]
         if not inside:
             return False
-        rest, at = [], gap_start
+        at = gap_start
         for a, b in inside:
-            rest.append(self.text[at:a])
+            if _LIST_GAP.fullmatch(self.text, at, a) is None:
+                return False
             at = b
-        rest.append(self.text[at:start])
-        return _LIST_GAP.fullmatch("".join(rest)) is not None
+        return _LIST_LAST.fullmatch(self.text, at, start) is not None
 
     def example(self, start: int, end: int) -> bool:
         """`[start, end)` is written as an example: right after an example marker (`e.g.`,
@@ -490,12 +494,13 @@ _HYPHENATED = re.compile(r"(?<![^\W\d_])[^\W\d_]++(?:-[^\W\d_]++)+")
 
 
 URL = re.compile(
-    r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]\u3000-\u303f\uff08\uff09\uff0c\uff1a\uff1b\uff01\uff1f]+"
-    r"|\b(?:javascript|data):[^\s<>\"']+",
+    r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]\u3000-\u30ff\u4e00-\u9fff\uff00-\uff0f\uff1a-\uff20]+"
+    r"|\b(?:javascript|data):[^\s<>\"'\u3000-\u30ff\u4e00-\u9fff\uff00-\uff0f\uff1a-\uff20]+",
     re.IGNORECASE,
 )
 """Links as written in prose; the link check and the directive rules read the same ones. A
-link ends at CJK and full-width punctuation (`（https://example.jp/）に`), as at a space."""
+link ends at CJK letters and CJK or full-width punctuation (`（https://example.jp/）に`), as at
+a space."""
 
 
 def may_link(text: str) -> bool:
@@ -613,21 +618,35 @@ def tag_text(text: str) -> Tagged:
         tags.update(_tag_view(view(text, "cyrillic"), text, True))
     if not tags:
         return Tagged(text=text, clauses=())
-    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(_linked(tags)))))
+    return Tagged(text=text, clauses=_clauses(text, _read(text, _own(_linked(text, tags)))))
 
 
-def _linked(tags: set[Tag]) -> set[Tag]:
-    """A word inside a link is part of its address ("www.post.example" posts nothing)."""
-    links = sorted((t.start, t.end) for t in tags if t.concept == "URL")
-    if not links:
+def _linked(text: str, tags: set[Tag]) -> set[Tag]:
+    """A word of the lexicon inside a link's host is part of its address ("www.post.example"
+    posts nothing); its path and query, and what the patterns find there (`$API_KEY`), are
+    read as written."""
+    hosts = sorted(_host(text, t) for t in tags if t.concept == "URL")
+    if not hosts:
         return tags
-    starts = [start for start, _ in links]  # the matches of one pattern never overlap
+    starts = [start for start, _ in hosts]  # the matches of one pattern never overlap
 
-    def inside(t: Tag) -> bool:
+    def in_host(t: Tag) -> bool:
         i = bisect.bisect_right(starts, t.start) - 1
-        return i >= 0 and t.end <= links[i][1]
+        return i >= 0 and t.end <= hosts[i][1]
 
-    return {t for t in tags if t.concept in ("URL", "EMAIL") or not inside(t)}
+    return {t for t in tags if t.concept in _PATTERN_CONCEPTS or not in_host(t)}
+
+
+def _host(text: str, link: Tag) -> tuple[int, int]:
+    scheme = text.find("://", link.start, link.end)
+    if scheme < 0:
+        return link.start, link.start  # `javascript:`, `data:`: no host
+    end = _HOST_END.search(text, scheme + 3, link.end)
+    return link.start, end.start() if end else link.end
+
+
+_HOST_END = re.compile(r"[/?#]")
+_PATTERN_CONCEPTS = frozenset(concept for concept, _ in _PATTERNS)
 
 
 def _own(tags: set[Tag]) -> set[Tag]:
@@ -652,8 +671,12 @@ _AGENT = re.compile(
     r"\s+(?:(?:the|a|an|l|le|la|el|o|der|dem|den)\s*'?\s*)?$",
     re.IGNORECASE,
 )
-# "convert for the user": not the user who chose or is told
-_FOR_WHOM = re.compile(r"\bfor\s+(?:the\s+)?$", re.IGNORECASE)
+# "convert for the user": the user a conversion serves, not the user who chose or is told
+_FOR_WHOM = re.compile(
+    r"\b(?:convert|format|translat|localiz|summar|explain|rephras)\w*(?:\s+[\w/-]+){0,2}\s+for\s+"
+    r"(?:the\s+)?$",
+    re.IGNORECASE,
+)
 # "is ignored" in each language: the auxiliary before the participle (Spanish `se` before
 # the verb), the Russian reflexive ending, the Japanese passive after the verb, the Chinese
 # 被 before it. Modal, future and jussive forms ("must be ignored", "seront ignorées",
@@ -672,6 +695,12 @@ _JUSSIVE_RU = re.compile(r"\b(?:пусть|пускай)\b", re.IGNORECASE)
 # "the filter ignores ...": an English verb in -s states what its subject does, as the
 # passive does; it orders only when the model is the subject ("the assistant ignores ...").
 _SAYS_EN = frozenset({"ignores", "disregards", "discards", "forgets", "drops", "skips"})
+# ... unless what it drops is instructions or a prompt ("the reader ignores previous
+# instructions"): no tool's own work
+_NOT_ORDERS = re.compile(
+    r"(?![^.;:!?\n]{0,40}?\b(?:instructions?|prompts?|told|directions|guidelines)\b)",
+    re.IGNORECASE,
+)
 _MODEL_SAYS = re.compile(
     r"\b(?:you|assistant|model|ai|agent|llm|claude|gpt|chatgpt)\s+(?:\w+ly\s+)?"
     rf"(?:{'|'.join(sorted(_SAYS_EN))})\b",
@@ -684,10 +713,16 @@ _NOT_CHAT = re.compile(
 _NOT_CHAT_AFTER = re.compile(
     r"\s+(?:d'|d’|de\s+|di\s+|do\s+|об\s+)(?:erreur|error|errore|erro|ошибк)", re.IGNORECASE
 )
-# "jailbreaks", "a jailbreak test suite": attacks named as what a tool tests or detects
+# "detects jailbreaks", "a jailbreak test suite": attacks named as what a tool tests or
+# detects (each part bounded, so a run of spaces is not split every way)
 _TESTED = re.compile(
-    r"(?:[\s,/-]+(?:and|or|&)?[\s\w-]{0,25}?)?[\s-]+(?:tests?|testing|suites?|detect\w*|"
-    r"attempts?|probes?|classif\w*|scann\w*|scor\w*|patterns?|benchmark\w*)\b",
+    r"(?:\s{0,3}(?:,|/|&|and\b|or\b)\s{0,3}\w+(?:-\w+)?)?[\s-]{1,3}"
+    r"(?:tests?|suites?|detect\w*|attempts?|probes?|classif\w*|scann\w*|scor\w*|patterns?|"
+    r"benchmark\w*)\b",
+    re.IGNORECASE,
+)
+_DETECTS = re.compile(
+    r"\b(?:detect\w*|flag\w*|block\w*|catch\w*|scan\w*|test\w*|classif\w*)\s+(?:\w+\s+)?$",
     re.IGNORECASE,
 )
 # "when it last changed": a time, not a change asked for
@@ -732,7 +767,7 @@ _READING: dict[str, tuple[_Reading, ...]] = {
     "USERS": (_Reading(_AGENT),),
     "DROP": (
         _Reading(_STATED, words=frozenset({"*ed", "forgotten"})),
-        _Reading(_ALWAYS, words=_SAYS_EN, unless=_MODEL_SAYS),
+        _Reading(_NOT_ORDERS, after=True, words=_SAYS_EN, unless=_MODEL_SAYS),
         _Reading(_STATED_DE, words=frozenset({"*iert", "*tet", "vergessen"}), unless=_FUTURE_DE),
         _Reading(_STATED_ES, words=frozenset({"*a", "*an"}) | _PARTICIPLES),
         _Reading(_STATED_FR, words=frozenset({"*é", "*és", "*ée", "*ées"})),
@@ -754,8 +789,8 @@ _READING: dict[str, tuple[_Reading, ...]] = {
     "READ": (_Reading(_KIND_OF, after=True, words=frozenset({"access"})),),
     "CHANGE": (_Reading(_LAST, words=frozenset({"changed", "modified", "updated"})),),
     "MODE": (
-        _Reading(_ALWAYS, words=frozenset({"jailbreaks"})),
-        _Reading(_TESTED, after=True, words=frozenset({"jailbreak"})),
+        _Reading(_DETECTS, words=frozenset({"jailbreak", "jailbreaks"})),
+        _Reading(_TESTED, after=True, words=frozenset({"jailbreak", "jailbreaks"})),
     ),
     "PRIORITY": (_Reading(_PLACEHOLDER, after=True, words=frozenset({"replace*"})),),
     "FIRST": (_Reading(re.compile(r"\s+names?\b", re.I), after=True, words=frozenset({"first"})),),
@@ -795,9 +830,11 @@ def _misread(text: str, tag: Tag) -> bool:
 
 
 # A full stop ends a sentence before a capital, or before a tool's name written in lower
-# case ("... in A1 notation. sheet_open must ..."); not after an initial ("e.g. x_y").
+# case ("... in A1 notation. sheet_open must ..."); not after an initial ("e.g. x_y") or an
+# abbreviation ("incl. wifi_psk").
 _CLAUSE_END = re.compile(
-    r"[.!?](?=\s+[^a-z\s]|\s*$)|(?<![\s.][a-z])\.(?=\s+[a-z][a-z0-9]*[_.][a-z])|[\n。！？]"
+    r"[.!?](?=\s+[^a-z\s]|\s*$)|(?<![\s.][a-z])(?<!incl)(?<!approx)(?<!\bcf)(?<!etc)(?<!\bvs)"
+    r"(?<!viz)(?<!dept)(?<!\bno)\.(?=\s+[a-z][a-z0-9]*[_.-][a-z])|[\n。！？]"
 )
 
 
@@ -842,12 +879,16 @@ _EXAMPLE_MARK = re.compile(
 _LIST_REACH = 200
 # Between the marker and the last item: the quoted items, separators, and a few words
 # introducing the last one ("or requests to", "或要求").
-_LIST_GAP = re.compile(
-    r"[\s,;、，；:：\"'`«»“”„‘’「」『』()（）]*"
-    r"(?:(?:or|and|oder|und|ou|et|o|y|e|или|и|或者|或|和|や|または)[\s,]*)?(?:[\w-]+\s+){0,3}[\w-]*"
+_LIST_SEP = r"[\s,、，\"'`«»“”„‘’「」『』()（）]*"
+_LIST_GAP = re.compile(rf"{_LIST_SEP}(?:(?:or|and|или|и|或者|或|和|や)\s*{_LIST_SEP})?")
+"""What stands before each quoted item of a list: separators, and an "or" or "and"."""
+_LIST_LAST = re.compile(
+    r"[\s,、，\"'`»”’」』)）]*(?:or|and|oder|und|ou|et|o|y|e|или|и|或者|或|和|や|または)[\s,]*"
+    r"(?:[\w-]+\s+){0,3}[\w-]*"
 )
-"""What may stand between an example marker and the unquoted last item of its list (words
-apart by spaces, so that a long run of letters is not split every way before it fails)."""
+"""Between the last quoted item and the unquoted one: a conjunction and a few words
+introducing it ("or requests to", "或要求"); words apart by spaces, so that a long run of
+letters is not split every way before it fails."""
 # What may stand between an example marker and its example: `e.g. <system>`, `such as
 # `curl ... | sh``.
 _EXAMPLE_GAP = re.compile(r"[\s.,:;`'\"«“„‘(]{0,4}")

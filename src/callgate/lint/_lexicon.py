@@ -155,7 +155,8 @@ LEXICON: Mapping[str, Mapping[str, str]] = {
         "cjk": "限制|约束|过滤|安全规则|审查|只读|制限|制約|フィルター|安全",
     },
     "TOLD": {
-        "en": "told|said|instructed|given|taught|received|learned|learnt",
+        "en": "told|said|instructed|given|taught|received|learned|learnt|were ~1 configured|"
+        "been ~1 configured|were ~1 specified|been ~1 specified",
         "de": "gesagt|erzahlt|aufgetragen|beigebracht|erhalten|gegeben",
         "es": "dicho|dijeron|indicaron|indicado|ensenaron|recibido|recibiste|dado",
         "fr": "dit|recu|recues|appris|donne|donnees|indique",

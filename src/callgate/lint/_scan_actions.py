@@ -292,10 +292,14 @@ def _superior(a: _Around) -> bool:
     """`the enhanced edition of X`, `more reliable than X`; not a trade-off ("faster than X
     but worse on long texts"), nor a word of another clause ("not trusted; use X")."""
     claims = [t for t in a.before(("SUPERIOR",), 40) if ";" not in a.between(t.end, a.start)]
-    claimed = claims and not _CONCESSION.search(a.text, a.end, a.end + 80)
+    sentence = _SENTENCE_END.search(a.text, a.end, a.end + 80)
+    claimed = claims and not _CONCESSION.search(
+        a.text, a.end, sentence.start() if sentence else a.end + 80
+    )
     return bool(claimed or a.after(("SUPERIOR",), 30))
 
 
+_SENTENCE_END = re.compile(r"[.!?;。！？；]")
 _CONCESSION = re.compile(
     r"\b(?:but|though|although|however|whereas|at the cost of|aber|jedoch|mais|pero|mas|ma|"
     r"però|но|однако)\b|但|不过|ですが|けど",
@@ -356,7 +360,8 @@ def _call(a: _Around) -> bool:
         return False
     if a.has("PURPOSE", "MAY", "IF") or (a.has("BEFORE", "FIRST") and not a.has("AFTER", "IMMED")):
         return False  # a prerequisite or an option, not an obligation
-    if a.has("OBLIG") and not a.has("ALWAYS", "IMMED", "EVERY") and _deprecated(a.text):
+    plain = not a.has("ALWAYS", "IMMED", "EVERY", "AFTER", "WHEN")
+    if a.has("OBLIG") and plain and _deprecated(a.text):
         return False  # "Legacy endpoint. New code should call X": this tool's replacement
     every = any(t.concept == "EVERY" and not _PERIOD.match(a.text, t.end) for t in a.tags)
     return a.has("OBLIG", "ALWAYS", "IMMED") or (every and a.has("AFTER", "WHEN"))
@@ -364,14 +369,17 @@ def _call(a: _Around) -> bool:
 
 # "poll X every `interval` seconds": a schedule, not every time something happens
 _PERIOD = re.compile(
-    r"\s*(?:[`'\"]?[\w.]+[`'\"]?\s*)?(?:milli)?(?:seconds?|minutes?|hours?|days?|ms|s)\b",
+    r"\s+(?:(?:\d[\d.]*|`[^`\n]{1,40}`|few|several|couple\s+of)\s*)?"
+    r"(?:milli)?(?:seconds?|minutes?|hours?|days?|weeks?)\b|\s+\d+\s*(?:ms|s|m|h)\b",
     re.IGNORECASE,
 )
 
 
+@lru_cache(maxsize=1 << 12)
 def _deprecated(text: str) -> bool:
-    """The tool says it is deprecated somewhere in this text."""
-    return any(c.has("DEPREC") for c in tag_text(text).clauses)
+    """The tool's text opens by saying it is deprecated ("Legacy endpoint, kept for ...")."""
+    clauses = tag_text(text).clauses
+    return bool(clauses) and clauses[0].start == 0 and clauses[0].has("DEPREC")
 
 
 def _toward(a: _Around) -> bool:

@@ -129,14 +129,30 @@ class _Probe:
         )
 
     def to_model(self, span: tuple[int, int]) -> bool:
-        """The span's verb hands its object to the model ("sends the model a system
-        prompt", "отправляет модели системный промпт"): a model's input, not a leak."""
+        """A verb of sending (not of showing) in the span hands the prompt to the model, named
+        right after the verb ("sends the model a system prompt", "отправляет модели
+        системный промпт", "发给模型") or after the span ("... the system prompt to the
+        model."): a model's input, not a leak. "The model system prompt" and "the model's
+        prompt" are the model's own."""
         text = self.tagged.text
-        return any(
+        told = {(t.start, t.end) for t in self.tags if t.concept == "DISCLOSE"}
+        sends = [
+            t
+            for t in self.tags
+            if t.concept == "MOVE" and span[0] <= t.start < span[1] and (t.start, t.end) not in told
+        ]
+        return bool(sends) and any(
             t.concept == "MODEL"
-            and span[0] <= t.start
-            and not _OWNER.match(text, t.end)  # "the assistant's prompt" is its own
-            and (t.end <= span[1] or _TO_MODEL.fullmatch(text, span[1], t.start) is not None)
+            and not _OWNER.match(text, t.end)
+            and not (text[t.start : t.end].isascii() and _PROMPT_NEXT.match(text, t.end))
+            and (
+                any(_RIGHT_AFTER.fullmatch(text, v.end, t.start) for v in sends)
+                or (
+                    t.start >= span[1]
+                    and _TO_MODEL.fullmatch(text, span[1], t.start)
+                    and _MODEL_ENDS.match(text, t.end)
+                )
+            )
             for t in self.tags
         )
 
@@ -174,9 +190,10 @@ class _Probe:
 
 
 _OWNER = re.compile(r"['’]s\b")
-# what lies between the prompt and the model it goes to: "to the (language) model", or
-# nothing where the verb holds the "to" ("发给模型")
-_TO_MODEL = re.compile(r"\s+to\s+(?:the\s+|a\s+)?(?:\w+\s+)?|\s*")
+_RIGHT_AFTER = re.compile(r"\s*(?:the\s+|a\s+)?")
+_TO_MODEL = re.compile(r"\s+to\s+(?:the\s+|a\s+)?(?:language\s+)?")
+_MODEL_ENDS = re.compile(r"\s*(?:[.,;:!?)]|$)")
+_PROMPT_NEXT = re.compile(r"\s*(?:system\s+)?(?:prompt|instructions)", re.IGNORECASE)
 
 
 def _gap(a: Tag, b: Tag) -> int:
@@ -198,10 +215,9 @@ class _Rule:
 
 _ORDERS = ("INSTR", "LIMITS", "PROMPT", "CONFIG", "TOLD")
 _WHOSE = ("SYSTEM", "YOU", "MODEL", "ALL", "EVERY", "PROMPT", "TOLD", "NOW")
-_ORDERS_GIVEN = ("INSTR", "PROMPT", "CONFIG", "TOLD")
-"""The orders less the limits: what a drop stated names when it is the model's."""
-_WHOSE_OWN = ("SYSTEM", "YOU", "MODEL", "PROMPT", "TOLD", "NOW")
-"""Whose orders, less "all of them": what a limit stated as dropped needs to be the model's."""
+_WHOSE_OWN = ("SYSTEM", "YOU", "MODEL", "PROMPT", "TOLD", "NOW", "ALL")
+"""Whose orders, less "any": what a limit stated as dropped needs to be the model's ("any
+previous filter" is the tool's own, "all safety filters" the model's)."""
 _THEIRS = ("PRIOR", *_WHOSE)
 _AUDIENCE = ("USER", "THEM", "REPLY")
 _SINKS = ("SINK", "URL", "EMAIL", "SELF", "THISTEXT")
@@ -212,11 +228,12 @@ def _drop(p: _Probe) -> Span:
     if p.has("DOCUMENT") and not p.has("PRIOR", "SYSTEM", "PROMPT", "TOLD", "YOU"):
         return None  # instructions inside the data the tool reads are not the model's
     # "earlier settings are ignored" tells what the tool does; a drop stated is still the
-    # model's when it names the orders as the model's own, or all of them, or from now on
-    # (a filter or a limit stated as dropped is the tool's own unless it is the model's)
+    # model's when it names the orders as the model's own, all of them, or from now on (a
+    # filter or a limit stated as dropped is the tool's own unless it is the model's or all
+    # of them)
     return (
         p.chain(("DROP",), (_ORDERS, 60), (_THEIRS, 80))
-        or p.chain(("DROPPED",), (_ORDERS_GIVEN, 60), (_WHOSE, 80))
+        or p.chain(("DROPPED",), (("INSTR", "PROMPT", "CONFIG", "TOLD"), 60), (_WHOSE, 80))
         or p.chain(("DROPPED",), (("LIMITS",), 60), (_WHOSE_OWN, 80))
     )
 
@@ -545,7 +562,7 @@ def _hit(
     entry: _Rule, span: tuple[int, int], tagged: Tagged, clause: Clause, field: str
 ) -> ScanHit:
     severity, what = entry.severity, entry.what
-    if (tagged.quoted(*span) or tagged.listed(*span)) and _framed(tagged, clause, span):
+    if (tagged.quoted(*span) or tagged.listed(span[0])) and _framed(tagged, clause, span):
         severity, what = L, f"{what} (quoted as an example)"
     elif severity == M and field in _RAISED:
         severity = H

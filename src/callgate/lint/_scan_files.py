@@ -160,12 +160,12 @@ _COMMANDS = Alternatives.of(
     ),
 )
 # Reconnaissance chained before the real work: `env && ...`, `whoami; ...`; piped into a
-# filter that only shows it (`env | sort`), it is the work itself.
+# filter that ends the command and only shows it (`env | sort`), it is the work itself.
 _PROBES = re.compile(
     r"(?:^|[`'\"(;&|]\s*|\b(?:run|execute|prefix\w*|with)\s+`?)"
     r"(?P<probe>env|printenv|id|whoami|uname(?:\s+-\w+)?|hostname|ifconfig|ip\s+a(?:ddr)?|"
     r"set|history|cat\s+(?:~|/etc|\$HOME)\S*|ls\s+-\w+\s+(?:~|/)\S*)\s*"
-    r"(?:&&|;|\|\||\|(?!\s*(?:sort|grep|head|tail|less|more|wc|cut|uniq|column|jq)\b))",
+    r"(?:&&|;|\|\||\|(?!\s*(?:sort|grep|head|tail|less|more|wc|cut|uniq|column|jq)\b[^|;&>`\n]*(?:`|$)))",
     re.IGNORECASE,
 )
 
