@@ -320,6 +320,11 @@ def render(tool: Tool, dialect: str) -> dict[str, Any]:
     return {"name": name, "description": description, "inputSchema": schema}
 
 
+def choice(description: str, values: list[str], default: str) -> dict[str, Any]:
+    """A string parameter with its allowed values and a default."""
+    return {"type": "string", "description": description, "enum": values, "default": default}
+
+
 def tool(name: str, description: str, /, **params: str | dict[str, Any]) -> Tool:
     """A plain tool; a parameter given as text is a string with that description."""
     props = {
