@@ -209,6 +209,7 @@ class _Around:
     def __init__(self, text: str, clause: Clause, mention: _Mention) -> None:
         self.text = text
         self.tags = clause.tags
+        self.stop = clause.end
         self.start, self.end = mention.start, mention.end
 
     def between(self, a: int, b: int) -> str:
@@ -292,14 +293,10 @@ def _superior(a: _Around) -> bool:
     """`the enhanced edition of X`, `more reliable than X`; not a trade-off ("faster than X
     but worse on long texts"), nor a word of another clause ("not trusted; use X")."""
     claims = [t for t in a.before(("SUPERIOR",), 40) if ";" not in a.between(t.end, a.start)]
-    sentence = _SENTENCE_END.search(a.text, a.end, a.end + 80)
-    claimed = claims and not _CONCESSION.search(
-        a.text, a.end, sentence.start() if sentence else a.end + 80
-    )
+    claimed = claims and not _CONCESSION.search(a.text, a.end, min(a.stop, a.end + 80))
     return bool(claimed or a.after(("SUPERIOR",), 30))
 
 
-_SENTENCE_END = re.compile(r"[.!?;。！？；]")
 _CONCESSION = re.compile(
     r"\b(?:but|though|although|however|whereas|at the cost of|aber|jedoch|mais|pero|mas|ma|"
     r"però|но|однако)\b|但|不过|ですが|けど",
@@ -375,7 +372,6 @@ _PERIOD = re.compile(
 )
 
 
-@lru_cache(maxsize=1 << 12)
 def _deprecated(text: str) -> bool:
     """The tool's text opens by saying it is deprecated ("Legacy endpoint, kept for ...")."""
     clauses = tag_text(text).clauses
