@@ -877,8 +877,6 @@ _EXAMPLE_MARK = re.compile(
 )
 """The MENTION words that open a list of examples."""
 _LIST_REACH = 200
-# Between the marker and the last item: the quoted items, separators, and a few words
-# introducing the last one ("or requests to", "或要求").
 _LIST_SEP = r"[\s,、，\"'`«»“”„‘’「」『』()（）]*"
 _LIST_GAP = re.compile(rf"{_LIST_SEP}(?:(?:or|and|или|и|或者|或|和|や)\s*{_LIST_SEP})?")
 """What stands before each quoted item of a list: separators, and an "or" or "and"."""
